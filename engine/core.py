@@ -1,0 +1,147 @@
+"""The contract every game module fulfils: a state machine over plain JSON data.
+
+    setup(scenario, options) -> state
+    prompt(state)            -> Prompt: who decides now, and what is legal
+    apply(state, side, action, dice) -> (state, events)
+    view(state, side)        -> what that side may see
+    outcome(state)           -> Outcome, or None while the game goes on
+
+``step`` is the only way the rest of pbem changes a game state: it checks that
+the action is one the prompt offers, hands the module a private copy, and
+returns the module's result.  A refused action raises ``IllegalAction`` and
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Protocol
+
+from .dice import Dice
+
+State = dict[str, Any]
+Event = dict[str, Any]  # {"text": str, optional "to": [sides who may see it]}
+
+
+class RulesError(Exception):
+    """Base of every error a game module raises about an action."""
+
+
+class IllegalAction(RulesError):
+    """An action the rules do not allow now.  ``legal`` lists what is."""
+
+    def __init__(self, message: str, legal: list[str] | None = None) -> None:
+        super().__init__(message)
+        self.legal = legal or []
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One legal action: ``label`` is what a player reads and types, ``action`` what is signed."""
+
+    label: str
+    action: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Prompt:
+    """Who must decide now (``side``; None when the game is over) and how."""
+
+    side: str | None
+    text: str
+    choices: tuple[Choice, ...] = ()
+
+
+@dataclass(frozen=True)
+class Outcome:
+    winner: str | None  # None for a draw
+    result: str  # "Allied victory", "draw"
+    reason: str = ""
+
+
+class Game(Protocol):
+    """A game module.  Class attributes describe it; methods are pure."""
+
+    name: ClassVar[str]  # registry id, e.g. "hill60"
+    title: ClassVar[str]
+    version: ClassVar[str]  # bump on any change that alters play; pinned at genesis
+    sides: ClassVar[tuple[str, ...]]
+    scenarios: ClassVar[dict[str, str]]  # name -> one-line description
+    provisional: ClassVar[tuple[str, ...]]  # reconstructed data, each with its source
+
+    def setup(self, scenario: str, options: dict[str, Any]) -> State: ...
+    def prompt(self, state: State) -> Prompt: ...
+    def apply(self, state: State, side: str, action: dict[str, Any], dice: Dice) -> tuple[State, list[Event]]: ...
+    def view(self, state: State, side: str | None) -> dict[str, Any]: ...
+    def outcome(self, state: State) -> Outcome | None: ...
+    def describe(self, view: dict[str, Any]) -> list[str]: ...
+
+
+def copy_state(state: State) -> State:
+    """A deep copy of plain JSON data (faster than copy.deepcopy for this shape)."""
+    return json.loads(json.dumps(state))
+
+
+def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice) -> tuple[State, list[Event]]:
+    """Apply one action by ``side`` if the prompt offers it.
+
+    :raises IllegalAction: it is not ``side``'s decision, or the action is not
+        among the legal choices; ``state`` is untouched either way.
+    :raises DiceNotReady: the action needs randomness ``dice`` cannot give yet.
+    """
+    prompt = game.prompt(state)
+    if prompt.side is None:
+        raise IllegalAction("the game is over")
+    if prompt.side != side:
+        raise IllegalAction(f"it is {prompt.side}'s decision, not {side}'s: {prompt.text}")
+    if prompt.choices and action not in [c.action for c in prompt.choices]:
+        raise IllegalAction(
+            f"{side} cannot do {json.dumps(action, sort_keys=True)} now: {prompt.text}",
+            [c.label for c in prompt.choices],
+        )
+    return game.apply(copy_state(state), side, action, dice)
+
+
+def find_choice(prompt: Prompt, order: str) -> Choice:
+    """The choice a player means by ``order``: its number (1-based), its label,
+    or an unambiguous prefix of a label, ignoring case and extra spaces.
+
+    :raises IllegalAction: nothing matches, or several do (the message says which).
+    """
+    text = " ".join(order.split()).lower()
+    choices = prompt.choices
+    if text.isdigit():
+        n = int(text)
+        if 1 <= n <= len(choices):
+            return choices[n - 1]
+        raise IllegalAction(f"there is no choice {n}; choose 1-{len(choices)}", [c.label for c in choices])
+    exact = [c for c in choices if c.label.lower() == text]
+    if exact:
+        return exact[0]
+    starts = [c for c in choices if c.label.lower().startswith(text)]
+    if len(starts) == 1:
+        return starts[0]
+    if starts:
+        raise IllegalAction(f"'{order}' is ambiguous: " + "; ".join(c.label for c in starts), [c.label for c in starts])
+    close = _closest(text, [c.label for c in choices])
+    hint = f"; did you mean '{close}'?" if close else ""
+    raise IllegalAction(f"'{order}' is not a legal choice now{hint}", [c.label for c in choices])
+
+
+def _closest(text: str, labels: list[str]) -> str | None:
+    import difflib  # stdlib, pure
+
+    found = difflib.get_close_matches(text, [label.lower() for label in labels], n=1, cutoff=0.6)
+    if not found:
+        return None
+    return next(label for label in labels if label.lower() == found[0])
+
+
+@dataclass
+class GameInfo:
+    name: str
+    title: str
+    version: str
+    sides: tuple[str, ...]
+    scenarios: dict[str, str] = field(default_factory=dict)

@@ -1,0 +1,63 @@
+"""Barrage: a dice duel of our own, the smallest game that needs sealed dice.
+
+Each side in turn fires a barrage: ``dice`` d6, each 5 or 6 a hit.  After
+``rounds`` rounds the side with more hits wins (equal hits: a draw).  Every
+barrage is a decision whose dice wait for the other side's reveal, so a game
+of R rounds is 2R turn envelopes with ``dice`` dice in each: the benchmark
+uses it to build long histories.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engine.core import Choice, Outcome, Prompt
+from engine.dice import Dice
+
+HIT = 5
+
+
+class Barrage:
+    name: ClassVar[str] = "barrage"
+    title: ClassVar[str] = "Barrage (a dice duel)"
+    version: ClassVar[str] = "1"
+    sides: ClassVar[tuple[str, ...]] = ("red", "blue")
+    scenarios: ClassVar[dict[str, str]] = {"standard": "3 rounds of 6 dice a side (options: rounds, dice)"}
+    provisional: ClassVar[tuple[str, ...]] = ()
+
+    def setup(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
+        rounds, dice = int(options.get("rounds", 3)), int(options.get("dice", 6))
+        return {"round": 1, "rounds": rounds, "dice": dice, "turn": "red", "hits": {"red": 0, "blue": 0}}
+
+    def prompt(self, state: dict[str, Any]) -> Prompt:
+        if self.outcome(state):
+            return Prompt(None, "the duel is over")
+        return Prompt(state["turn"], f"round {state['round']} of {state['rounds']}: fire your barrage",
+                      (Choice(f"fire {state['dice']} dice", {"do": "fire"}),))
+
+    def apply(self, state: dict[str, Any], side: str, action: dict[str, Any], dice: Dice):
+        hits = dice.pool(state["dice"], 6, HIT, f"{side} barrage, round {state['round']} (hits on {HIT}+)")
+        state["hits"][side] += hits
+        if side == "blue":
+            state["round"] += 1
+        state["turn"] = "blue" if side == "red" else "red"
+        return state, [{"text": f"{side} fires {state['dice']} dice: {hits} hits (total {state['hits'][side]})"}]
+
+    def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
+        return state
+
+    def outcome(self, state: dict[str, Any]) -> Outcome | None:
+        if state["round"] <= state["rounds"]:
+            return None
+        red, blue = state["hits"]["red"], state["hits"]["blue"]
+        if red == blue:
+            return Outcome(None, "draw", f"{red} hits each")
+        winner = "red" if red > blue else "blue"
+        return Outcome(winner, f"{winner} wins", f"red {red} hits, blue {blue}")
+
+    def describe(self, view: dict[str, Any]) -> list[str]:
+        return [f"Round {min(view['round'], view['rounds'])} of {view['rounds']}",
+                f"Hits: red {view['hits']['red']}, blue {view['hits']['blue']}"]
+
+
+GAME = Barrage()

@@ -1,0 +1,32 @@
+"""The built-in game modules, imported lazily by name."""
+
+from __future__ import annotations
+
+import importlib
+
+from .core import Game
+
+BUILTIN_GAMES: dict[str, str] = {
+    "barrage": "engine.games.barrage:GAME",
+    "hill60": "engine.games.hill60:GAME",
+}
+
+
+class UnknownGame(LookupError):
+    pass
+
+
+def get_game(name: str) -> Game:
+    """The game module registered as ``name`` (case-insensitive).
+
+    :raises UnknownGame: no such module; the message lists the known ones.
+    """
+    key = name.lower()
+    if key not in BUILTIN_GAMES:
+        raise UnknownGame(f"no game module '{name}'; known: {', '.join(sorted(BUILTIN_GAMES))}")
+    module_name, attr = BUILTIN_GAMES[key].split(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def list_games() -> list[Game]:
+    return [get_game(name) for name in sorted(BUILTIN_GAMES)]

@@ -1,0 +1,3 @@
+"""pbem: play board wargames by e-mail with signed turn files and verifiable dice."""
+
+__version__ = "0.1.0"

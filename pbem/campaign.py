@@ -1,0 +1,387 @@
+"""A campaign: one side's copy of one game, in a directory.
+
+    campaign.db      the ledger (envelopes as received + derived tables)
+    sent/            every turn file this side wrote
+    received/        every turn file this side accepted
+    evidence/        second, different envelopes for a sequence number (equivocation)
+    secrets/         this side's chain secret (mode 0600; never sent)
+    draft.json       actions chosen but not yet signed (a player may take them back)
+
+Every change to the ledger goes through ``_store``: one transaction, after
+every check has passed, so a refused input leaves the database as it was.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets as secrets_mod
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from engine import match as protocol
+from engine.core import Game, IllegalAction, Prompt, find_choice
+from engine.registry import UnknownGame, get_game
+
+from . import history
+from .armor import find_blocks
+from .envelope import Envelope, open_block, seal
+from .errors import PbemError, RefusedTurn
+from .keys import Identity
+from .ledger import Ledger, now
+
+DB_NAME = "campaign.db"
+
+
+def locate(path: Path | None) -> tuple[Path, Path]:
+    """(campaign directory, database file) for a directory or database path."""
+    path = Path(path or ".")
+    if path.suffix == ".db" or path.is_file():
+        return path.parent, path
+    return path, path / DB_NAME
+
+
+@dataclass
+class IngestResult:
+    accepted: list[Envelope] = field(default_factory=list)
+    skipped: list[tuple[Envelope, str]] = field(default_factory=list)
+
+
+@dataclass
+class PlayResult:
+    envelope: Envelope | None  # None when the actions were only drafted
+    path: Path | None
+    events: list[dict[str, Any]]
+    rolls: list[dict[str, Any]]
+    drafted: list[dict[str, Any]]
+
+
+# ask(prompt, events so far, rolls so far, why the last order was refused) -> an order, or None to stop
+Ask = Callable[[Prompt, list[dict[str, Any]], list[dict[str, Any]], str | None], str | None]
+
+
+class Campaign:
+    def __init__(self, directory: Path, ledger: Ledger) -> None:
+        self.dir = directory
+        self.ledger = ledger
+        self._genesis: dict[str, Any] | None = None
+
+    # -- opening and creating -------------------------------------------------
+    @classmethod
+    def open(cls, path: Path | None, *, readonly: bool = False) -> Campaign:
+        directory, db = locate(path)
+        return cls(directory, Ledger.open(db, readonly=readonly))
+
+    @classmethod
+    def new(cls, directory: Path, module: str, side: str, identity: Identity, opponent_key: bytes,
+            opponent_name: str, scenario: str | None = None, options: dict[str, Any] | None = None,
+            mode: str = "sealed") -> tuple[Campaign, Envelope]:
+        """Create a game: the genesis envelope, pinning both sides' keys."""
+        try:
+            game = get_game(module)
+        except UnknownGame as e:
+            raise PbemError("unknown game module", str(e), code="unknown-module") from None
+        if side not in game.sides:
+            raise PbemError(f"{game.name} has no side '{side}'", f"sides: {', '.join(game.sides)}", code="bad-side")
+        if opponent_key == identity.public:
+            raise PbemError("the opponent's key is your own", "name the public key your opponent sent you", code="bad-key")
+        scenario = scenario or next(iter(game.scenarios))
+        other = next(s for s in game.sides if s != side)
+        game_id = secrets_mod.token_hex(16)
+        secret = secrets_mod.token_bytes(32)
+        anchor = protocol.chain_links(game_id, side, secret)[0]
+        import base64
+
+        body = {"mode": mode, "scenario": scenario, "options": options or {}, "title": game.title,
+                "chain": protocol.CHAIN_LENGTH, "anchor": anchor.hex(),
+                "sides": {side: {"key": base64.b64encode(identity.public).decode(), "name": identity.name},
+                          other: {"key": base64.b64encode(opponent_key).decode(), "name": opponent_name}}}
+        content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": side,
+                   "kind": "genesis", "engine": history.engine_stamp(game), "body": body, "state": ""}
+        try:
+            content["state"] = _state_after(None, None, content)
+        except protocol.ProtocolError as e:
+            raise PbemError(str(e), code=e.code) from None
+        envelope = seal(identity, content)
+        campaign = cls._create(directory, side, identity.name, game_id, secret)
+        campaign._store([history.apply(envelope, None, None, None)])
+        campaign._archive("sent", envelope)
+        return campaign, envelope
+
+    @classmethod
+    def join(cls, directory: Path, invitation: str, identity: Identity) -> tuple[Campaign, Envelope]:
+        """Accept an invitation: check the genesis, commit our chain, write the join envelope."""
+        envelopes = [open_block(b) for b in find_blocks(invitation)]
+        geneses = [e for e in envelopes if e.kind == "genesis"]
+        if not geneses:
+            raise RefusedTurn("no invitation found", "the file holds no genesis envelope", code="not-genesis")
+        genesis = geneses[0]
+        applied = history.apply(genesis, None, None, None)
+        sides = genesis.content["body"]["sides"]
+        mine = [s for s in sorted(sides) if history.pinned_key(genesis.content, s) == identity.public]
+        if not mine or mine[0] == genesis.author:
+            raise PbemError("this invitation is not for you",
+                            f"identity '{identity.name}' ({identity.fingerprint}) is not a player named in it", code="wrong-key")
+        side = mine[0]
+        game_id = genesis.game
+        secret = secrets_mod.token_bytes(32)
+        anchor = protocol.chain_links(game_id, side, secret)[0]
+        content = {"v": 1, "game": game_id, "seq": 1, "prev": genesis.hash, "author": side, "kind": "join",
+                   "engine": genesis.content["engine"], "body": {"anchor": anchor.hex()}, "state": ""}
+        content["state"] = _state_after(applied.match, genesis.content, content)
+        envelope = seal(identity, content)
+        campaign = cls._create(directory, side, identity.name, game_id, secret)
+        campaign._store([applied, history.apply(envelope, genesis.content, applied.match, (0, genesis.hash))])
+        campaign._archive("received", genesis)
+        campaign._archive("sent", envelope)
+        return campaign, envelope
+
+    @classmethod
+    def _create(cls, directory: Path, side: str, identity: str, game_id: str, secret: bytes) -> Campaign:
+        db = directory / DB_NAME
+        if db.exists():
+            raise PbemError("a campaign already exists here", f"{db}; use --campaign to choose another directory", code="exists")
+        ledger = Ledger.create(db)
+        secrets_dir = directory / "secrets"
+        secrets_dir.mkdir(mode=0o700, exist_ok=True)
+        fd = os.open(secrets_dir / "chain.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as f:
+            json.dump({"game": game_id, "side": side, "secret": secret.hex(), "length": protocol.CHAIN_LENGTH}, f)
+        ledger.begin()
+        for key, value in (("side", side), ("identity", identity), ("game", game_id)):
+            ledger.put_setting(key, value)
+        ledger.commit()
+        return cls(directory, ledger)
+
+    # -- reading --------------------------------------------------------------
+    @property
+    def side(self) -> str:
+        return self.ledger.setting("side") or ""
+
+    @property
+    def identity_name(self) -> str:
+        return self.ledger.setting("identity") or ""
+
+    @property
+    def genesis(self) -> dict[str, Any]:
+        if self._genesis is None:
+            raw = self.ledger.raw(0)
+            if raw is None:
+                raise PbemError("the campaign has no genesis", str(self.ledger.path), code="bad-campaign")
+            self._genesis = open_block(find_blocks(raw)[0]).content
+        return self._genesis
+
+    @property
+    def game(self) -> Game:
+        return history.game_of(self.genesis)
+
+    @property
+    def opponent(self) -> str:
+        return next(s for s in self.game.sides if s != self.side)
+
+    def match(self) -> dict[str, Any]:
+        return self.ledger.state()[1]
+
+    def waiting(self) -> dict[str, Any] | None:
+        return protocol.waiting_for(self.game, self.match())
+
+    # -- ingest ---------------------------------------------------------------
+    def ingest(self, texts: list[tuple[str, str]]) -> IngestResult:
+        """Check and store every envelope in ``texts`` ((source, text) pairs), all or nothing.
+
+        :raises PbemError: the first problem; nothing is stored.
+        """
+        found: list[Envelope] = []
+        for source, text in texts:
+            try:
+                blocks = find_blocks(text)
+                if not blocks:
+                    raise RefusedTurn("no turn file found", f"{source} holds no '-----BEGIN PBEM TURN-----' block", code="no-turn-file")
+                found += [open_block(b) for b in blocks]
+            except PbemError as e:
+                e.detail = f"{source}: {e.detail}" if e.detail else source
+                raise
+        genesis = self.genesis
+        result = IngestResult()
+        head = self.ledger.head()
+        assert head is not None
+        match: dict[str, Any] | None = None
+        todo: list[history.Applied] = []
+        for env in sorted(found, key=lambda e: e.seq):
+            if env.game != genesis["game"]:
+                raise RefusedTurn("turn file of another game", f"envelope #{env.seq} from {env.author} belongs to game "
+                                  f"{env.game}, this campaign is {genesis['game']}", code="wrong-game")
+            if env.seq <= head[0]:
+                self._known(env, genesis, result)
+                continue
+            if match is None:
+                match = self.match()
+            applied = history.apply(env, genesis, match, head)
+            todo.append(applied)
+            match, head = applied.match, (env.seq, env.hash)
+            result.accepted.append(env)
+        if todo:
+            self._store(todo)
+            for applied in todo:
+                self._archive("received", applied.envelope)
+        return result
+
+    def _known(self, env: Envelope, genesis: dict[str, Any], result: IngestResult) -> None:
+        stored_hash = self.ledger.by_hash(env.hash)
+        if stored_hash == env.seq:
+            result.skipped.append((env, "already ingested"))
+            return
+        if history.pinned_key(genesis, env.author) != env.public:
+            raise RefusedTurn("signed by the wrong key", f"envelope #{env.seq} claims to be from {env.author} "
+                              "but is not signed by the key pinned for that side", code="wrong-key")
+        path = self._evidence(env)
+        raise RefusedTurn("equivocation: a second, different envelope for the same sequence number",
+                          f"{env.author} signed two different envelopes #{env.seq}; the second is kept as evidence "
+                          f"in {path} and was not accepted", code="equivocation")
+
+    def _evidence(self, env: Envelope) -> Path:
+        folder = self.dir / "evidence"
+        folder.mkdir(exist_ok=True)
+        path = folder / f"{env.seq:04d}-{env.author}-{env.hash[:12]}.pbem"
+        path.write_text(env.raw)
+        return path
+
+    def _store(self, applied: list[history.Applied]) -> None:
+        ledger = self.ledger
+        ledger.begin()
+        try:
+            for a in applied:
+                e = a.envelope
+                ledger.append(e.seq, e.hash, e.author, e.kind, e.raw, now())
+                ledger.derive(e.seq, a.state_json, a.state_hash, a.events, a.rolls)
+            ledger.commit()
+        except BaseException:
+            ledger.rollback()
+            raise
+
+    def _archive(self, folder: str, env: Envelope) -> Path:
+        path = self.dir / folder / turn_file_name(env)
+        path.parent.mkdir(exist_ok=True)
+        if not path.exists():
+            path.write_text(env.raw)
+        return path
+
+    # -- acting ---------------------------------------------------------------
+    def _next_link(self) -> str:
+        data = json.loads((self.dir / "secrets" / "chain.json").read_text())
+        index = self.match()["chains"][self.side]["index"] + 1
+        if index > data["length"]:
+            raise PbemError("hash chain exhausted", f"all {data['length']} links are used", code="chain-exhausted")
+        links = protocol.chain_links(data["game"], data["side"], bytes.fromhex(data["secret"]), data["length"])
+        return links[index].hex()
+
+    def draft(self) -> list[dict[str, Any]]:
+        path = self.dir / "draft.json"
+        if not path.exists():
+            return []
+        data = json.loads(path.read_text())
+        head = self.ledger.head()
+        return data["actions"] if head and data.get("after") == head[0] else []
+
+    def _save_draft(self, actions: list[dict[str, Any]]) -> None:
+        path = self.dir / "draft.json"
+        if actions:
+            path.write_text(json.dumps({"after": self.ledger.head()[0], "actions": actions}))  # type: ignore[index]
+        elif path.exists():
+            path.unlink()
+
+    def take_back(self) -> dict[str, Any] | None:
+        """Drop the last drafted (unsigned) action; returns it, or None if there is none."""
+        actions = self.draft()
+        if not actions:
+            return None
+        last = actions.pop()
+        self._save_draft(actions)
+        return last
+
+    def preview(self, actions: list[dict[str, Any]], reveal: str) -> tuple[dict[str, Any], list, list]:
+        """The match, events and rolls if this side signed ``actions`` now."""
+        match = self.match()
+        if not actions and not match["pending"]:
+            return match, [], []
+        head = self.ledger.head()
+        assert head is not None
+        return protocol.advance(self.game, match, head[0] + 1, self.side, {"reveal": reveal, "actions": actions})
+
+    def play(self, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
+        """Choose actions (from ``orders``, then ``ask``) until the decision passes, then sign.
+
+        Stops and keeps a draft when orders run out while the decision is still ours.
+        :raises PbemError: not our turn, an order that is not a legal choice.
+        """
+        game, side = self.game, self.side
+        if identity.public != history.pinned_key(self.genesis, side):
+            raise PbemError("wrong identity for this campaign", f"{side} plays with '{self.identity_name}'", code="wrong-key")
+        waiting = self.waiting()
+        if waiting is None:
+            raise PbemError("the game is over", code="game-over")
+        if waiting["side"] != side:
+            raise PbemError("not your turn", waiting["text"], code="not-your-turn")
+        reveal = self._next_link()
+        actions = self.draft()
+        queue = list(orders)
+        refusal: str | None = None
+        while True:
+            try:
+                match, events, rolls = self.preview(actions, reveal)
+            except (IllegalAction, protocol.ProtocolError) as e:
+                raise PbemError("cannot play this", str(e), code="illegal-action") from None
+            prompt = game.prompt(match["game"])
+            if match["pending"] or prompt.side != side:
+                break
+            order = queue.pop(0) if queue else (ask(prompt, events, rolls, refusal) if ask else None)
+            refusal = None
+            if order is None:
+                self._save_draft(actions)
+                return PlayResult(None, None, events, rolls, actions)
+            if order.strip().lower() in ("undo", "take back"):
+                if actions:
+                    actions.pop()
+                continue
+            try:
+                actions.append(find_choice(prompt, order).action)
+            except IllegalAction as e:
+                if queue or not ask:
+                    raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
+                refusal = str(e)
+        envelope = self._sign(identity, {"reveal": reveal, "actions": actions})
+        self._save_draft([])
+        path = self._archive("sent", envelope)
+        return PlayResult(envelope, path, events, rolls, actions)
+
+    def _sign(self, identity: Identity, body: dict[str, Any]) -> Envelope:
+        head = self.ledger.head()
+        assert head is not None
+        game = self.game
+        content = {"v": 1, "game": self.genesis["game"], "seq": head[0] + 1, "prev": head[1], "author": self.side,
+                   "kind": "turn", "engine": history.engine_stamp(game), "body": body, "state": ""}
+        content["state"] = _state_after(self.match(), self.genesis, content, head)
+        envelope = seal(identity, content)
+        self._store([history.apply(envelope, self.genesis, self.match(), head)])
+        return envelope
+
+
+def _state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, content: dict[str, Any],
+                 head: tuple[int, str] | None = None) -> str:
+    """The state hash an envelope with ``content`` leads to (computed before signing it)."""
+    from engine.canonical import state_hash
+
+    if genesis is None:
+        game = history.game_of(content)
+        return state_hash(protocol.start(game, content["game"], content["author"], content["body"]))
+    game = history.game_of(genesis)
+    if content["kind"] == "join":
+        return state_hash(protocol.join(match, content["author"], content["body"]))  # type: ignore[arg-type]
+    new, _, _ = protocol.advance(game, match, content["seq"], content["author"], content["body"])  # type: ignore[arg-type]
+    return state_hash(new)
+
+
+def turn_file_name(env: Envelope) -> str:
+    return f"{env.game[:8]}-{env.seq:04d}-{env.author}-{env.kind}.pbem"

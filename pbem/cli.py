@@ -1,0 +1,471 @@
+"""The ``pbem`` command line: thin commands over the library.
+
+Domain errors become a one-line reason plus detail on stderr and exit 1 in
+one place (``_Group.invoke``); click's own usage errors exit 2.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .errors import PbemError
+
+CONTEXT = {"help_option_names": ["-h", "--help"]}
+
+
+class Refused(click.ClickException):
+    exit_code = 1
+
+    def __init__(self, error: PbemError) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+    def format_message(self) -> str:
+        e = self.error
+        line = f"{e.code}: {e}"
+        return f"{line}\n  {e.detail}" if e.detail else line
+
+
+class _Group(click.Group):
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except PbemError as e:
+            raise Refused(e) from None
+        except sqlite3.DatabaseError as e:
+            raise Refused(PbemError("the campaign database cannot be read", str(e), code="bad-campaign")) from None
+
+
+def _home(ctx: click.Context) -> Path | None:
+    home = ctx.find_root().params.get("home")
+    return Path(home) if home else None
+
+
+def _passphrase(name: str) -> bytes | None:
+    env = os.environ.get("PBEM_PASSPHRASE")
+    if env:
+        return env.encode()
+    if not sys.stdin.isatty():
+        return None
+    return click.prompt(f"Passphrase for identity '{name}'", hide_input=True, default="", show_default=False).encode() or None
+
+
+def _keystore(ctx: click.Context):
+    from .keys import KeyStore
+
+    return KeyStore(_home(ctx))
+
+
+campaign_option = click.option("--campaign", "-c", type=click.Path(path_type=Path), default=None,
+                               help="Campaign directory or its database file (default: the current directory).")
+
+
+@click.group(cls=_Group, context_settings=CONTEXT)
+@click.version_option(package_name="pbem")
+@click.option("--home", type=click.Path(file_okay=False), envvar="PBEM_HOME",
+              help="Where identities are kept (default: ~/.pbem, or $PBEM_HOME).")
+def cli(home: str | None) -> None:
+    """Play board wargames by e-mail: signed turn files, verifiable dice.
+
+    \b
+    First time?  pbem demo
+    A real game: pbem keys new NAME; pbem new GAME --as SIDE --opponent THEIR.pub
+    """
+
+
+def main() -> None:
+    cli(prog_name="pbem")
+
+
+# --- identities -------------------------------------------------------------
+
+@cli.group(cls=_Group)
+def keys() -> None:
+    """Identities: Ed25519 keys that sign your turn files."""
+
+
+@keys.command("new")
+@click.argument("name")
+@click.option("--passphrase/--no-passphrase", default=False, help="Encrypt the private key with a passphrase (asked twice).")
+@click.pass_context
+def keys_new(ctx: click.Context, name: str, passphrase: bool) -> None:
+    """Make a new identity NAME and print its fingerprint.
+
+    \b
+    Example:
+        pbem keys new alice
+        pbem keys export alice > alice.pub     # send this to your opponent
+    """
+    secret = None
+    if passphrase:
+        secret = (os.environ.get("PBEM_PASSPHRASE") or click.prompt("Passphrase", hide_input=True,
+                                                                      confirmation_prompt=True)).encode()
+    identity = _keystore(ctx).create(name, secret)
+    click.echo(f"identity {name}: fingerprint {identity.fingerprint}")
+    click.echo(f"Send your opponent the public key: pbem keys export {name} > {name}.pub")
+    click.echo("Compare fingerprints by phone or in person: e-mail proves nothing.")
+
+
+@keys.command("import")
+@click.argument("name")
+@click.argument("ssh_key", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_context
+def keys_import(ctx: click.Context, name: str, ssh_key: Path) -> None:
+    """Use an existing OpenSSH ed25519 private key (e.g. ~/.ssh/id_ed25519) as identity NAME."""
+    store = _keystore(ctx)
+    try:
+        identity = store.import_openssh(name, ssh_key, None)
+    except PbemError as e:
+        if "password" not in e.detail.lower() and "encrypted" not in e.detail.lower():
+            raise
+        identity = store.import_openssh(name, ssh_key, _passphrase(name))
+    click.echo(f"identity {name}: fingerprint {identity.fingerprint} (from {ssh_key})")
+
+
+@keys.command("list")
+@click.pass_context
+def keys_list(ctx: click.Context) -> None:
+    """List your identities and their fingerprints."""
+    from .keys import fingerprint
+
+    store = _keystore(ctx)
+    names = store.names()
+    if not names:
+        click.echo(f"no identities in {store.dir}; make one with 'pbem keys new NAME'")
+    for name in names:
+        click.echo(f"{name}\t{fingerprint(store.public(name))}")
+
+
+@keys.command("show")
+@click.argument("name")
+@click.pass_context
+def keys_show(ctx: click.Context, name: str) -> None:
+    """Show identity NAME: fingerprint, public key, file."""
+    from .keys import fingerprint
+
+    store = _keystore(ctx)
+    public = store.public(name)
+    click.echo(f"name:        {name}\nfingerprint: {fingerprint(public)}\npublic key:  {store.public_line(name).strip()}")
+    click.echo(f"private key: {store.dir / (name + '.key')}")
+
+
+@keys.command("export")
+@click.argument("name")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file instead of stdout.")
+@click.pass_context
+def keys_export(ctx: click.Context, name: str, output: Path | None) -> None:
+    """Print the public key of NAME (an OpenSSH line) to send to opponents."""
+    line = _keystore(ctx).public_line(name)
+    if output:
+        output.write_text(line)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(line, nl=False)
+
+
+# --- games ------------------------------------------------------------------
+
+@cli.command()
+def games() -> None:
+    """List the game modules and their scenarios."""
+    from engine import list_games
+
+    for game in list_games():
+        click.echo(f"{game.name}\t{game.title} (version {game.version}; sides: {', '.join(game.sides)})")
+        for name, text in game.scenarios.items():
+            click.echo(f"    scenario {name}: {text}")
+
+
+def _read_public(path: Path) -> tuple[bytes, str]:
+    from .keys import parse_public
+
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise PbemError(f"cannot read {path}", str(e), code="bad-key") from None
+    return parse_public(text, str(path))
+
+
+@cli.command()
+@click.argument("module")
+@click.option("--as", "side", required=True, help="The side you play.")
+@click.option("--key", "key_name", required=True, help="Your identity (pbem keys list).")
+@click.option("--opponent", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your opponent's public key file (from 'pbem keys export').")
+@click.option("--scenario", help="Scenario (default: the module's first).")
+@campaign_option
+@click.pass_context
+def new(ctx: click.Context, module: str, side: str, key_name: str, opponent: Path, scenario: str | None,
+        campaign: Path | None) -> None:
+    """Create a game of MODULE and write the invitation (the genesis turn file).
+
+    \b
+    Example:
+        pbem new hill60 --as allied --key alice --opponent bob.pub --campaign hill60-game
+    """
+    from .campaign import Campaign
+    from .keys import fingerprint
+
+    public, comment = _read_public(opponent)
+    name = comment.removeprefix("pbem:") or opponent.stem
+    identity = _keystore(ctx).load(key_name, _passphrase)
+    directory = campaign or Path(".")
+    camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario)
+    path = camp.dir / "sent" / _name(envelope)
+    click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
+    click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
+    click.echo(f"Send the invitation to {name}: {path}")
+
+
+def _name(envelope) -> str:
+    from .campaign import turn_file_name
+
+    return turn_file_name(envelope)
+
+
+def _read_texts(files: tuple[str, ...]) -> list[tuple[str, str]]:
+    texts = []
+    for name in files:
+        try:
+            data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+        except OSError as e:
+            raise PbemError(f"cannot read {name}", e.strerror or str(e), code="unreadable") from None
+        if not data.strip():
+            raise PbemError("empty turn file", f"{name} is empty", code="no-turn-file")
+        if b"\0" in data:
+            raise PbemError("not a turn file", f"{name} is binary, not text", code="no-turn-file")
+        try:
+            texts.append((name, data.decode("utf-8")))
+        except UnicodeDecodeError as e:
+            raise PbemError("not a turn file", f"{name} is not UTF-8 text ({e.reason} at byte {e.start})", code="no-turn-file") from None
+    return texts
+
+
+@cli.command()
+@click.argument("invitation", type=click.Path(dir_okay=False))
+@click.option("--key", "key_name", required=True, help="Your identity; the invitation must name its public key.")
+@campaign_option
+@click.pass_context
+def join(ctx: click.Context, invitation: str, key_name: str, campaign: Path | None) -> None:
+    """Accept an INVITATION (genesis turn file) and write your join turn file."""
+    from .campaign import Campaign
+    from .history import pinned_key
+    from .keys import fingerprint
+
+    [(_, text)] = _read_texts((invitation,))
+    identity = _keystore(ctx).load(key_name, _passphrase)
+    camp, envelope = Campaign.join(campaign or Path("."), text, identity)
+    creator = camp.genesis["author"]
+    click.echo(f"joined game {envelope.game} of {camp.game.title} as {camp.side}")
+    click.echo(f"{creator} signs with fingerprint {fingerprint(pinned_key(camp.genesis, creator) or b'')}: "
+               "compare it with them by phone.")
+    click.echo(f"Send your join turn file to {camp.genesis['body']['sides'][creator]['name']}: "
+               f"{camp.dir / 'sent' / _name(envelope)}")
+    _next(camp)
+
+
+def _next(camp) -> None:
+    waiting = camp.waiting()
+    if waiting is None:
+        click.echo("The game is over.")
+    elif waiting["side"] == camp.side:
+        click.echo("Your move: pbem play" + (f" --campaign {camp.dir}" if str(camp.dir) != "." else ""))
+    else:
+        click.echo(f"Now {waiting['text']}.")
+
+
+@cli.command()
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@campaign_option
+def ingest(files: tuple[str, ...], campaign: Path | None) -> None:
+    """Check FILES (turn files, or text holding them) and add them to the campaign.
+
+    All or nothing: a refused file leaves the campaign unchanged.  A file
+    already ingested is reported and skipped.
+    """
+    from .campaign import Campaign
+
+    texts = _read_texts(files)
+    camp = Campaign.open(campaign)
+    result = camp.ingest(texts)
+    for env, why in result.skipped:
+        click.echo(f"skipped #{env.seq} from {env.author}: {why}")
+    for env in result.accepted:
+        click.echo(f"accepted #{env.seq} from {env.author} ({env.kind})")
+    if result.accepted:
+        _next(camp)
+
+
+def _ask_interactively(prompt, events, rolls, refusal):
+    from .report import _dice_text
+
+    for event in events:
+        click.echo(f"  {event['text']}")
+    for roll in rolls:
+        click.echo(f"  roll: {roll['purpose']}: {_dice_text(roll)}")
+    events.clear()
+    if refusal:
+        click.echo(f"refused: {refusal}", err=True)
+    click.echo(f"\n{prompt.side}: {prompt.text}")
+    for i, choice in enumerate(prompt.choices, 1):
+        click.echo(f"  {i}. {choice.label}")
+    answer = click.prompt("Choose (number or order; 'undo' takes back, 'quit' keeps a draft)", default="quit",
+                          show_default=False)
+    return None if answer.strip().lower() in ("quit", "q", "") else answer
+
+
+@cli.command()
+@click.argument("orders", nargs=-1)
+@click.option("-i", "--interactive/--no-interactive", default=None, help="Ask for orders (default: when on a terminal and no ORDERS).")
+@campaign_option
+@click.pass_context
+def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, campaign: Path | None) -> None:
+    """Take your turn: choose actions by number or in words, then sign the turn file.
+
+    ORDERS are choice numbers or orders such as "move 18th Aus to Kabak Kuyu"
+    (an unambiguous prefix is enough).  The turn file is written when the
+    decision passes to your opponent or a roll needs their reveal; until
+    then your choices are a draft you can take back with 'pbem undo'.
+
+    \b
+    Example:
+        pbem play                      # shows the choices and asks
+        pbem play 2 "end turn"         # non-interactive
+    """
+    from .campaign import Campaign
+    from .report import _dice_text
+
+    camp = Campaign.open(campaign)
+    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    ask = None
+    if interactive or (interactive is None and not orders and sys.stdin.isatty()):
+        ask = _ask_interactively
+    elif not orders:
+        waiting = camp.waiting()
+        if waiting and waiting["side"] == camp.side and waiting["why"] == "decide":
+            prompt = camp.game.prompt(camp.match()["game"])
+            click.echo(f"{prompt.side}: {prompt.text}")
+            for i, choice in enumerate(prompt.choices, 1):
+                click.echo(f"  {i}. {choice.label}")
+            click.echo("Give your orders: pbem play N [N...]")
+            return
+    result = camp.play(identity, list(orders), ask)
+    if ask is None:
+        for event in result.events:
+            click.echo(f"  {event['text']}")
+        for roll in result.rolls:
+            click.echo(f"  roll: {roll['purpose']}: {_dice_text(roll)}")
+    if result.envelope is None:
+        click.echo(f"{len(result.drafted)} action(s) drafted, not yet signed; continue with 'pbem play', take back with 'pbem undo'.")
+        return
+    click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
+    click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']}.")
+    _next(camp)
+
+
+@cli.command()
+@campaign_option
+def undo(campaign: Path | None) -> None:
+    """Take back the last drafted action (signed turn files cannot be taken back)."""
+    from .campaign import Campaign
+
+    camp = Campaign.open(campaign)
+    action = camp.take_back()
+    if action is None:
+        raise PbemError("nothing to take back", "there is no unsigned draft; a signed turn file stands", code="no-draft")
+    click.echo(f"took back {action}; {len(camp.draft())} drafted action(s) remain")
+
+
+@cli.command()
+@campaign_option
+def status(campaign: Path | None) -> None:
+    """Who owes what, since when."""
+    from .campaign import Campaign
+
+    camp = Campaign.open(campaign, readonly=True)
+    seq, match = camp.ledger.state()
+    game = camp.game
+    click.echo(f"{game.title}: game {camp.genesis['game']}, you are {camp.side}, dice {match['mode']}, {seq + 1} envelopes")
+    waiting = camp.waiting()
+    outcome = game.outcome(match["game"])
+    if outcome:
+        click.echo(f"game over: {outcome.result}" + (f" ({outcome.reason})" if outcome.reason else ""))
+    elif waiting:
+        since = [r for r in camp.ledger.envelopes() if r[0] == waiting["since"]]
+        when = f" (envelope #{waiting['since']} stored {since[0][5]})" if since else ""
+        who = "you" if waiting["side"] == camp.side else waiting["side"]
+        click.echo(f"waiting for {who}: {waiting['text']}{when}")
+    drafted = camp.draft()
+    if drafted:
+        click.echo(f"{len(drafted)} drafted action(s) not yet signed")
+    evidence = sorted((camp.dir / "evidence").glob("*.pbem")) if (camp.dir / "evidence").is_dir() else []
+    for path in evidence:
+        click.echo(f"EVIDENCE of equivocation kept: {path}")
+
+
+@cli.command()
+@click.option("--html", "fmt", flag_value="html", help="HTML instead of plain text.")
+@click.option("--text", "fmt", flag_value="text", default=True, hidden=True)
+@click.option("--all", "everything", is_flag=True, help="The whole game, not only what is new since your last turn.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
+@campaign_option
+def report(fmt: str, everything: bool, output: Path | None, campaign: Path | None) -> None:
+    """The turn report from your side's point of view (text for e-mail, or HTML)."""
+    from .campaign import Campaign
+    from .report import render
+
+    camp = Campaign.open(campaign, readonly=True)
+    text = render(camp, fmt, since=-1 if everything else None)
+    if output:
+        output.write_text(text)
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+@cli.command()
+@click.argument("path", type=click.Path(path_type=Path), default=Path("."))
+def verify(path: Path) -> None:
+    """Replay PATH (a campaign directory or database) from genesis and re-check everything."""
+    from .verify import verify_path
+
+    click.echo(verify_path(path).summary())
+
+
+@cli.command()
+@campaign_option
+def rebuild(campaign: Path | None) -> None:
+    """Recompute the derived tables (states, rolls, events) from the envelopes."""
+    from .campaign import Campaign
+    from .verify import verify_ledger
+
+    camp = Campaign.open(campaign)
+    click.echo("rebuilt: " + verify_ledger(camp.ledger, rebuild=True).summary())
+
+
+@cli.command()
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to put the demo (default: a new folder under ./logs).")
+@click.option("--game", "module", default="hill60", show_default=True, help="Game module to play.")
+def demo(directory: Path | None, module: str) -> None:
+    """Play a whole game between two simulated players, by real signed turn files."""
+    from .demo import run
+
+    run(directory, module, click.echo)
+
+
+@cli.command()
+@click.option("--envelopes", default=10_000, show_default=True)
+@click.option("--dice", default=200_000, show_default=True)
+@click.option("--small", default=100, show_default=True, help="History length of the small ingest comparison.")
+def bench(envelopes: int, dice: int, small: int) -> None:
+    """Benchmark verify and ingest against floors measured in the same run."""
+    from bench import run
+
+    run(envelopes, dice, small, click.echo)

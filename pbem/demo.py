@@ -1,0 +1,101 @@
+"""``pbem demo``: two simulated players play a whole game by real turn files.
+
+Each side has its own identity and its own campaign database; the only thing
+that passes between them is the signed turn file each writes to disk, which
+the other ingests, exactly as two players would by e-mail.  At the end both
+campaigns are verified from genesis.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+
+from engine.core import Prompt
+
+from .campaign import Campaign
+from .keys import KeyStore
+from .report import render
+from .verify import verify_path
+
+# A simple, sensible player: attack when it can, then press on, then wait.
+PREFERENCES = ("assault", "naval bombardment", "hit", "advance", "move", "dig in", "stay", "end turn")
+
+
+def choose(prompt: Prompt) -> str:
+    """The demo player's order: the first choice by PREFERENCES, then the first offered."""
+    labels = [c.label for c in prompt.choices]
+    for word in PREFERENCES:
+        for label in labels:
+            if label.lower().startswith(word):
+                return label
+    return labels[0]
+
+
+def run(directory: Path | None, module: str, echo: Callable[[str], None], *, max_envelopes: int = 500) -> Path:
+    if directory is None:
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+        directory = Path("logs") / f"demo-{stamp}"
+    directory.mkdir(parents=True, exist_ok=True)
+    store = KeyStore(directory / "home")
+    names = ("alice", "bob")
+    identities = {n: store.load(n) if n in store.names() else store.create(n) for n in names}
+    echo(f"identities: alice {identities['alice'].fingerprint}, bob {identities['bob'].fingerprint}")
+
+    from engine.registry import get_game
+
+    game = get_game(module)
+    first, second = game.sides[0], game.sides[1]
+    camps: dict[str, Campaign] = {}
+    camps[first], genesis = Campaign.new(directory / "alice", module, first, identities["alice"],
+                                         identities["bob"].public, "bob")
+    echo(f"alice creates {game.title} as {first}: {camps[first].dir / 'sent'}")
+    invitation = (camps[first].dir / "sent" / _file(genesis)).read_text()
+    camps[second], joined = Campaign.join(directory / "bob", invitation, identities["bob"])
+    echo(f"bob joins as {second}")
+    _deliver(camps[second], joined, camps[first])
+    player = {first: identities["alice"], second: identities["bob"]}
+
+    count = 2
+    while True:
+        waiting = camps[first].waiting()
+        if waiting is None:
+            break
+        side = waiting["side"]
+        other = second if side == first else first
+        result = camps[side].play(player[side], [], lambda prompt, events, rolls, refusal: choose(prompt))
+        assert result.envelope is not None
+        _deliver(camps[side], result.envelope, camps[other])
+        count += 1
+        actions = len(result.drafted)
+        echo(f"  #{result.envelope.seq} {side}: {actions} action(s), {len(result.rolls)} roll(s) "
+             f"-> {_file(result.envelope)}")
+        if count > max_envelopes:
+            raise RuntimeError("demo game did not end")
+
+    for side, camp in camps.items():
+        echo(f"verify {side} ({camp.dir}): {verify_path(camp.dir).summary()}")
+    echo("")
+    echo(render(camps[first], "text", since=-1))
+    html = directory / "alice" / "report.html"
+    html.write_text(render(camps[first], "html", since=-1))
+    echo(f"Everything is in {directory}:")
+    echo(f"  alice's campaign {camps[first].dir} (database campaign.db, sent/ and received/ turn files)")
+    echo(f"  bob's campaign   {camps[second].dir}")
+    echo(f"  identities       {store.dir}")
+    echo(f"  HTML report      {html}")
+    echo(f"Try: pbem verify {camps[second].dir}    pbem report --campaign {camps[first].dir}")
+    return directory
+
+
+def _file(envelope) -> str:
+    from .campaign import turn_file_name
+
+    return turn_file_name(envelope)
+
+
+def _deliver(sender: Campaign, envelope, receiver: Campaign) -> None:
+    """What the e-mail does: the receiver ingests the file the sender wrote."""
+    path = sender.dir / "sent" / _file(envelope)
+    receiver.ingest([(str(path), path.read_text())])

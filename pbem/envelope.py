@@ -1,0 +1,139 @@
+"""Signed envelopes: the content of a turn file and its Ed25519 signature.
+
+The payload is ``signature (64) | public key (32) | canonical JSON``.  The
+signature covers a domain prefix plus the JSON bytes and is checked before
+the JSON is parsed; only then is the content read, re-encoded to prove it is
+canonical, and compared with the readable header.  Whether the signing key is
+the one pinned for the author at genesis is the ledger's check.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from engine.canonical import NotCanonical, canonical_json
+
+from . import armor as armor_mod
+from .errors import ArmorError, SignatureError
+from .keys import Identity, fingerprint
+
+DOMAIN = b"pbem/v1/envelope\0"
+FORMAT = 1
+KINDS = ("genesis", "join", "turn")
+FIELDS = {"v", "game", "seq", "prev", "author", "kind", "engine", "body", "state"}
+
+
+@dataclass(frozen=True)
+class Envelope:
+    payload: bytes  # signature | public key | canonical JSON
+    raw: str  # the armored block as received (or as written)
+
+    @property
+    def signature(self) -> bytes:
+        return self.payload[:64]
+
+    @property
+    def public(self) -> bytes:
+        return self.payload[64:96]
+
+    @property
+    def body_bytes(self) -> bytes:
+        return self.payload[96:]
+
+    @cached_property
+    def content(self) -> dict[str, Any]:
+        return json.loads(self.body_bytes)
+
+    @cached_property
+    def hash(self) -> str:
+        return hashlib.sha256(self.body_bytes).hexdigest()
+
+    @property
+    def seq(self) -> int:
+        return self.content["seq"]
+
+    @property
+    def author(self) -> str:
+        return self.content["author"]
+
+    @property
+    def kind(self) -> str:
+        return self.content["kind"]
+
+    @property
+    def game(self) -> str:
+        return self.content["game"]
+
+
+def headers_for(content: dict[str, Any], public: bytes) -> dict[str, str]:
+    return {"Game": content["game"], "Seq": str(content["seq"]), "From": content["author"],
+            "Kind": content["kind"], "Signer": fingerprint(public)}
+
+
+def seal(identity: Identity, content: dict[str, Any]) -> Envelope:
+    """Sign ``content`` and armor it."""
+    body = canonical_json(content)
+    payload = identity.sign(DOMAIN + body) + identity.public + body
+    text = armor_mod.armor(headers_for(content, identity.public), payload)
+    return Envelope(payload, text)
+
+
+def open_block(block: armor_mod.Block) -> Envelope:
+    """Verify a block's signature, then parse and check its content.
+
+    :raises SignatureError: the signature does not verify.
+    :raises ArmorError: content not canonical, fields missing, header disagrees.
+    """
+    payload = block.payload
+    if len(payload) < 97:
+        raise ArmorError("damaged turn file", "the body is too short to hold a signed envelope")
+    signature, public, body = payload[:64], payload[64:96], payload[96:]
+    try:
+        Ed25519PublicKey.from_public_bytes(public).verify(signature, DOMAIN + body)
+    except (InvalidSignature, ValueError):
+        raise SignatureError("bad signature", "the turn file was changed after it was signed, or was not signed by the key it names") from None
+    try:
+        content = json.loads(body)
+        canonical = canonical_json(content)
+    except (ValueError, NotCanonical) as e:
+        raise ArmorError("malformed envelope", f"signed content is not canonical JSON: {e}") from None
+    if canonical != body:
+        raise ArmorError("malformed envelope", "signed content is not in canonical form")
+    _check_fields(content)
+    expected = headers_for(content, public)
+    if block.headers != expected:
+        wrong = [k for k in armor_mod.HEADERS if block.headers.get(k) != expected[k]]
+        raise ArmorError("header does not match the signed content",
+                         "; ".join(f"{k}: header says {block.headers.get(k)!r}, signed {expected[k]!r}" for k in wrong),
+                         code="header-mismatch")
+    envelope = Envelope(payload, block.raw)
+    envelope.__dict__["content"] = content  # already parsed
+    return envelope
+
+
+def _check_fields(content: Any) -> None:
+    if not isinstance(content, dict) or set(content) != FIELDS:
+        got = sorted(content) if isinstance(content, dict) else type(content).__name__
+        raise ArmorError("malformed envelope", f"expected fields {sorted(FIELDS)}, got {got}")
+    if content["v"] != FORMAT:
+        raise ArmorError("unsupported turn file format", f"format {content['v']!r}; this pbem reads format {FORMAT}")
+    checks = {"game": str, "seq": int, "prev": str, "author": str, "kind": str, "engine": dict, "body": dict, "state": str}
+    for name, kind in checks.items():
+        if not isinstance(content[name], kind) or isinstance(content[name], bool):
+            raise ArmorError("malformed envelope", f"field '{name}' must be {kind.__name__}")
+    if content["kind"] not in KINDS:
+        raise ArmorError("malformed envelope", f"unknown kind {content['kind']!r}")
+    if content["seq"] < 0:
+        raise ArmorError("malformed envelope", "negative sequence number")
+
+
+def read_envelopes(text: str) -> list[Envelope]:
+    """Every envelope in a text, each verified; raises on the first bad one."""
+    return [open_block(block) for block in armor_mod.find_blocks(text)]

@@ -1,0 +1,138 @@
+"""Checking one envelope against the history before it, and replaying a history.
+
+Used by ``ingest`` (one new envelope on top of the stored state) and by
+``verify`` (every envelope from genesis).  The order of checks is the order
+of trust: who signed it, whether it belongs here, then the rules, then the
+claimed state hash.
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine import match as protocol
+from engine.canonical import canonical_json, state_hash
+from engine.core import Game, IllegalAction
+from engine.registry import UnknownGame, get_game
+
+from . import __version__
+from .envelope import Envelope
+from .errors import RefusedTurn
+
+GENESIS_PREV = "0" * 64
+
+
+@dataclass
+class Applied:
+    envelope: Envelope
+    match: dict[str, Any]
+    state_json: bytes
+    state_hash: str
+    events: list[dict[str, Any]] = field(default_factory=list)
+    rolls: list[dict[str, Any]] = field(default_factory=list)
+
+
+def engine_stamp(game: Game) -> dict[str, str]:
+    return {"pbem": __version__, "module": game.name, "module_version": game.version}
+
+
+def game_of(genesis: dict[str, Any]) -> Game:
+    stamp = genesis["engine"]
+    try:
+        game = get_game(str(stamp.get("module")))
+    except UnknownGame as e:
+        raise RefusedTurn("unknown game module", str(e), code="unknown-module") from None
+    if stamp.get("module_version") != game.version:
+        raise RefusedTurn("game module version differs",
+                          f"this history was made with {game.name} version {stamp.get('module_version')}, "
+                          f"this pbem has version {game.version}", code="module-version")
+    return game
+
+
+def pinned_key(genesis: dict[str, Any], side: str) -> bytes | None:
+    entry = genesis["body"].get("sides", {}).get(side)
+    if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
+        return None
+    try:
+        return base64.b64decode(entry["key"], validate=True)
+    except ValueError:
+        return None
+
+
+def _where(env: Envelope) -> str:
+    return f"envelope #{env.seq} ({env.author}, {env.kind})"
+
+
+def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] | None,
+          head: tuple[int, str] | None) -> Applied:
+    """Check ``env`` as the next envelope after ``head`` and apply it to ``match``.
+
+    ``genesis`` is the content of envelope #0 (None when ``env`` is the genesis).
+
+    :raises RefusedTurn: with a code naming the first check that failed.
+    """
+    c = env.content
+    if genesis is None:
+        return _apply_genesis(env)
+    where = _where(env)
+    if c["game"] != genesis["game"]:
+        raise RefusedTurn("turn file of another game", f"{where} belongs to game {c['game']}, this campaign is {genesis['game']}", code="wrong-game")
+    assert head is not None and match is not None
+    if c["seq"] != head[0] + 1:
+        raise RefusedTurn("gap in the sequence", f"{where}: the next envelope expected is #{head[0] + 1}", code="gap")
+    key = pinned_key(genesis, c["author"])
+    if key is None:
+        raise RefusedTurn("unknown author", f"{where}: '{c['author']}' is not a side of this game", code="unknown-author")
+    if env.public != key:
+        raise RefusedTurn("signed by the wrong key", f"{where} is signed by a key that is not the one pinned for "
+                          f"{c['author']} at genesis", code="wrong-key")
+    if c["prev"] != head[1]:
+        raise RefusedTurn("broken link to the previous envelope", f"{where}: prev is {c['prev'][:16]}…, "
+                          f"envelope #{head[0]} is {head[1][:16]}…", code="bad-prev")
+    game = game_of(genesis)
+    if c["engine"].get("module") != game.name or c["engine"].get("module_version") != game.version:
+        raise RefusedTurn("game module differs", f"{where} was made with {c['engine']}", code="module-version")
+    try:
+        if c["kind"] == "join":
+            if c["seq"] != 1:
+                raise RefusedTurn("unexpected join", f"{where}: a join must be envelope #1", code="bad-join")
+            new, events, rolls = protocol.join(match, c["author"], c["body"]), [
+                {"text": f"{c['author']} joins the game"}], []
+        elif c["kind"] == "turn":
+            new, events, rolls = protocol.advance(game, match, c["seq"], c["author"], c["body"])
+        else:
+            raise RefusedTurn("unexpected genesis", f"{where}: only envelope #0 may be a genesis", code="bad-kind")
+    except protocol.ProtocolError as e:
+        raise RefusedTurn(str(e), where, code=e.code) from None
+    except IllegalAction as e:
+        legal = ("; legal now: " + "; ".join(e.legal[:12]) + (" …" if len(e.legal) > 12 else "")) if e.legal else ""
+        raise RefusedTurn("illegal action", f"{where}: {e}{legal}", code="illegal-action") from None
+    return _finish(env, new, events, rolls)
+
+
+def _apply_genesis(env: Envelope) -> Applied:
+    c = env.content
+    where = _where(env)
+    if c["kind"] != "genesis" or c["seq"] != 0 or c["prev"] != GENESIS_PREV:
+        raise RefusedTurn("not a genesis", f"{where}: a campaign starts with envelope #0 of kind genesis", code="not-genesis")
+    if not (len(c["game"]) == 32 and all(ch in "0123456789abcdef" for ch in c["game"])):
+        raise RefusedTurn("bad game id", f"{where}: game id must be 32 hex digits", code="bad-genesis")
+    if pinned_key(c, c["author"]) != env.public:
+        raise RefusedTurn("genesis not signed by its author's key", where, code="wrong-key")
+    game = game_of(c)
+    try:
+        new = protocol.start(game, c["game"], c["author"], c["body"])
+    except protocol.ProtocolError as e:
+        raise RefusedTurn(str(e), where, code=e.code) from None
+    return _finish(env, new, [{"text": f"{c['author']} creates a game of {game.title} ({c['body']['scenario']})"}], [])
+
+
+def _finish(env: Envelope, new: dict[str, Any], events: list[dict[str, Any]], rolls: list[dict[str, Any]]) -> Applied:
+    state_json = canonical_json(new)
+    digest = state_hash(new)
+    if digest != env.content["state"]:
+        raise RefusedTurn("state hash differs", f"{_where(env)}: its author computed state {env.content['state'][:16]}…, "
+                          f"this pbem computes {digest[:16]}… (different rules or a forged result)", code="state-mismatch")
+    return Applied(env, new, state_json, digest, events, rolls)

@@ -1,0 +1,159 @@
+"""Identities: Ed25519 keys, their files, and fingerprints players read aloud.
+
+A private key lives in ``<home>/keys/NAME.key`` (PKCS#8 PEM, mode 0600,
+encrypted when a passphrase is given); its public half in ``NAME.pub`` as an
+OpenSSH line, which is also what a player sends to an opponent.  An existing
+OpenSSH ed25519 key can be imported as an identity.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import os
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+
+from .errors import KeyError_
+
+NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+Passphrase = Callable[[str], bytes | None]  # asked with the key name; None = no passphrase
+
+
+def default_home() -> Path:
+    return Path(os.environ.get("PBEM_HOME") or Path.home() / ".pbem")
+
+
+def fingerprint(public: bytes) -> str:
+    """A short, phone-readable fingerprint of a raw 32-byte public key: 4 groups of 4."""
+    text = base64.b32encode(hashlib.sha256(b"pbem/v1/key\0" + public).digest()[:10]).decode()
+    return "-".join(text[i:i + 4] for i in range(0, 16, 4))
+
+
+def public_raw(key: Ed25519PublicKey) -> bytes:
+    return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+
+
+@dataclass
+class Identity:
+    name: str
+    private: Ed25519PrivateKey
+
+    @property
+    def public(self) -> bytes:
+        return public_raw(self.private.public_key())
+
+    @property
+    def fingerprint(self) -> str:
+        return fingerprint(self.public)
+
+    def sign(self, message: bytes) -> bytes:
+        return self.private.sign(message)
+
+
+def openssh_line(public: bytes, comment: str) -> str:
+    key = Ed25519PublicKey.from_public_bytes(public)
+    text = key.public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH).decode()
+    return f"{text} {comment}\n"
+
+
+def parse_public(text: str, source: str = "public key") -> tuple[bytes, str]:
+    """Raw public key and comment from an OpenSSH ``ssh-ed25519`` line.
+
+    :raises KeyError_: not an ed25519 public key.
+    """
+    line = text.strip()
+    parts = line.split()
+    if len(parts) < 2 or parts[0] != "ssh-ed25519":
+        raise KeyError_(f"{source} is not an ed25519 public key", "expected a line 'ssh-ed25519 AAAA... name'")
+    try:
+        key = serialization.load_ssh_public_key(" ".join(parts[:2]).encode())
+    except (ValueError, TypeError) as e:
+        raise KeyError_(f"{source} is not a valid ed25519 public key", str(e)) from None
+    if not isinstance(key, Ed25519PublicKey):
+        raise KeyError_(f"{source} is not an ed25519 key")
+    return public_raw(key), " ".join(parts[2:])
+
+
+class KeyStore:
+    """The identities in ``home/keys``."""
+
+    def __init__(self, home: Path | None = None) -> None:
+        self.dir = (home or default_home()) / "keys"
+
+    def _paths(self, name: str) -> tuple[Path, Path]:
+        if not NAME.match(name):
+            raise KeyError_(f"'{name}' is not a usable identity name", "use letters, digits, '.', '_' or '-'")
+        return self.dir / f"{name}.key", self.dir / f"{name}.pub"
+
+    def names(self) -> list[str]:
+        if not self.dir.is_dir():
+            return []
+        return sorted(p.stem for p in self.dir.glob("*.key"))
+
+    def create(self, name: str, passphrase: bytes | None = None) -> Identity:
+        return self._save(Identity(name, Ed25519PrivateKey.generate()), passphrase)
+
+    def import_openssh(self, name: str, path: Path, passphrase: bytes | None = None) -> Identity:
+        """Adopt an existing OpenSSH ed25519 private key as identity ``name``."""
+        try:
+            data = path.read_bytes()
+        except OSError as e:
+            raise KeyError_(f"cannot read {path}", e.strerror or str(e)) from None
+        try:
+            key = serialization.load_ssh_private_key(data, passphrase)
+        except (ValueError, TypeError) as e:
+            raise KeyError_(f"{path} is not a usable OpenSSH private key", str(e)) from None
+        if not isinstance(key, Ed25519PrivateKey):
+            raise KeyError_(f"{path} is not an ed25519 key", "pbem identities are Ed25519; make one with ssh-keygen -t ed25519")
+        return self._save(Identity(name, key), passphrase)
+
+    def _save(self, identity: Identity, passphrase: bytes | None) -> Identity:
+        key_path, pub_path = self._paths(identity.name)
+        if key_path.exists():
+            raise KeyError_(f"identity '{identity.name}' already exists", str(key_path))
+        self.dir.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.dir, 0o700)
+        encryption = (serialization.BestAvailableEncryption(passphrase) if passphrase
+                      else serialization.NoEncryption())
+        pem = identity.private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, encryption)
+        fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "wb") as f:
+            f.write(pem)
+        pub_path.write_text(openssh_line(identity.public, f"pbem:{identity.name}"))
+        return identity
+
+    def load(self, name: str, passphrase: Passphrase | None = None) -> Identity:
+        key_path, _ = self._paths(name)
+        try:
+            pem = key_path.read_bytes()
+        except FileNotFoundError:
+            known = ", ".join(self.names()) or "none"
+            raise KeyError_(f"no identity '{name}'", f"known identities: {known}; make one with 'pbem keys new {name}'") from None
+        secret = None
+        if b"ENCRYPTED" in pem:
+            secret = passphrase(name) if passphrase else None
+            if not secret:
+                raise KeyError_(f"identity '{name}' is encrypted", "give its passphrase (PBEM_PASSPHRASE or the prompt)")
+        try:
+            key = serialization.load_pem_private_key(pem, secret)
+        except (ValueError, TypeError):
+            raise KeyError_(f"cannot unlock identity '{name}'", "wrong passphrase or damaged key file") from None
+        if not isinstance(key, Ed25519PrivateKey):
+            raise KeyError_(f"identity '{name}' is not an ed25519 key")
+        return Identity(name, key)
+
+    def public(self, name: str) -> bytes:
+        _, pub_path = self._paths(name)
+        try:
+            return parse_public(pub_path.read_text(), str(pub_path))[0]
+        except FileNotFoundError:
+            raise KeyError_(f"no identity '{name}'", f"known identities: {', '.join(self.names()) or 'none'}") from None
+
+    def public_line(self, name: str) -> str:
+        return openssh_line(self.public(name), f"pbem:{name}")

@@ -1,0 +1,184 @@
+"""The campaign database: one SQLite file, append-only envelopes plus derived tables.
+
+``envelopes`` holds every accepted envelope exactly as received (the armored
+block) with its hash; it is the only source of truth.  ``states``, ``rolls``
+and ``events`` are derived from it by replay and can be rebuilt at any time
+(``pbem rebuild``).  ``settings`` holds this copy's local facts (which side
+we play, with which identity); it is not part of the shared history.
+
+The schema is created and upgraded by sqlite-utils migrations.  The hot path
+(one ingest) uses the stdlib connection directly so that a cold ``pbem
+ingest`` does not pay for importing more than it needs.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterator
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from .errors import LedgerError
+
+MIGRATIONS = ("m001_initial",)
+
+
+def _migrations():  # imported lazily: sqlite_utils costs ~50 ms to import
+    import sqlite_utils
+
+    migrations = sqlite_utils.Migrations("pbem")
+
+    @migrations()
+    def m001_initial(db: sqlite_utils.Database) -> None:
+        db["envelopes"].create({"seq": int, "hash": str, "author": str, "kind": str, "raw": str,
+                                "received_at": str}, pk="seq", not_null={"hash", "author", "kind", "raw"})
+        db["envelopes"].create_index(["hash"], unique=True)
+        db["states"].create({"seq": int, "hash": str, "state": str}, pk="seq")
+        db["rolls"].create({"seq": int, "n": int, "purpose": str, "spec": str, "dice": str, "result": str,
+                            "declared_in": int, "mode": str, "scripted": int}, pk=("seq", "n"))
+        db["events"].create({"seq": int, "n": int, "text": str, "audience": str}, pk=("seq", "n"))
+        db["settings"].create({"key": str, "value": str}, pk="key")
+
+    return migrations
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).replace(microsecond=0).isoformat()
+
+
+class Ledger:
+    """One campaign database."""
+
+    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+        self.conn = conn
+        self.path = path
+
+    # -- opening --------------------------------------------------------------
+    @classmethod
+    def create(cls, path: Path) -> Ledger:
+        if path.exists():
+            raise LedgerError("a campaign database already exists here", str(path), code="exists")
+        path.parent.mkdir(parents=True, exist_ok=True)
+        ledger = cls(sqlite3.connect(path, isolation_level=None), path)
+        ledger.migrate()
+        return ledger
+
+    @classmethod
+    def open(cls, path: Path, *, readonly: bool = False) -> Ledger:
+        if not path.is_file():
+            raise LedgerError("no campaign database", f"{path} does not exist; create a game with 'pbem new' or 'pbem join'", code="no-campaign")
+        uri = f"file:{path}?mode=ro" if readonly else f"file:{path}"
+        try:
+            conn = sqlite3.connect(uri, uri=True, isolation_level=None)
+            tables = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
+        except sqlite3.DatabaseError as e:
+            raise LedgerError("not a campaign database", f"{path}: {e}", code="bad-campaign") from None
+        if "envelopes" not in tables:
+            raise LedgerError("not a campaign database", f"{path} has no envelopes table", code="bad-campaign")
+        ledger = cls(conn, path)
+        if not readonly and ledger._pending_migrations():
+            ledger.migrate()
+        return ledger
+
+    def _pending_migrations(self) -> bool:
+        try:
+            rows = self.conn.execute("select name from _sqlite_migrations where migration_set = 'pbem'").fetchall()
+        except sqlite3.OperationalError:
+            return True
+        return not set(MIGRATIONS) <= {r[0] for r in rows}
+
+    def migrate(self) -> None:
+        import sqlite_utils
+
+        _migrations().apply(sqlite_utils.Database(self.conn))
+
+    def close(self) -> None:
+        self.conn.close()
+
+    # -- reading --------------------------------------------------------------
+    def setting(self, key: str, default: str | None = None) -> str | None:
+        row = self.conn.execute("select value from settings where key = ?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def head(self) -> tuple[int, str] | None:
+        row = self.conn.execute("select seq, hash from envelopes order by seq desc limit 1").fetchone()
+        return (row[0], row[1]) if row else None
+
+    def raw(self, seq: int) -> str | None:
+        row = self.conn.execute("select raw from envelopes where seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
+    def by_hash(self, digest: str) -> int | None:
+        row = self.conn.execute("select seq from envelopes where hash = ?", (digest,)).fetchone()
+        return row[0] if row else None
+
+    def envelopes(self) -> Iterator[tuple[int, str, str, str, str, str]]:
+        """(seq, hash, author, kind, raw, received_at) in sequence order."""
+        yield from self.conn.execute("select seq, hash, author, kind, raw, received_at from envelopes order by seq")
+
+    def state(self, seq: int | None = None) -> tuple[int, dict[str, Any]]:
+        if seq is None:
+            row = self.conn.execute("select seq, state from states order by seq desc limit 1").fetchone()
+        else:
+            row = self.conn.execute("select seq, state from states where seq = ?", (seq,)).fetchone()
+        if not row:
+            raise LedgerError("no state recorded", "run 'pbem rebuild' to derive it from the envelopes", code="no-state")
+        return row[0], json.loads(row[1])
+
+    def state_hashes(self) -> dict[int, str]:
+        return dict(self.conn.execute("select seq, hash from states"))
+
+    def rolls(self, since: int = -1) -> list[dict[str, Any]]:
+        cur = self.conn.execute("select seq, n, purpose, spec, dice, result, declared_in, mode, scripted "
+                                "from rolls where seq > ? order by seq, n", (since,))
+        return [{"seq": r[0], "n": r[1], "purpose": r[2], "spec": r[3], "values": json.loads(r[4]),
+                 "result": json.loads(r[5]), "declared_in": r[6], "mode": r[7], "scripted": bool(r[8])}
+                for r in cur]
+
+    def events(self, since: int = -1) -> list[dict[str, Any]]:
+        cur = self.conn.execute("select seq, n, text, audience from events where seq > ? order by seq, n", (since,))
+        return [{"seq": r[0], "n": r[1], "text": r[2], "to": json.loads(r[3])} for r in cur]
+
+    def count(self, table: str) -> int:
+        if table not in ("envelopes", "rolls", "events", "states"):
+            raise ValueError(table)
+        return self.conn.execute(f"select count(*) from {table}").fetchone()[0]
+
+    # -- writing --------------------------------------------------------------
+    def begin(self) -> None:
+        self.conn.execute("begin immediate")
+
+    def commit(self) -> None:
+        self.conn.execute("commit")
+
+    def rollback(self) -> None:
+        if self.conn.in_transaction:
+            self.conn.execute("rollback")
+
+    def put_setting(self, key: str, value: str) -> None:
+        self.conn.execute("insert or replace into settings (key, value) values (?, ?)", (key, value))
+
+    def append(self, seq: int, digest: str, author: str, kind: str, raw: str, received_at: str) -> None:
+        self.conn.execute("insert into envelopes (seq, hash, author, kind, raw, received_at) values (?, ?, ?, ?, ?, ?)",
+                          (seq, digest, author, kind, raw, received_at))
+
+    def derive(self, seq: int, state_json: bytes, digest: str, events: list[dict[str, Any]],
+               rolls: list[dict[str, Any]]) -> None:
+        """Write the derived rows of envelope ``seq`` (replacing any)."""
+        c = self.conn
+        c.execute("insert or replace into states (seq, hash, state) values (?, ?, ?)", (seq, digest, state_json.decode()))
+        c.execute("delete from events where seq = ?", (seq,))
+        c.execute("delete from rolls where seq = ?", (seq,))
+        c.executemany("insert into events (seq, n, text, audience) values (?, ?, ?, ?)",
+                      [(seq, n, e["text"], json.dumps(e.get("to"))) for n, e in enumerate(events)])
+        c.executemany("insert into rolls (seq, n, purpose, spec, dice, result, declared_in, mode, scripted) "
+                      "values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                      [(seq, n, r["purpose"], r["spec"], json.dumps(r["values"]), json.dumps(r.get("result")),
+                        r.get("declared_in"), r.get("mode"), int(bool(r.get("scripted"))))
+                       for n, r in enumerate(rolls)])
+
+    def clear_derived(self) -> None:
+        for table in ("states", "events", "rolls"):
+            self.conn.execute(f"delete from {table}")

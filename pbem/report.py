@@ -1,0 +1,104 @@
+"""Turn reports from one side's point of view, rendered with jinja2.
+
+The context is built only from ``game.view(state, side)``, the events whose
+audience includes the side, and the rolls: hidden information is removed
+here, where the report is produced, not in the template.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from typing import Any
+
+from engine import match as protocol
+
+from .campaign import Campaign
+
+
+def context(campaign: Campaign, side: str | None = None, since: int | None = None) -> dict[str, Any]:
+    """Everything a report shows to ``side`` (default: the campaign's own side).
+
+    ``since``: show envelopes after this sequence number; default: after this
+    side's own last envelope, i.e. what happened since it last acted.
+    """
+    side = side or campaign.side
+    game = campaign.game
+    genesis = campaign.genesis
+    seq, match = campaign.ledger.state()
+    authors = {s: a for s, _, a, _, _, _ in campaign.ledger.envelopes()}
+    if since is None:
+        own = [s for s, a in authors.items() if a == side]
+        since = own[-1] if own else -1
+    entries: dict[int, dict[str, Any]] = {}
+    for s, _, author, kind, _, received in campaign.ledger.envelopes():
+        if s > since:
+            entries[s] = {"seq": s, "author": author, "kind": kind, "received": received, "events": [], "rolls": []}
+    for event in campaign.ledger.events(since):
+        if event["to"] is None or side in event["to"]:
+            entries[event["seq"]]["events"].append(event["text"])
+    for roll in campaign.ledger.rolls(since):
+        entries[roll["seq"]]["rolls"].append(roll)
+    waiting = protocol.waiting_for(game, match)
+    prompt = game.prompt(match["game"])
+    outcome = game.outcome(match["game"])
+    view = game.view(match["game"], side)
+    if waiting is None:
+        next_step = "The game is over. Check the whole history with: pbem verify"
+    elif waiting["side"] == side:
+        next_step = ("Your reveal is owed: run 'pbem play' to send it." if waiting["why"] == "reveal"
+                     else "It is your decision: run 'pbem play'.")
+    else:
+        next_step = f"Nothing for you to do: {waiting['text']}."
+    return {
+        "title": game.title,
+        "module": game.name,
+        "module_version": game.version,
+        "game_id": genesis["game"],
+        "scenario": genesis["body"]["scenario"],
+        "mode": match["mode"],
+        "side": side,
+        "players": {s: genesis["body"]["sides"][s]["name"] for s in game.sides},
+        "seq": seq,
+        "entries": [entries[s] for s in sorted(entries)],
+        "lines": game.describe(view),
+        "waiting": waiting,
+        "choices": [c.label for c in prompt.choices] if waiting and waiting["why"] == "decide" and prompt.side == side else [],
+        "prompt": prompt.text,
+        "outcome": outcome,
+        "next_step": next_step,
+        "provisional": list(game.provisional),
+    }
+
+
+def _environment():
+    import jinja2
+
+    def load(name: str) -> str | None:
+        try:
+            return resources.files("pbem.templates").joinpath(name).read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return None
+
+    env = jinja2.Environment(loader=jinja2.FunctionLoader(load), autoescape=jinja2.select_autoescape(["html.j2"]),
+                             trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined)
+    env.filters["dice"] = _dice_text
+    return env
+
+
+def _dice_text(roll: dict[str, Any]) -> str:
+    values = " ".join(str(v) for v in roll["values"])
+    result = f" = {roll['result']}" if roll.get("result") is not None else ""
+    tags = []
+    if roll.get("scripted"):
+        tags.append("SCRIPTED")
+    if roll.get("mode") == "unsealed":
+        tags.append("UNSEALED")
+    tag = f" [{', '.join(tags)}]" if tags else ""
+    return f"{roll['spec']}: {values}{result}{tag}"
+
+
+def render(campaign: Campaign, fmt: str = "text", side: str | None = None, since: int | None = None) -> str:
+    """The report as plain text (an e-mail body) or HTML."""
+    template = {"text": "report.txt.j2", "html": "report.html.j2"}[fmt]
+    return _environment().get_template(template).render(**context(campaign, side, since))

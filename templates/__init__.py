@@ -1,0 +1,1 @@
+"""Report templates; installed as the package ``pbem.templates``."""
