@@ -48,12 +48,15 @@ class Dice:
         self.rolls: list[dict[str, Any]] = []
 
     # -- the sampler ---------------------------------------------------------
+    def _word_refill(self) -> None:
+        block = hmac.digest(self._seed, self._counter.to_bytes(8, "big"), "sha256")
+        self._counter += 1
+        self._words = list(_WORDS.unpack(block))
+        self._words.reverse()  # consumed with pop(): first word first
+
     def _word(self) -> int:
         if not self._words:
-            block = hmac.digest(self._seed, self._counter.to_bytes(8, "big"), "sha256")
-            self._counter += 1
-            self._words = list(_WORDS.unpack(block))
-            self._words.reverse()
+            self._word_refill()
         return self._words.pop()
 
     def _uniform(self, n: int) -> int:
@@ -67,7 +70,20 @@ class Dice:
                 return x % n
 
     def _faces(self, count: int, sides: int, low: int) -> list[int]:
-        return [low + self._uniform(sides) for _ in range(count)]
+        # The same sampler as _uniform, unrolled: dice pools are the hot path of verify.
+        if not 1 <= sides <= _SPAN:
+            raise ValueError(f"cannot draw from {sides} outcomes")
+        limit = _SPAN - _SPAN % sides
+        out: list[int] = []
+        words = self._words
+        while len(out) < count:
+            if not words:
+                self._word_refill()
+                words = self._words
+            x = words.pop()
+            if x < limit:
+                out.append(low + x % sides)
+        return out
 
     def _record(self, purpose: str, spec: str, values: list[Any], result: Any = None) -> None:
         entry: dict[str, Any] = {"purpose": purpose, "spec": spec, "values": values}

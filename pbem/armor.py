@@ -29,7 +29,6 @@ from .errors import ArmorError
 BEGIN = "-----BEGIN PBEM TURN-----"
 END = "-----END PBEM TURN-----"
 HEADERS = ("Game", "Seq", "From", "Kind", "Signer")
-_QUOTE = re.compile(r"^[ \t>]*")
 _B64 = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
 WIDTH = 64
 
@@ -51,7 +50,7 @@ def armor(headers: dict[str, str], payload: bytes) -> str:
 
 
 def _clean(line: str) -> str:
-    return _QUOTE.sub("", line).strip()
+    return line.lstrip(" \t>").strip()
 
 
 def find_blocks(text: str) -> list[Block]:

@@ -13,6 +13,7 @@ every check has passed, so a refused input leaves the database as it was.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import secrets as secrets_mod
@@ -77,7 +78,7 @@ class Campaign:
     @classmethod
     def new(cls, directory: Path, module: str, side: str, identity: Identity, opponent_key: bytes,
             opponent_name: str, scenario: str | None = None, options: dict[str, Any] | None = None,
-            mode: str = "sealed") -> tuple[Campaign, Envelope]:
+            mode: str = "sealed", chain: int = protocol.CHAIN_LENGTH) -> tuple[Campaign, Envelope]:
         """Create a game: the genesis envelope, pinning both sides' keys."""
         try:
             game = get_game(module)
@@ -91,11 +92,9 @@ class Campaign:
         other = next(s for s in game.sides if s != side)
         game_id = secrets_mod.token_hex(16)
         secret = secrets_mod.token_bytes(32)
-        anchor = protocol.chain_links(game_id, side, secret)[0]
-        import base64
-
+        anchor = protocol.chain_links(game_id, side, secret, chain)[0]
         body = {"mode": mode, "scenario": scenario, "options": options or {}, "title": game.title,
-                "chain": protocol.CHAIN_LENGTH, "anchor": anchor.hex(),
+                "chain": chain, "anchor": anchor.hex(),
                 "sides": {side: {"key": base64.b64encode(identity.public).decode(), "name": identity.name},
                           other: {"key": base64.b64encode(opponent_key).decode(), "name": opponent_name}}}
         content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": side,
@@ -105,7 +104,7 @@ class Campaign:
         except protocol.ProtocolError as e:
             raise PbemError(str(e), code=e.code) from None
         envelope = seal(identity, content)
-        campaign = cls._create(directory, side, identity.name, game_id, secret)
+        campaign = cls._create(directory, side, identity.name, game_id, secret, chain)
         campaign._store([history.apply(envelope, None, None, None)])
         campaign._archive("sent", envelope)
         return campaign, envelope
@@ -127,19 +126,20 @@ class Campaign:
         side = mine[0]
         game_id = genesis.game
         secret = secrets_mod.token_bytes(32)
-        anchor = protocol.chain_links(game_id, side, secret)[0]
+        chain = genesis.content["body"]["chain"]
+        anchor = protocol.chain_links(game_id, side, secret, chain)[0]
         content = {"v": 1, "game": game_id, "seq": 1, "prev": genesis.hash, "author": side, "kind": "join",
                    "engine": genesis.content["engine"], "body": {"anchor": anchor.hex()}, "state": ""}
         content["state"] = _state_after(applied.match, genesis.content, content)
         envelope = seal(identity, content)
-        campaign = cls._create(directory, side, identity.name, game_id, secret)
+        campaign = cls._create(directory, side, identity.name, game_id, secret, chain)
         campaign._store([applied, history.apply(envelope, genesis.content, applied.match, (0, genesis.hash))])
         campaign._archive("received", genesis)
         campaign._archive("sent", envelope)
         return campaign, envelope
 
     @classmethod
-    def _create(cls, directory: Path, side: str, identity: str, game_id: str, secret: bytes) -> Campaign:
+    def _create(cls, directory: Path, side: str, identity: str, game_id: str, secret: bytes, chain: int) -> Campaign:
         db = directory / DB_NAME
         if db.exists():
             raise PbemError("a campaign already exists here", f"{db}; use --campaign to choose another directory", code="exists")
@@ -148,7 +148,7 @@ class Campaign:
         secrets_dir.mkdir(mode=0o700, exist_ok=True)
         fd = os.open(secrets_dir / "chain.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
-            json.dump({"game": game_id, "side": side, "secret": secret.hex(), "length": protocol.CHAIN_LENGTH}, f)
+            json.dump({"game": game_id, "side": side, "secret": secret.hex(), "length": chain}, f)
         ledger.begin()
         for key, value in (("side", side), ("identity", identity), ("game", game_id)):
             ledger.put_setting(key, value)

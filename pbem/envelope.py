@@ -18,7 +18,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from engine.canonical import NotCanonical, canonical_json
+from engine.canonical import NotCanonical, canonical_json, parse_canonical
 
 from . import armor as armor_mod
 from .errors import ArmorError, SignatureError
@@ -100,12 +100,9 @@ def open_block(block: armor_mod.Block) -> Envelope:
     except (InvalidSignature, ValueError):
         raise SignatureError("bad signature", "the turn file was changed after it was signed, or was not signed by the key it names") from None
     try:
-        content = json.loads(body)
-        canonical = canonical_json(content)
-    except (ValueError, NotCanonical) as e:
+        content = parse_canonical(body)
+    except NotCanonical as e:
         raise ArmorError("malformed envelope", f"signed content is not canonical JSON: {e}") from None
-    if canonical != body:
-        raise ArmorError("malformed envelope", "signed content is not in canonical form")
     _check_fields(content)
     expected = headers_for(content, public)
     if block.headers != expected:

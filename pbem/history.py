@@ -9,6 +9,7 @@ claimed state hash.
 from __future__ import annotations
 
 import base64
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,9 @@ def engine_stamp(game: Game) -> dict[str, str]:
 
 def game_of(genesis: dict[str, Any]) -> Game:
     stamp = genesis["engine"]
+    key = (str(stamp.get("module")), str(stamp.get("module_version")))
+    if key in _GAMES:
+        return _GAMES[key]
     try:
         game = get_game(str(stamp.get("module")))
     except UnknownGame as e:
@@ -48,7 +52,11 @@ def game_of(genesis: dict[str, Any]) -> Game:
         raise RefusedTurn("game module version differs",
                           f"this history was made with {game.name} version {stamp.get('module_version')}, "
                           f"this pbem has version {game.version}", code="module-version")
+    _GAMES[key] = game
     return game
+
+
+_GAMES: dict[tuple[str, str], Game] = {}  # (module, version) -> module, checked once per process
 
 
 def pinned_key(genesis: dict[str, Any], side: str) -> bytes | None:
@@ -130,8 +138,8 @@ def _apply_genesis(env: Envelope) -> Applied:
 
 
 def _finish(env: Envelope, new: dict[str, Any], events: list[dict[str, Any]], rolls: list[dict[str, Any]]) -> Applied:
-    state_json = canonical_json(new)
-    digest = state_hash(new)
+    state_json = canonical_json(new, strict=False)
+    digest = hashlib.sha256(state_json).hexdigest()
     if digest != env.content["state"]:
         raise RefusedTurn("state hash differs", f"{_where(env)}: its author computed state {env.content['state'][:16]}…, "
                           f"this pbem computes {digest[:16]}… (different rules or a forged result)", code="state-mismatch")
