@@ -8,6 +8,7 @@ here, where the report is produced, not in the template.
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from engine import match as protocol
@@ -70,12 +71,20 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     }
 
 
+def template_dir():
+    """The installed templates (package ``pbem.templates``), or ``templates/`` of a source checkout."""
+    try:
+        return resources.files("pbem.templates")
+    except ModuleNotFoundError:  # running from a checkout where pbem/ is imported directly
+        return Path(__file__).resolve().parent.parent / "templates"
+
+
 def _environment():
     import jinja2
 
     def load(name: str) -> str | None:
         try:
-            return resources.files("pbem.templates").joinpath(name).read_text(encoding="utf-8")
+            return template_dir().joinpath(name).read_text(encoding="utf-8")
         except FileNotFoundError:
             return None
 

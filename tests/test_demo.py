@@ -1,0 +1,48 @@
+"""`pbem demo`: a new user's first command plays a whole game by real turn files."""
+
+import subprocess
+import sys
+
+from click.testing import CliRunner
+
+from pbem.cli import cli
+from pbem.verify import verify_path
+
+
+def test_demo_plays_a_game_by_files_and_verifies_both_sides(tmp_path):
+    result = CliRunner().invoke(cli, ["demo", "--dir", str(tmp_path / "demo")])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    verified = [line for line in out.splitlines() if line.startswith("verify ")]
+    assert len(verified) == 2 and all(": OK: " in line for line in verified)
+    assert "RESULT:" in out and "Everything is in" in out
+    alice, bob = tmp_path / "demo" / "alice", tmp_path / "demo" / "bob"
+    sent_by_alice = sorted((alice / "sent").iterdir())
+    received_by_bob = sorted((bob / "received").iterdir())
+    assert len(sent_by_alice) >= 5
+    # What bob holds is exactly what alice wrote: the files are the only channel.
+    for mine in sent_by_alice[1:]:
+        assert (bob / "received" / mine.name).read_text() == mine.read_text()
+    assert {p.name for p in received_by_bob} >= {p.name for p in sent_by_alice}
+    assert verify_path(alice).state_hash == verify_path(bob).state_hash
+    assert (alice / "report.html").read_text().startswith("<!doctype html>")
+
+
+def test_demo_of_the_dice_duel_by_name(tmp_path):
+    result = CliRunner().invoke(cli, ["demo", "--game", "barrage", "--dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "Barrage" in result.output and result.output.count(": OK: ") == 2
+
+
+def test_python_dash_m_pbem():
+    out = subprocess.run([sys.executable, "-m", "pbem", "--help"], capture_output=True, text=True, check=True)
+    assert "Play board wargames by e-mail" in out.stdout
+
+
+def test_every_command_has_help():
+    runner = CliRunner()
+    for name, command in cli.commands.items():
+        sub = getattr(command, "commands", {})
+        for path in [[name]] + [[name, s] for s in sub]:
+            r = runner.invoke(cli, [*path, "--help"])
+            assert r.exit_code == 0 and len(r.output) > 80, path

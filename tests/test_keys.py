@@ -1,0 +1,91 @@
+"""Identities: make, list, show, export, import OpenSSH, encrypt."""
+
+import stat
+import subprocess
+
+import pytest
+from click.testing import CliRunner
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from pbem.cli import cli
+from pbem.errors import KeyError_
+from pbem.keys import KeyStore, fingerprint, parse_public
+
+
+def run(home, *args, input=None, env=None):
+    result = CliRunner().invoke(cli, ["--home", str(home), *args], input=input, env=env)
+    assert "Traceback" not in result.output
+    return result
+
+
+def test_new_list_show_export(tmp_path):
+    r = run(tmp_path, "keys", "new", "alice")
+    assert r.exit_code == 0, r.output
+    fp = r.output.split("fingerprint ")[1].split()[0]
+    assert len(fp) == 19 and fp.count("-") == 3
+    key_file = tmp_path / "keys" / "alice.key"
+    assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
+    assert b"PRIVATE KEY" in key_file.read_bytes()
+    assert f"alice\t{fp}" in run(tmp_path, "keys", "list").output
+    assert fp in run(tmp_path, "keys", "show", "alice").output
+    exported = run(tmp_path, "keys", "export", "alice").output
+    assert exported.startswith("ssh-ed25519 ") and "PRIVATE" not in exported
+    public, comment = parse_public(exported)
+    assert fingerprint(public) == fp and comment == "pbem:alice"
+
+
+def test_refusals_are_one_line_without_traceback(tmp_path):
+    run(tmp_path, "keys", "new", "alice")
+    again = run(tmp_path, "keys", "new", "alice")
+    assert again.exit_code == 1 and "already exists" in again.output
+    missing = run(tmp_path, "keys", "show", "nobody")
+    assert missing.exit_code == 1 and "no identity 'nobody'" in missing.output
+    bad = run(tmp_path, "keys", "new", "../evil")
+    assert bad.exit_code == 1 and not (tmp_path / "evil.key").exists()
+
+
+def test_encrypted_identity_needs_its_passphrase(tmp_path):
+    r = run(tmp_path, "keys", "new", "carol", "--passphrase", env={"PBEM_PASSPHRASE": "correct horse"})
+    assert r.exit_code == 0, r.output
+    assert b"ENCRYPTED" in (tmp_path / "keys" / "carol.key").read_bytes()
+    store = KeyStore(tmp_path)
+    assert store.load("carol", lambda name: b"correct horse").name == "carol"
+    with pytest.raises(KeyError_, match="cannot unlock"):
+        store.load("carol", lambda name: b"wrong")
+    with pytest.raises(KeyError_, match="encrypted"):
+        store.load("carol", None)
+
+
+def test_openssh_key_as_identity(tmp_path):
+    key = Ed25519PrivateKey.generate()
+    path = tmp_path / "id_ed25519"
+    path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH,
+                                       serialization.NoEncryption()))
+    r = run(tmp_path, "keys", "import", "dave", str(path))
+    assert r.exit_code == 0, r.output
+    store = KeyStore(tmp_path)
+    assert store.load("dave").public == KeyStore(tmp_path).public("dave")
+    raw = key.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    assert store.public("dave") == raw
+
+
+def test_openssh_key_made_by_ssh_keygen(tmp_path):
+    try:
+        subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(tmp_path / "k")], check=True)
+    except (FileNotFoundError, subprocess.CalledProcessError):
+        pytest.skip("ssh-keygen is not installed")
+    assert run(tmp_path, "keys", "import", "erin", str(tmp_path / "k")).exit_code == 0
+    ssh_public = (tmp_path / "k.pub").read_text()
+    assert parse_public(ssh_public)[0] == KeyStore(tmp_path).public("erin")
+
+
+def test_rsa_key_refused(tmp_path):
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    path = tmp_path / "id_rsa"
+    path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.OpenSSH,
+                                       serialization.NoEncryption()))
+    r = run(tmp_path, "keys", "import", "frank", str(path))
+    assert r.exit_code == 1 and "not an ed25519 key" in r.output
