@@ -1,0 +1,27 @@
+"""The README's claims that a test can check."""
+
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+README = (ROOT / "README.md").read_text()
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text()
+    command = next(line for line in ci.splitlines() if "pytest" in line and not line.startswith("#"))
+    assert f"    {command}\n" in README
+
+
+def test_readme_names_only_commands_that_exist():
+    from pbem.cli import cli
+
+    named = set(re.findall(r"`pbem (\w+)", README))
+    assert named <= set(cli.commands), named - set(cli.commands)
+
+
+def test_readme_names_only_modules_that_exist():
+    from engine.registry import BUILTIN_GAMES
+
+    table = README.split("## Games")[1].split("##")[0]
+    assert set(re.findall(r"\| `([\w-]+)` \|", table)) == set(BUILTIN_GAMES)
