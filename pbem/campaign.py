@@ -198,7 +198,7 @@ class Campaign:
             try:
                 blocks = find_blocks(text)
                 if not blocks:
-                    raise RefusedTurn("no turn file found", f"{source} holds no '-----BEGIN PBEM TURN-----' block", code="no-turn-file")
+                    raise RefusedTurn("no turn file found", "it holds no '-----BEGIN PBEM TURN-----' block", code="no-turn-file")
                 found += [open_block(b) for b in blocks]
             except PbemError as e:
                 e.detail = f"{source}: {e.detail}" if e.detail else source
@@ -209,17 +209,36 @@ class Campaign:
         assert head is not None
         match: dict[str, Any] | None = None
         todo: list[history.Applied] = []
+        batch: dict[int, Envelope] = {}
         for env in sorted(found, key=lambda e: e.seq):
             if env.game != genesis["game"]:
                 raise RefusedTurn("turn file of another game", f"envelope #{env.seq} from {env.author} belongs to game "
                                   f"{env.game}, this campaign is {genesis['game']}", code="wrong-game")
-            if env.seq <= head[0]:
-                self._known(env, genesis, result)
-                continue
+            pinned = history.pinned_key(genesis, env.author)
+            if pinned is None:
+                raise RefusedTurn("unknown author", f"envelope #{env.seq}: '{env.author}' is not a side of this game",
+                                  code="unknown-author")
+            if pinned != env.public:
+                raise RefusedTurn("signed by the wrong key", f"envelope #{env.seq} claims to be from {env.author} "
+                                  "but is not signed by the key pinned for that side at genesis", code="wrong-key")
+            earlier = batch.get(env.seq)
+            if earlier is not None:  # the same number twice in this input (e.g. a quoted copy)
+                if earlier.hash == env.hash:
+                    result.skipped.append((env, "repeated in this input"))
+                    continue
+                self._conflict(env, earlier.hash, earlier.author)
+            if env.seq <= head[0] and not earlier:
+                stored = self.ledger.envelope_index(env.seq)
+                if stored and stored[0] == env.hash:
+                    result.skipped.append((env, "already ingested"))
+                    continue
+                if stored:
+                    self._conflict(env, *stored)
             if match is None:
                 match = self.match()
             applied = history.apply(env, genesis, match, head)
             todo.append(applied)
+            batch[env.seq] = env
             match, head = applied.match, (env.seq, env.hash)
             result.accepted.append(env)
         if todo:
@@ -228,16 +247,13 @@ class Campaign:
                 self._archive("received", applied.envelope)
         return result
 
-    def _known(self, env: Envelope, genesis: dict[str, Any], result: IngestResult) -> None:
-        stored_hash = self.ledger.by_hash(env.hash)
-        if stored_hash == env.seq:
-            result.skipped.append((env, "already ingested"))
-            return
-        if history.pinned_key(genesis, env.author) != env.public:
-            raise RefusedTurn("signed by the wrong key", f"envelope #{env.seq} claims to be from {env.author} "
-                              "but is not signed by the key pinned for that side", code="wrong-key")
+    def _conflict(self, env: Envelope, stored_hash: str, stored_author: str) -> None:
+        """A validly signed envelope for a number that already holds a different one."""
+        if stored_author != env.author:
+            raise RefusedTurn("conflicting envelope", f"#{env.seq} from {env.author} conflicts with the stored "
+                              f"#{env.seq}, which is {stored_author}'s", code="conflict")
         path = self._evidence(env)
-        raise RefusedTurn("equivocation: a second, different envelope for the same sequence number",
+        raise RefusedTurn("a second, different envelope for the same sequence number",
                           f"{env.author} signed two different envelopes #{env.seq}; the second is kept as evidence "
                           f"in {path} and was not accepted", code="equivocation")
 

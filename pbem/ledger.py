@@ -110,6 +110,11 @@ class Ledger:
         row = self.conn.execute("select raw from envelopes where seq = ?", (seq,)).fetchone()
         return row[0] if row else None
 
+    def envelope_index(self, seq: int) -> tuple[str, str] | None:
+        """(hash, author) of the stored envelope ``seq``."""
+        row = self.conn.execute("select hash, author from envelopes where seq = ?", (seq,)).fetchone()
+        return (row[0], row[1]) if row else None
+
     def by_hash(self, digest: str) -> int | None:
         row = self.conn.execute("select seq from envelopes where hash = ?", (digest,)).fetchone()
         return row[0] if row else None
@@ -126,9 +131,6 @@ class Ledger:
         if not row:
             raise LedgerError("no state recorded", "run 'pbem rebuild' to derive it from the envelopes", code="no-state")
         return row[0], json.loads(row[1])
-
-    def state_hashes(self) -> dict[int, str]:
-        return dict(self.conn.execute("select seq, hash from states"))
 
     def rolls(self, since: int = -1) -> list[dict[str, Any]]:
         cur = self.conn.execute("select seq, n, purpose, spec, dice, result, declared_in, mode, scripted "
@@ -164,20 +166,39 @@ class Ledger:
         self.conn.execute("insert into envelopes (seq, hash, author, kind, raw, received_at) values (?, ?, ?, ?, ?, ?)",
                           (seq, digest, author, kind, raw, received_at))
 
+    @staticmethod
+    def derived_rows(seq: int, state_json: bytes, digest: str, events: list[dict[str, Any]],
+                     rolls: list[dict[str, Any]]) -> tuple[tuple, list[tuple], list[tuple]]:
+        """The rows of the derived tables for envelope ``seq``, as stored."""
+        state = (seq, digest, state_json.decode())
+        event_rows = [(seq, n, e["text"], json.dumps(e.get("to"))) for n, e in enumerate(events)]
+        roll_rows = [(seq, n, r["purpose"], r["spec"], json.dumps(r["values"]), json.dumps(r.get("result")),
+                      r.get("declared_in"), r.get("mode"), int(bool(r.get("scripted")))) for n, r in enumerate(rolls)]
+        return state, event_rows, roll_rows
+
+    def stored_derived(self) -> tuple[dict[int, tuple], dict[int, list[tuple]], dict[int, list[tuple]]]:
+        """Every derived row, grouped by envelope, in the form ``derived_rows`` gives."""
+        states = {r[0]: tuple(r) for r in self.conn.execute("select seq, hash, state from states")}
+        events: dict[int, list[tuple]] = {}
+        for r in self.conn.execute("select seq, n, text, audience from events order by seq, n"):
+            events.setdefault(r[0], []).append(tuple(r))
+        rolls: dict[int, list[tuple]] = {}
+        for r in self.conn.execute("select seq, n, purpose, spec, dice, result, declared_in, mode, scripted "
+                                   "from rolls order by seq, n"):
+            rolls.setdefault(r[0], []).append(tuple(r))
+        return states, events, rolls
+
     def derive(self, seq: int, state_json: bytes, digest: str, events: list[dict[str, Any]],
                rolls: list[dict[str, Any]]) -> None:
         """Write the derived rows of envelope ``seq`` (replacing any)."""
         c = self.conn
-        c.execute("insert or replace into states (seq, hash, state) values (?, ?, ?)", (seq, digest, state_json.decode()))
+        state, event_rows, roll_rows = self.derived_rows(seq, state_json, digest, events, rolls)
+        c.execute("insert or replace into states (seq, hash, state) values (?, ?, ?)", state)
         c.execute("delete from events where seq = ?", (seq,))
         c.execute("delete from rolls where seq = ?", (seq,))
-        c.executemany("insert into events (seq, n, text, audience) values (?, ?, ?, ?)",
-                      [(seq, n, e["text"], json.dumps(e.get("to"))) for n, e in enumerate(events)])
+        c.executemany("insert into events (seq, n, text, audience) values (?, ?, ?, ?)", event_rows)
         c.executemany("insert into rolls (seq, n, purpose, spec, dice, result, declared_in, mode, scripted) "
-                      "values (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                      [(seq, n, r["purpose"], r["spec"], json.dumps(r["values"]), json.dumps(r.get("result")),
-                        r.get("declared_in"), r.get("mode"), int(bool(r.get("scripted"))))
-                       for n, r in enumerate(rolls)])
+                      "values (?, ?, ?, ?, ?, ?, ?, ?, ?)", roll_rows)
 
     def clear_derived(self) -> None:
         for table in ("states", "events", "rolls"):

@@ -42,7 +42,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False) -> Verified:
     genesis: dict[str, Any] | None = None
     match: dict[str, Any] | None = None
     head: tuple[int, str] | None = None
-    stored_states = ledger.state_hashes()
+    stored_states, stored_events, stored_rolls = ({}, {}, {}) if rebuild else ledger.stored_derived()
     actions = dice = unsealed = 0
     expected_seq = 0
     applied = None
@@ -68,9 +68,8 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False) -> Verified:
                 raise
             except PbemError as e:
                 raise VerifyError(f"{where} ({author}, {kind}): {e}", e.detail) from None
-            if not rebuild and stored_states.get(seq) != applied.state_hash:
-                raise VerifyError("derived state differs from the replay",
-                                  f"{where}: the states table does not match the replayed state; run 'pbem rebuild'")
+            if not rebuild:
+                _compare_derived(where, seq, applied, stored_states, stored_events, stored_rolls)
             if rebuild:
                 ledger.derive(seq, applied.state_json, applied.state_hash, applied.events, applied.rolls)
             if genesis is None:
@@ -82,6 +81,10 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False) -> Verified:
             expected_seq += 1
         if applied is None:
             raise VerifyError("empty history", "the campaign holds no envelopes")
+        extra = sorted(s for table in (stored_states, stored_events, stored_rolls) for s in table if s >= expected_seq)
+        if extra:
+            raise VerifyError("derived rows with no envelope", f"entry #{extra[0]}: the derived tables hold rows past "
+                              f"the last envelope #{expected_seq - 1}; run 'pbem rebuild'")
         if rebuild:
             ledger.commit()
     except BaseException:
@@ -90,6 +93,18 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False) -> Verified:
         raise
     assert match is not None
     return Verified(expected_seq, actions, dice, unsealed, applied.state_hash, match)
+
+
+def _compare_derived(where: str, seq: int, applied: history.Applied, states: dict, events: dict, rolls: dict) -> None:
+    """The derived rows that status and reports read must be exactly what the replay gives."""
+    state, event_rows, roll_rows = Ledger.derived_rows(seq, applied.state_json, applied.state_hash,
+                                                       applied.events, applied.rolls)
+    for table, stored, replayed in (("states", states.get(seq), state), ("events", events.get(seq, []), event_rows),
+                                    ("rolls", rolls.get(seq, []), roll_rows)):
+        if stored != replayed:
+            raise VerifyError("derived data differs from the replay",
+                              f"{where}: the {table} table does not match the replayed "
+                              f"{'state' if table == 'states' else table}; run 'pbem rebuild'")
 
 
 def verify_path(path: Path) -> Verified:

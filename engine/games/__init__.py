@@ -1,0 +1,1 @@
+"""Game modules that ship with pbem, loaded by name through ``engine.registry``."""

@@ -1,0 +1,43 @@
+"""Hill 60, August 1915: pbem's one-page demonstration game (rules in RULES.md)."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from ...core import Event, Outcome, Prompt, State
+from ...dice import Dice
+from . import data, rules
+
+
+class Hill60:
+    """The game module: class attributes describe it, methods are ``rules``."""
+
+    name: ClassVar[str] = "hill60"
+    title: ClassVar[str] = "Hill 60, August 1915"
+    version: ClassVar[str] = "1"
+    sides: ClassVar[tuple[str, ...]] = data.SIDES
+    scenarios: ClassVar[dict[str, str]] = data.SCENARIOS
+    provisional: ClassVar[tuple[str, ...]] = ()  # our own design: nothing reconstructed (RULES.md 1.4)
+
+    def setup(self, scenario: str, options: dict[str, Any]) -> State:
+        return rules.setup(scenario, options)
+
+    def prompt(self, state: State) -> Prompt:
+        return rules.prompt(state)
+
+    def apply(self, state: State, side: str, action: dict[str, Any], dice: Dice) -> tuple[State, list[Event]]:
+        return rules.apply(state, side, action, dice)
+
+    def view(self, state: State, side: str | None) -> dict[str, Any]:
+        return rules.view(state, side)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return rules.outcome(state)
+
+    def describe(self, view: dict[str, Any]) -> list[str]:
+        return rules.describe(view)
+
+
+GAME = Hill60()
+
+__all__ = ["GAME", "Hill60"]
