@@ -10,6 +10,13 @@
 the action is one the prompt offers, hands the module a private copy, and
 returns the module's result.  A refused action raises ``IllegalAction`` and
 changes nothing.
+
+``apply`` must be a function of its arguments only.  It may be called twice
+for one action: first with dice that are not ready (``NoDice``), to learn
+whether the action needs randomness; if it does, the action waits for the
+other side's reveal and is applied again with real dice.  Because each call
+gets its own copy of the state, a call interrupted by ``DiceNotReady`` leaves
+nothing behind.
 """
 
 from __future__ import annotations
@@ -46,11 +53,17 @@ class Choice:
 
 @dataclass(frozen=True)
 class Prompt:
-    """Who must decide now (``side``; None when the game is over) and how."""
+    """Who must decide now (``side``; None when the game is over) and how.
+
+    ``choices`` are every legal action.  A game whose actions cannot all be
+    listed (free moves in table-top play, messages) sets ``free`` and checks
+    actions itself in ``apply``.
+    """
 
     side: str | None
     text: str
     choices: tuple[Choice, ...] = ()
+    free: bool = False
 
 
 @dataclass(frozen=True)
@@ -95,7 +108,7 @@ def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice
         raise IllegalAction("the game is over")
     if prompt.side != side:
         raise IllegalAction(f"it is {prompt.side}'s decision, not {side}'s: {prompt.text}")
-    if prompt.choices and action not in [c.action for c in prompt.choices]:
+    if not prompt.free and action not in [c.action for c in prompt.choices]:
         raise IllegalAction(
             f"{side} cannot do {json.dumps(action, sort_keys=True)} now: {prompt.text}",
             [c.label for c in prompt.choices],

@@ -26,7 +26,7 @@ from __future__ import annotations
 from typing import Any
 
 from .canonical import canonical_json, digest
-from .core import Game, IllegalAction, step
+from .core import Game, IllegalAction, RulesError, step
 from .dice import Dice, DiceNotReady, NoDice
 
 CHAIN_LENGTH = 4096
@@ -80,6 +80,13 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
     scenario = body.get("scenario")
     if scenario not in game.scenarios:
         raise ProtocolError("bad-genesis", f"{game.name} has no scenario {scenario!r}; known: {', '.join(game.scenarios)}")
+    options = body.get("options", {})
+    if not isinstance(options, dict):
+        raise ProtocolError("bad-genesis", "options must be an object")
+    try:
+        state = game.setup(scenario, options)
+    except RulesError as e:
+        raise ProtocolError("bad-genesis", f"{game.name} cannot set up {scenario!r} with options {options}: {e}") from None
     return {
         "game_id": game_id,
         "module": game.name,
@@ -87,7 +94,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         "seq": 0,
         "chains": {creator: _anchor(body, creator)},
         "pending": None,
-        "game": game.setup(scenario, body.get("options", {})),
+        "game": state,
     }
 
 

@@ -117,3 +117,4 @@ def test_no_dice_raise_not_ready():
         NoDice().roll(6, "x")
     with pytest.raises(DiceNotReady):
         NoDice().shuffle([1, 2, 3], "x")
+

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import Choice, Outcome, Prompt
+from engine.core import Choice, Outcome, Prompt, RulesError
 from engine.dice import Dice
 
 HIT = 5
@@ -26,7 +26,13 @@ class Barrage:
     provisional: ClassVar[tuple[str, ...]] = ()
 
     def setup(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
-        rounds, dice = int(options.get("rounds", 3)), int(options.get("dice", 6))
+        unknown = sorted(set(options) - {"rounds", "dice"})
+        if scenario not in self.scenarios or unknown:
+            raise RulesError(f"unknown scenario {scenario!r} or options {unknown}")
+        rounds, dice = options.get("rounds", 3), options.get("dice", 6)
+        for name, value, most in (("rounds", rounds, 100_000), ("dice", dice, 100)):
+            if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= most:
+                raise RulesError(f"option {name} must be a whole number from 1 to {most}")
         return {"round": 1, "rounds": rounds, "dice": dice, "turn": "red", "hits": {"red": 0, "blue": 0}}
 
     def prompt(self, state: dict[str, Any]) -> Prompt:
