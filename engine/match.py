@@ -30,7 +30,7 @@ from .core import Game, IllegalAction, RulesError, step
 from .dice import Dice, DiceNotReady, NoDice
 
 CHAIN_LENGTH = 4096
-MODES = ("sealed",)
+MODES = ("sealed", "unsealed")
 
 
 class ProtocolError(Exception):
@@ -165,13 +165,12 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
         if pending["side"] == side:
             raise ProtocolError("owes-reveal", f"waiting for {_other(game, side)}'s reveal of the roll "
                                 f"declared in envelope #{pending['declared_in']}; {side} cannot act yet")
-        dice = Dice(roll_seed(match["game_id"], pending["declared_in"], pending["link"], body["reveal"],
-                              pending["declarations"]))
-        state, new_events = step(game, state, pending["side"], pending["action"], dice)
-        source = {"declared_in": pending["declared_in"], "resolved_in": seq, "mode": match["mode"],
-                  "links": {pending["side"]: pending["index"], side: chains[side]["index"]}}
-        rolls += [dict(r, **source) for r in dice.rolls]
+        actor_link = {"side": pending["side"], "index": pending["index"], "link": pending["link"]}
+        other_link = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
+        state, new_events, new_rolls = _resolve(game, match, state, pending["action"], pending["declared_in"], seq,
+                                                actor_link, other_link, pending["declarations"], "sealed")
         events += new_events
+        rolls += new_rolls
         pending = None
     elif not actions:
         raise ProtocolError("nothing-to-do", f"{side} sent no actions and owes no reveal")
@@ -184,14 +183,38 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
             state, new_events = step(game, state, side, action, NoDice())
             events += new_events
         except DiceNotReady:
+            declarations = declarations_hash(actions[:i + 1])
+            own = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
+            if match["mode"] == "unsealed":
+                # The actor uses the other side's last revealed link: no round trip, but the
+                # actor could compute the roll before signing.  Labelled UNSEALED everywhere.
+                other = _other(game, side)
+                other_link = {"side": other, "index": chains[other]["index"], "link": chains[other]["link"]}
+                state, new_events, new_rolls = _resolve(game, match, state, action, seq, seq, own, other_link,
+                                                        declarations, "unsealed")
+                events += new_events
+                rolls += new_rolls
+                continue
             pending = {"side": side, "action": action, "declared_in": seq, "link": body["reveal"],
-                       "index": chains[side]["index"], "declarations": declarations_hash(actions)}
+                       "index": chains[side]["index"], "declarations": declarations}
             events.append({"text": f"{side} declares: {_label(game, state, action)} "
                                    f"(dice wait for {_other(game, side)}'s reveal)"})
         except IllegalAction as e:
             raise IllegalAction(f"action {i + 1}: {e}", e.legal) from None
     new = dict(match, seq=seq, chains=chains, pending=pending, game=state)
     return new, events, rolls
+
+
+def _resolve(game: Game, match: dict[str, Any], state: dict[str, Any], action: dict[str, Any], declared_in: int,
+             resolved_in: int, actor: dict[str, Any], other: dict[str, Any], declarations: str, mode: str
+             ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Apply ``action`` with dice seeded by both links; every roll records its inputs."""
+    seed = roll_seed(match["game_id"], declared_in, actor["link"], other["link"], declarations)
+    dice = Dice(seed)
+    state, events = step(game, state, actor["side"], action, dice)
+    source = {"actor": actor["side"], "declared_in": declared_in, "resolved_in": resolved_in, "mode": mode,
+              "links": [actor, other], "declarations": declarations, "seed": seed.hex()}
+    return state, events, [dict(r, **source) for r in dice.rolls]
 
 
 def _check_reveal(game_id: str, side: str, chain: dict[str, Any], reveal: Any) -> dict[str, Any]:

@@ -199,10 +199,13 @@ def _read_public(path: Path) -> tuple[bytes, str]:
 @click.option("--opponent", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Your opponent's public key file (from 'pbem keys export').")
 @click.option("--scenario", help="Scenario (default: the module's first).")
+@click.option("--dice", "mode", type=click.Choice(["sealed", "unsealed"]), default="sealed", show_default=True,
+              help="sealed: no one can preview a roll (a reveal round trip per roll); unsealed: friendly games, "
+                   "the actor rolls at once but could preview, and every such roll is labelled UNSEALED.")
 @campaign_option
 @click.pass_context
 def new(ctx: click.Context, module: str, side: str, key_name: str, opponent: Path, scenario: str | None,
-        campaign: Path | None) -> None:
+        mode: str, campaign: Path | None) -> None:
     """Create a game of MODULE and write the invitation (the genesis turn file).
 
     \b
@@ -216,7 +219,7 @@ def new(ctx: click.Context, module: str, side: str, key_name: str, opponent: Pat
     name = comment.removeprefix("pbem:") or opponent.stem
     identity = _keystore(ctx).load(key_name, _passphrase)
     directory = campaign or Path(".")
-    camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario)
+    camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, mode=mode)
     path = camp.dir / "sent" / _name(envelope)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")

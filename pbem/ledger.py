@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import LedgerError
 
-MIGRATIONS = ("m001_initial",)
+MIGRATIONS = ("m001_initial", "m002_roll_inputs")
 
 
 def _migrations():  # imported lazily: sqlite_utils costs ~50 ms to import
@@ -41,7 +41,16 @@ def _migrations():  # imported lazily: sqlite_utils costs ~50 ms to import
         db["events"].create({"seq": int, "n": int, "text": str, "audience": str}, pk=("seq", "n"))
         db["settings"].create({"key": str, "value": str}, pk="key")
 
+    @migrations()
+    def m002_roll_inputs(db: sqlite_utils.Database) -> None:
+        # what each roll was seeded from, for `pbem audit`
+        for column in ("actor", "links", "declarations", "seed"):
+            db["rolls"].add_column(column, str)
+
     return migrations
+
+
+ROLL_COLUMNS = "seq, n, purpose, spec, dice, result, declared_in, mode, scripted, actor, links, declarations, seed"
 
 
 def now() -> str:
@@ -133,10 +142,10 @@ class Ledger:
         return row[0], json.loads(row[1])
 
     def rolls(self, since: int = -1) -> list[dict[str, Any]]:
-        cur = self.conn.execute("select seq, n, purpose, spec, dice, result, declared_in, mode, scripted "
-                                "from rolls where seq > ? order by seq, n", (since,))
+        cur = self.conn.execute(f"select {ROLL_COLUMNS} from rolls where seq > ? order by seq, n", (since,))
         return [{"seq": r[0], "n": r[1], "purpose": r[2], "spec": r[3], "values": json.loads(r[4]),
-                 "result": json.loads(r[5]), "declared_in": r[6], "mode": r[7], "scripted": bool(r[8])}
+                 "result": json.loads(r[5]), "declared_in": r[6], "mode": r[7], "scripted": bool(r[8]),
+                 "actor": r[9], "links": json.loads(r[10] or "null"), "declarations": r[11], "seed": r[12]}
                 for r in cur]
 
     def events(self, since: int = -1) -> list[dict[str, Any]]:
@@ -173,7 +182,8 @@ class Ledger:
         state = (seq, digest, state_json.decode())
         event_rows = [(seq, n, e["text"], json.dumps(e.get("to"))) for n, e in enumerate(events)]
         roll_rows = [(seq, n, r["purpose"], r["spec"], json.dumps(r["values"]), json.dumps(r.get("result")),
-                      r.get("declared_in"), r.get("mode"), int(bool(r.get("scripted")))) for n, r in enumerate(rolls)]
+                      r.get("declared_in"), r.get("mode"), int(bool(r.get("scripted"))), r.get("actor"),
+                      json.dumps(r.get("links")), r.get("declarations"), r.get("seed")) for n, r in enumerate(rolls)]
         return state, event_rows, roll_rows
 
     def stored_derived(self) -> tuple[dict[int, tuple], dict[int, list[tuple]], dict[int, list[tuple]]]:
@@ -183,8 +193,7 @@ class Ledger:
         for r in self.conn.execute("select seq, n, text, audience from events order by seq, n"):
             events.setdefault(r[0], []).append(tuple(r))
         rolls: dict[int, list[tuple]] = {}
-        for r in self.conn.execute("select seq, n, purpose, spec, dice, result, declared_in, mode, scripted "
-                                   "from rolls order by seq, n"):
+        for r in self.conn.execute(f"select {ROLL_COLUMNS} from rolls order by seq, n"):
             rolls.setdefault(r[0], []).append(tuple(r))
         return states, events, rolls
 
@@ -197,8 +206,7 @@ class Ledger:
         c.execute("delete from events where seq = ?", (seq,))
         c.execute("delete from rolls where seq = ?", (seq,))
         c.executemany("insert into events (seq, n, text, audience) values (?, ?, ?, ?)", event_rows)
-        c.executemany("insert into rolls (seq, n, purpose, spec, dice, result, declared_in, mode, scripted) "
-                      "values (?, ?, ?, ?, ?, ?, ?, ?, ?)", roll_rows)
+        c.executemany(f"insert into rolls ({ROLL_COLUMNS}) values ({', '.join('?' * 13)})", roll_rows)
 
     def clear_derived(self) -> None:
         for table in ("states", "events", "rolls"):

@@ -30,7 +30,8 @@ class Verified:
     match: dict[str, Any]
 
     def summary(self) -> str:
-        return (f"OK: {self.envelopes} envelopes, {self.actions} actions, {self.dice} dice checked; "
+        unsealed = f" ({self.unsealed} rolls UNSEALED: their actor could compute them before signing)" if self.unsealed else ""
+        return (f"OK: {self.envelopes} envelopes, {self.actions} actions, {self.dice} dice checked{unsealed}; "
                 f"state {self.state_hash[:16]}")
 
 
