@@ -19,6 +19,7 @@ import os
 import secrets as secrets_mod
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,7 @@ def locate(path: Path | None) -> tuple[Path, Path]:
 class IngestResult:
     accepted: list[Envelope] = field(default_factory=list)
     skipped: list[tuple[Envelope, str]] = field(default_factory=list)
+    claims: list[Envelope] = field(default_factory=list)
 
 
 @dataclass
@@ -78,7 +80,8 @@ class Campaign:
     @classmethod
     def new(cls, directory: Path, module: str, side: str, identity: Identity, opponent_key: bytes,
             opponent_name: str, scenario: str | None = None, options: dict[str, Any] | None = None,
-            mode: str = "sealed", chain: int = protocol.CHAIN_LENGTH) -> tuple[Campaign, Envelope]:
+            mode: str = "sealed", chain: int = protocol.CHAIN_LENGTH, deadline_hours: int | None = None
+            ) -> tuple[Campaign, Envelope]:
         """Create a game: the genesis envelope, pinning both sides' keys."""
         try:
             game = get_game(module)
@@ -94,7 +97,7 @@ class Campaign:
         secret = secrets_mod.token_bytes(32)
         anchor = protocol.chain_links(game_id, side, secret, chain)[0]
         body = {"mode": mode, "scenario": scenario, "options": options or {}, "title": game.title,
-                "chain": chain, "anchor": anchor.hex(),
+                "chain": chain, "anchor": anchor.hex(), "deadline_hours": deadline_hours,
                 "sides": {side: {"key": base64.b64encode(identity.public).decode(), "name": identity.name},
                           other: {"key": base64.b64encode(opponent_key).decode(), "name": opponent_name}}}
         content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": side,
@@ -210,7 +213,8 @@ class Campaign:
         match: dict[str, Any] | None = None
         todo: list[history.Applied] = []
         batch: dict[int, Envelope] = {}
-        for env in sorted(found, key=lambda e: e.seq):
+        claims = [e for e in found if e.kind == "claim"]
+        for env in sorted((e for e in found if e.kind != "claim"), key=lambda e: e.seq):
             if env.game != genesis["game"]:
                 raise RefusedTurn("turn file of another game", f"envelope #{env.seq} from {env.author} belongs to game "
                                   f"{env.game}, this campaign is {genesis['game']}", code="wrong-game")
@@ -241,11 +245,31 @@ class Campaign:
             batch[env.seq] = env
             match, head = applied.match, (env.seq, env.hash)
             result.accepted.append(env)
-        if todo:
-            self._store(todo)
+        self._check_claims(claims, todo, result)
+        if todo or result.claims:
+            self._store(todo, result.claims)
             for applied in todo:
                 self._archive("received", applied.envelope)
+            for claim in result.claims:
+                self._archive("received", claim)
         return result
+
+    def _check_claims(self, claims: list[Envelope], todo: list[history.Applied], result: IngestResult) -> None:
+        known = {h for h, *_ in self.ledger.claims()}
+        new = {a.envelope.seq: (a.envelope.hash, a.state_hash) for a in todo}
+        for claim in claims:
+            if claim.hash in known:
+                result.skipped.append((claim, "timeout claim already recorded"))
+                continue
+            seq = claim.seq
+            if seq in new:
+                stored, state = (new[seq][0], claim.author), new[seq][1]
+            else:
+                stored = self.ledger.envelope_index(seq)
+                state = self.ledger.state_hash_at(seq)
+            history.check_claim(claim, self.genesis, stored, state)
+            known.add(claim.hash)
+            result.claims.append(claim)
 
     def _conflict(self, env: Envelope, stored_hash: str, stored_author: str) -> None:
         """A validly signed envelope for a number that already holds a different one."""
@@ -264,7 +288,7 @@ class Campaign:
         path.write_text(env.raw)
         return path
 
-    def _store(self, applied: list[history.Applied]) -> None:
+    def _store(self, applied: list[history.Applied], claims: list[Envelope] = ()) -> None:
         ledger = self.ledger
         ledger.begin()
         try:
@@ -272,6 +296,8 @@ class Campaign:
                 e = a.envelope
                 ledger.append(e.seq, e.hash, e.author, e.kind, e.raw, now())
                 ledger.derive(e.seq, a.state_json, a.state_hash, a.events, a.rolls)
+            for c in claims:
+                ledger.add_claim(c.hash, c.seq, c.author, c.raw, now())
             ledger.commit()
         except BaseException:
             ledger.rollback()
@@ -283,6 +309,48 @@ class Campaign:
         if not path.exists():
             path.write_text(env.raw)
         return path
+
+    # -- stalls ---------------------------------------------------------------
+    def overdue(self, at: datetime | None = None) -> dict[str, Any] | None:
+        """Who owes what since when, with the agreed deadline (hours) if any."""
+        waiting = self.waiting()
+        if waiting is None:
+            return None
+        since = self.ledger.received_at(waiting["since"]) or now()
+        at = at or datetime.now(timezone.utc)
+        hours = int((at - datetime.fromisoformat(since)).total_seconds() // 3600)
+        deadline = self.genesis["body"].get("deadline_hours")
+        return dict(waiting, stored_at=since, hours=hours, deadline=deadline,
+                    overdue=deadline is not None and hours >= deadline)
+
+    def claim_timeout(self, identity: Identity, at: datetime | None = None) -> Envelope:
+        """Sign a timeout claim against the side that owes the next envelope.
+
+        It does not enter the chain (the game goes on when the envelope comes);
+        the opponent's tool records it, and status, reports and verify show it.
+        """
+        if identity.public != history.pinned_key(self.genesis, self.side):
+            raise PbemError("wrong identity for this campaign", f"{self.side} plays with '{self.identity_name}'", code="wrong-key")
+        late = self.overdue(at)
+        if late is None:
+            raise PbemError("the game is over", code="game-over")
+        if late["side"] == self.side:
+            raise PbemError("you owe the next envelope yourself", late["text"], code="not-owed")
+        if late["deadline"] is not None and not late["overdue"]:
+            raise PbemError("the deadline has not passed", f"{late['side']} has owed envelope #{late['since'] + 1} "
+                            f"for {late['hours']} h of the {late['deadline']} h agreed at genesis", code="not-overdue")
+        head = self.ledger.head()
+        assert head is not None
+        stamp = (at or datetime.now(timezone.utc)).replace(microsecond=0).isoformat()
+        content = {"v": 1, "game": self.genesis["game"], "seq": head[0], "prev": head[1], "author": self.side,
+                   "kind": "claim", "engine": history.engine_stamp(self.game),
+                   "body": {"owed_by": late["side"], "since": late["since"], "claimed_at": stamp,
+                            "hours": late["hours"], "deadline_hours": late["deadline"]},
+                   "state": self.ledger.state_hash_at(head[0]) or ""}
+        envelope = seal(identity, content)
+        self._store([], [envelope])
+        self._archive("sent", envelope)
+        return envelope
 
     # -- acting ---------------------------------------------------------------
     def _next_link(self) -> str:
@@ -400,4 +468,5 @@ def _state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, c
 
 
 def turn_file_name(env: Envelope) -> str:
-    return f"{env.game[:8]}-{env.seq:04d}-{env.author}-{env.kind}.pbem"
+    suffix = f"-{env.hash[:8]}" if env.kind == "claim" else ""  # several claims may name one envelope
+    return f"{env.game[:8]}-{env.seq:04d}-{env.author}-{env.kind}{suffix}.pbem"

@@ -202,10 +202,12 @@ def _read_public(path: Path) -> tuple[bytes, str]:
 @click.option("--dice", "mode", type=click.Choice(["sealed", "unsealed"]), default="sealed", show_default=True,
               help="sealed: no one can preview a roll (a reveal round trip per roll); unsealed: friendly games, "
                    "the actor rolls at once but could preview, and every such roll is labelled UNSEALED.")
+@click.option("--deadline", "deadline", type=click.IntRange(1, 24 * 365), default=None, metavar="HOURS",
+              help="Agreed time to answer a turn file; after it a player may sign a timeout claim.")
 @campaign_option
 @click.pass_context
 def new(ctx: click.Context, module: str, side: str, key_name: str, opponent: Path, scenario: str | None,
-        mode: str, campaign: Path | None) -> None:
+        mode: str, deadline: int | None, campaign: Path | None) -> None:
     """Create a game of MODULE and write the invitation (the genesis turn file).
 
     \b
@@ -219,7 +221,8 @@ def new(ctx: click.Context, module: str, side: str, key_name: str, opponent: Pat
     name = comment.removeprefix("pbem:") or opponent.stem
     identity = _keystore(ctx).load(key_name, _passphrase)
     directory = campaign or Path(".")
-    camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, mode=mode)
+    camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, mode=mode,
+                                  deadline_hours=deadline)
     path = camp.dir / "sent" / _name(envelope)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
@@ -301,6 +304,10 @@ def ingest(files: tuple[str, ...], campaign: Path | None) -> None:
         click.echo(f"skipped #{env.seq} from {env.author}: {why}")
     for env in result.accepted:
         click.echo(f"accepted #{env.seq} from {env.author} ({env.kind})")
+    for env in result.claims:
+        body = env.content["body"]
+        click.echo(f"recorded a TIMEOUT CLAIM by {env.author} against {body['owed_by']}: envelope "
+                   f"#{body['since'] + 1} owed since {body['hours']} h (claimed {body['claimed_at']})")
     if result.accepted:
         _next(camp)
 
@@ -400,16 +407,49 @@ def status(campaign: Path | None) -> None:
     if outcome:
         click.echo(f"game over: {outcome.result}" + (f" ({outcome.reason})" if outcome.reason else ""))
     elif waiting:
-        since = [r for r in camp.ledger.envelopes() if r[0] == waiting["since"]]
-        when = f" (envelope #{waiting['since']} stored {since[0][5]})" if since else ""
+        late = camp.overdue()
         who = "you" if waiting["side"] == camp.side else waiting["side"]
-        click.echo(f"waiting for {who}: {waiting['text']}{when}")
+        click.echo(f"waiting for {who}: {waiting['text']} (since envelope #{waiting['since']}, "
+                   f"stored {late['stored_at']}, {late['hours']} h ago)")
+        if late["deadline"] is not None:
+            state = "OVERDUE: a timeout claim may be signed (pbem claim-timeout)" if late["overdue"] and who != "you" \
+                else ("OVERDUE" if late["overdue"] else f"{late['deadline'] - late['hours']} h left")
+            click.echo(f"deadline {late['deadline']} h: {state}")
     drafted = camp.draft()
     if drafted:
         click.echo(f"{len(drafted)} drafted action(s) not yet signed")
     evidence = sorted((camp.dir / "evidence").glob("*.pbem")) if (camp.dir / "evidence").is_dir() else []
     for path in evidence:
         click.echo(f"EVIDENCE of equivocation kept: {path}")
+    for _, seq, author, raw, received in camp.ledger.claims():
+        from .armor import find_blocks
+        from .envelope import open_block
+
+        body = open_block(find_blocks(raw)[0]).content["body"]
+        click.echo(f"TIMEOUT CLAIM by {author} against {body['owed_by']} at #{seq}: claimed {body['claimed_at']} "
+                   f"after {body['hours']} h (deadline {body.get('deadline_hours') or 'none agreed'})")
+
+
+@cli.command("claim-timeout")
+@campaign_option
+@click.pass_context
+def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
+    """Sign a timeout claim against an opponent who owes the next turn file.
+
+    The claim names the last envelope you hold and how long it has been owed;
+    your opponent's tool records it and status, reports and verify show it.
+    The game itself goes on when the turn file comes: no one can be forced
+    to answer, but a stall is on the record.
+    """
+    from .campaign import Campaign
+
+    camp = Campaign.open(campaign)
+    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    envelope = camp.claim_timeout(identity)
+    body = envelope.content["body"]
+    click.echo(f"signed a timeout claim against {body['owed_by']} ({body['hours']} h): "
+               f"{camp.dir / 'sent' / _name(envelope)}")
+    click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']} (and to any witness).")
 
 
 @cli.command()

@@ -120,6 +120,32 @@ def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] |
     return _finish(env, new, events, rolls)
 
 
+def check_claim(env: Envelope, genesis: dict[str, Any], stored: tuple[str, str] | None,
+                stored_state: str | None) -> None:
+    """A timeout claim: signed by a side's pinned key, naming an envelope we hold and its state.
+
+    :raises RefusedTurn: the claim does not refer to this campaign's history.
+    """
+    c = env.content
+    where = f"timeout claim by {c['author']} at #{c['seq']}"
+    if c["game"] != genesis["game"]:
+        raise RefusedTurn("timeout claim of another game", f"{where} belongs to game {c['game']}", code="wrong-game")
+    if pinned_key(genesis, c["author"]) != env.public:
+        raise RefusedTurn("signed by the wrong key", f"{where} is not signed by the key pinned for {c['author']}",
+                          code="wrong-key")
+    if stored is None:
+        raise RefusedTurn("timeout claim about an envelope this campaign does not hold",
+                          f"{where}: ingest envelope #{c['seq']} first", code="gap")
+    if c["prev"] != stored[0] or c["state"] != stored_state:
+        raise RefusedTurn("timeout claim about a different history",
+                          f"{where} names envelope {c['prev'][:16]}…, this campaign holds {stored[0][:16]}…",
+                          code="bad-prev")
+    body = c["body"]
+    if not (isinstance(body.get("owed_by"), str) and isinstance(body.get("since"), int)
+            and isinstance(body.get("claimed_at"), str)):
+        raise RefusedTurn("malformed timeout claim", f"{where}: needs owed_by, since and claimed_at", code="bad-claim")
+
+
 def _apply_genesis(env: Envelope) -> Applied:
     c = env.content
     where = _where(env)

@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import LedgerError
 
-MIGRATIONS = ("m001_initial", "m002_roll_inputs")
+MIGRATIONS = ("m001_initial", "m002_roll_inputs", "m003_claims")
 
 
 def _migrations():  # imported lazily: sqlite_utils costs ~50 ms to import
@@ -46,6 +46,11 @@ def _migrations():  # imported lazily: sqlite_utils costs ~50 ms to import
         # what each roll was seeded from, for `pbem audit`
         for column in ("actor", "links", "declarations", "seed"):
             db["rolls"].add_column(column, str)
+
+    @migrations()
+    def m003_claims(db: sqlite_utils.Database) -> None:
+        # signed timeout claims: evidence beside the chain, never part of it
+        db["claims"].create({"hash": str, "seq": int, "author": str, "raw": str, "received_at": str}, pk="hash")
 
     return migrations
 
@@ -152,8 +157,24 @@ class Ledger:
         cur = self.conn.execute("select seq, n, text, audience from events where seq > ? order by seq, n", (since,))
         return [{"seq": r[0], "n": r[1], "text": r[2], "to": json.loads(r[3])} for r in cur]
 
+    def claims(self) -> list[tuple[str, int, str, str, str]]:
+        """(hash, seq, author, raw, received_at) of every recorded timeout claim."""
+        return list(self.conn.execute("select hash, seq, author, raw, received_at from claims order by rowid"))
+
+    def add_claim(self, digest: str, seq: int, author: str, raw: str, received_at: str) -> None:
+        self.conn.execute("insert into claims (hash, seq, author, raw, received_at) values (?, ?, ?, ?, ?)",
+                          (digest, seq, author, raw, received_at))
+
+    def state_hash_at(self, seq: int) -> str | None:
+        row = self.conn.execute("select hash from states where seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
+    def received_at(self, seq: int) -> str | None:
+        row = self.conn.execute("select received_at from envelopes where seq = ?", (seq,)).fetchone()
+        return row[0] if row else None
+
     def count(self, table: str) -> int:
-        if table not in ("envelopes", "rolls", "events", "states"):
+        if table not in ("envelopes", "rolls", "events", "states", "claims"):
             raise ValueError(table)
         return self.conn.execute(f"select count(*) from {table}").fetchone()[0]
 

@@ -28,10 +28,12 @@ class Verified:
     unsealed: int
     state_hash: str
     match: dict[str, Any]
+    claims: int = 0
 
     def summary(self) -> str:
         unsealed = f" ({self.unsealed} rolls UNSEALED: their actor could compute them before signing)" if self.unsealed else ""
-        return (f"OK: {self.envelopes} envelopes, {self.actions} actions, {self.dice} dice checked{unsealed}; "
+        claims = f", {self.claims} timeout claim(s)" if self.claims else ""
+        return (f"OK: {self.envelopes} envelopes, {self.actions} actions, {self.dice} dice checked{unsealed}{claims}; "
                 f"state {self.state_hash[:16]}")
 
 
@@ -47,6 +49,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False) -> Verified:
     actions = dice = unsealed = 0
     expected_seq = 0
     applied = None
+    replayed: dict[int, tuple[tuple[str, str], str]] = {}
     if rebuild:
         ledger.begin()
         ledger.clear_derived()
@@ -75,6 +78,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False) -> Verified:
                 ledger.derive(seq, applied.state_json, applied.state_hash, applied.events, applied.rolls)
             if genesis is None:
                 genesis = env.content
+            replayed[seq] = ((env.hash, env.author), applied.state_hash)
             match, head = applied.match, (seq, env.hash)
             actions += len(env.content["body"].get("actions", []))
             dice += sum(len(r["values"]) for r in applied.rolls)
@@ -86,6 +90,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False) -> Verified:
         if extra:
             raise VerifyError("derived rows with no envelope", f"entry #{extra[0]}: the derived tables hold rows past "
                               f"the last envelope #{expected_seq - 1}; run 'pbem rebuild'")
+        claims = _verify_claims(ledger, genesis, replayed)
         if rebuild:
             ledger.commit()
     except BaseException:
@@ -93,7 +98,28 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False) -> Verified:
             ledger.rollback()
         raise
     assert match is not None
-    return Verified(expected_seq, actions, dice, unsealed, applied.state_hash, match)
+    return Verified(expected_seq, actions, dice, unsealed, applied.state_hash, match, claims)
+
+
+def _verify_claims(ledger: Ledger, genesis: dict[str, Any] | None,
+                   replayed: dict[int, tuple[tuple[str, str], str]]) -> int:
+    claims = ledger.claims()
+    for digest, seq, author, raw, _ in claims:
+        where = f"timeout claim {digest[:12]} (by {author}, at #{seq})"
+        try:
+            blocks = find_blocks(raw)
+            if len(blocks) != 1:
+                raise VerifyError("stored timeout claim is damaged", where)
+            env = open_block(blocks[0])
+            if (env.hash, env.seq, env.author, env.kind) != (digest, seq, author, "claim"):
+                raise VerifyError("stored timeout claim does not match its index columns", where)
+            stored, state = replayed.get(seq, (None, None))
+            history.check_claim(env, genesis or {}, stored, state)
+        except VerifyError:
+            raise
+        except PbemError as e:
+            raise VerifyError(f"{where}: {e}", e.detail) from None
+    return len(claims)
 
 
 def _compare_derived(where: str, seq: int, applied: history.Applied, states: dict, events: dict, rolls: dict) -> None:

@@ -118,14 +118,14 @@ class Duel:
     Bob's join is already ingested by alice: red (alice) is to play #2.
     """
 
-    def __init__(self, root: Path, runner: CliRunner) -> None:
+    def __init__(self, root: Path, runner: CliRunner, *new_args: str) -> None:
         self.root = root
         self.runner = runner
         self.alice = self.new_identity("alice", "red")
         self.bob = self.new_identity("bob", "blue")
         a, b = self.alice, self.bob
         self.run(a, "new", "barrage", "--as", "red", "--key", "alice", "--opponent", b.pub,
-                 "--scenario", "standard", "--campaign", a.dir)
+                 "--scenario", "standard", "--campaign", a.dir, *new_args)
         self.invitation = self.newest_sent(a)
         self.run(b, "join", self.invitation, "--key", "bob", "--campaign", b.dir)
         self.join_file = self.newest_sent(b)
