@@ -40,6 +40,7 @@ class Dice:
     """Deterministic dice over ``seed``; ``rolls`` lists every draw with its purpose."""
 
     scripted = False
+    private: Any = None  # an engine.private.PrivateContext while an envelope is applied
 
     def __init__(self, seed: bytes) -> None:
         self._seed = seed
@@ -154,6 +155,30 @@ class Dice:
         drawn = [remaining.pop(self._uniform(len(remaining))) for _ in range(count)]
         self._record(purpose, f"draw {count} of {len(items)}", list(drawn))
         return drawn, remaining
+
+
+    # -- a side's own hidden items (engine.private) -----------------------------------
+    def _private(self) -> Any:
+        if self.private is None:
+            raise NoPrivateItems("this game has no private pools")
+        return self.private
+
+    def draw_private(self, side: str, pool: str, count: int) -> list[str]:
+        """Draw ``count`` items from ``side``'s own hidden ``pool``: commitment tokens, which
+        only ``side`` can read.  Must happen in an envelope ``side`` signs."""
+        return self._private().draw(side, pool, count)
+
+    def reveal(self, side: str, token: str) -> str:
+        """The item behind ``side``'s token: the envelope must open it (or it was opened before)."""
+        return self._private().reveal(side, token)
+
+    def add_private(self, side: str, pool: str, items: list[str]) -> None:
+        """Put known items (e.g. discards reshuffled) back into ``side``'s hidden pool."""
+        self._private().add(side, pool, items)
+
+
+class NoPrivateItems(Exception):
+    pass
 
 
 class ScriptedDice(Dice):

@@ -26,8 +26,9 @@ from __future__ import annotations
 from typing import Any
 
 from .canonical import canonical_json, digest
-from .core import Game, IllegalAction, RulesError, step
-from .dice import Dice, DiceNotReady, NoDice
+from .core import Game, IllegalAction, RulesError, copy_state, step
+from . import private
+from .dice import Dice, DiceNotReady, NoDice, NoPrivateItems
 
 CHAIN_LENGTH = 4096
 MODES = ("sealed", "unsealed")
@@ -87,7 +88,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         state = game.setup(scenario, options)
     except RulesError as e:
         raise ProtocolError("bad-genesis", f"{game.name} cannot set up {scenario!r} with options {options}: {e}") from None
-    return {
+    match = {
         "game_id": game_id,
         "module": game.name,
         "mode": body["mode"],
@@ -96,6 +97,18 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         "pending": None,
         "game": state,
     }
+    pools = game.private_pools(state) if hasattr(game, "private_pools") else {}
+    if pools:  # only games with hidden pools carry this record (other histories keep their hashes)
+        match["private"] = {side: private.new_side(pools.get(side, {}), "") for side in sorted(game.sides)}
+        match["private"][creator]["anchor"] = _private_anchor(body, creator)
+    return match
+
+
+def _private_anchor(body: dict[str, Any], side: str) -> str:
+    value = body.get("private_anchor")
+    if not (isinstance(value, str) and len(value) == 64 and _is_hex(value)):
+        raise ProtocolError("bad-anchor", f"{side} must commit to its private secret (private_anchor, 64 hex digits)")
+    return value
 
 
 def _anchor(body: dict[str, Any], side: str) -> dict[str, Any]:
@@ -114,6 +127,9 @@ def join(match: dict[str, Any], side: str, body: dict[str, Any]) -> dict[str, An
     if side in match["chains"]:
         raise ProtocolError("bad-join", f"{side} created this game and cannot also join it")
     match = dict(match, chains=dict(match["chains"], **{side: _anchor(body, side)}), seq=1)
+    if "private" in match:
+        match["private"] = dict(match["private"], **{side: dict(match["private"][side],
+                                                                 anchor=_private_anchor(body, side))})
     return match
 
 
@@ -122,6 +138,12 @@ def join(match: dict[str, Any], side: str, body: dict[str, Any]) -> dict[str, An
 def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:
     """Who owes the next envelope and why; None when the game is over."""
     pending = match["pending"]
+    if not pending and game.outcome(match["game"]) is not None:
+        owed = [s for s, r in sorted(match.get("private", {}).items()) if r["log"] and r["secret"] is None]
+        if owed:
+            return {"side": owed[0], "why": "secret", "since": match["seq"],
+                    "text": f"waiting for {owed[0]} to reveal its private secret, so that its hidden draws can be checked"}
+        return None
     if pending:
         other = _other(game, pending["side"])
         return {"side": other, "why": "reveal", "since": pending["declared_in"],
@@ -139,24 +161,41 @@ def _other(game: Game, side: str) -> str:
     return next(s for s in game.sides if s != side)
 
 
-def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any]
-            ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any],
+            build: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """Apply a turn envelope: check the reveal, resolve a pending roll, apply actions.
 
-    Returns ``(match, events, rolls)``.  The input is never modified.
+    Returns ``(match, events, rolls)``.  The input is never modified.  ``build``
+    is for the author's own tool: ``{"secret": its private secret}``; on return
+    ``build["private"]`` holds the private draws and openings to put in the body.
 
-    :raises ProtocolError: bad reveal, not this side's envelope to send, game over.
+    :raises ProtocolError: bad reveal, not this side's envelope to send, game over, a
+        private draw or opening that does not check out (code ``cheating`` when it is one).
     :raises IllegalAction: an action the rules refuse (its message says what is legal).
     """
+    try:
+        return _advance(game, match, seq, side, body, build)
+    except (private.PrivateError, NoPrivateItems) as e:
+        raise ProtocolError(getattr(e, "code", "bad-private"), str(e)) from None
+
+
+def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any],
+             build: dict[str, Any] | None) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     if len(match["chains"]) < len(game.sides):
         raise ProtocolError("not-joined", "the game has not been joined yet")
-    if game.outcome(match["game"]) is not None:
-        raise ProtocolError("game-over", "the game is over; no more turns are accepted")
-    chains = dict(match["chains"])
-    chains[side] = _check_reveal(match["game_id"], side, chains[side], body.get("reveal"))
     actions = body.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
         raise ProtocolError("bad-actions", "actions must be a list of objects")
+    over = game.outcome(match["game"]) is not None
+    if over and (actions or body.get("private_secret") is None):
+        raise ProtocolError("game-over", "the game is over; only private secrets may still be revealed")
+    chains = dict(match["chains"])
+    chains[side] = _check_reveal(match["game_id"], side, chains[side], body.get("reveal"))
+    records = copy_state(match["private"]) if "private" in match else None
+    ctx = None
+    if records is not None:
+        ctx = private.PrivateContext(match["game_id"], seq, side, records, {s: c["link"] for s, c in chains.items()},
+                                     body, (build or {}).get("secret"))
     state, pending = match["game"], match["pending"]
     events: list[dict[str, Any]] = []
     rolls: list[dict[str, Any]] = []
@@ -168,21 +207,25 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
         actor_link = {"side": pending["side"], "index": pending["index"], "link": pending["link"]}
         other_link = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
         state, new_events, new_rolls = _resolve(game, match, state, pending["action"], pending["declared_in"], seq,
-                                                actor_link, other_link, pending["declarations"], "sealed")
+                                                actor_link, other_link, pending["declarations"], "sealed", ctx)
         events += new_events
         rolls += new_rolls
         pending = None
-    elif not actions:
+    elif not actions and body.get("private_secret") is None:
         raise ProtocolError("nothing-to-do", f"{side} sent no actions and owes no reveal")
 
     for i, action in enumerate(actions):
         if pending:
             raise ProtocolError("after-roll", f"action {i + 1} follows a roll that waits for "
                                 f"{_other(game, side)}'s reveal; it belongs in a later envelope")
+        mark = _mark(ctx)
         try:
-            state, new_events = step(game, state, side, action, NoDice())
+            state, new_events = step(game, state, side, action, _with(NoDice(), ctx))
             events += new_events
         except DiceNotReady:
+            if _mark(ctx) != mark:
+                raise ProtocolError("bad-private", f"action {i + 1} both changes {side}'s private pools and rolls "
+                                    "shared dice; the rules must split it in two") from None
             declarations = declarations_hash(actions[:i + 1])
             own = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
             if match["mode"] == "unsealed":
@@ -191,7 +234,7 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
                 other = _other(game, side)
                 other_link = {"side": other, "index": chains[other]["index"], "link": chains[other]["link"]}
                 state, new_events, new_rolls = _resolve(game, match, state, action, seq, seq, own, other_link,
-                                                        declarations, "unsealed")
+                                                        declarations, "unsealed", ctx)
                 events += new_events
                 rolls += new_rolls
                 continue
@@ -202,15 +245,51 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
         except IllegalAction as e:
             raise IllegalAction(f"action {i + 1}: {e}", e.legal) from None
     new = dict(match, seq=seq, chains=chains, pending=pending, game=state)
+    if ctx is not None and records is not None:
+        ctx.finish()
+        if body.get("private_secret") is not None:
+            _reveal_secret(match["game_id"], side, records[side], body["private_secret"])
+            events.append({"text": f"{side} reveals its private secret: all its hidden draws check out"})
+        new["private"] = records
+        if build is not None:
+            build["private"] = ctx.body()
+    elif body.get("private_secret") is not None:
+        raise ProtocolError("bad-private", "this game has no private pools")
     return new, events, rolls
 
 
+def _mark(ctx: private.PrivateContext | None) -> tuple[int, tuple[int, ...]] | None:
+    if ctx is None:
+        return None
+    return len(ctx.draws_out), tuple(len(r["log"]) for _, r in sorted(ctx.records.items()))
+
+
+def _with(dice: Dice, ctx: private.PrivateContext | None) -> Dice:
+    dice.private = ctx
+    return dice
+
+
+def _reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: Any) -> None:
+    if record["secret"] is not None:
+        raise ProtocolError("bad-secret", f"{side} has already revealed its private secret")
+    if not (isinstance(secret_hex, str) and len(secret_hex) == 64 and _is_hex(secret_hex)):
+        raise ProtocolError("bad-secret", f"{side}'s private secret must be 64 hex digits")
+    secret = bytes.fromhex(secret_hex)
+    if private.anchor(game_id, side, secret) != record["anchor"]:
+        raise ProtocolError("cheating", f"{side}'s revealed private secret is not the one it committed to")
+    try:
+        private.simulate(game_id, side, record, secret)
+    except private.PrivateError as e:  # a draw that the committed secret does not give: cheating, named
+        raise ProtocolError(e.code, str(e)) from None
+    record["secret"] = secret_hex
+
+
 def _resolve(game: Game, match: dict[str, Any], state: dict[str, Any], action: dict[str, Any], declared_in: int,
-             resolved_in: int, actor: dict[str, Any], other: dict[str, Any], declarations: str, mode: str
-             ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+             resolved_in: int, actor: dict[str, Any], other: dict[str, Any], declarations: str, mode: str,
+             ctx: private.PrivateContext | None = None) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """Apply ``action`` with dice seeded by both links; every roll records its inputs."""
     seed = roll_seed(match["game_id"], declared_in, actor["link"], other["link"], declarations)
-    dice = Dice(seed)
+    dice = _with(Dice(seed), ctx)
     state, events = step(game, state, actor["side"], action, dice)
     source = {"actor": actor["side"], "declared_in": declared_in, "resolved_in": resolved_in, "mode": mode,
               "links": [actor, other], "declarations": declarations, "seed": seed.hex()}

@@ -9,6 +9,7 @@ from .core import Game
 BUILTIN_GAMES: dict[str, str] = {
     "barrage": "engine.games.barrage:GAME",
     "hill60": "engine.games.hill60:GAME",
+    "raid": "engine.games.raid:GAME",
 }
 
 

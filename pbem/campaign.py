@@ -100,6 +100,7 @@ class Campaign:
                 "chain": chain, "anchor": anchor.hex(), "deadline_hours": deadline_hours,
                 "sides": {side: {"key": base64.b64encode(identity.public).decode(), "name": identity.name},
                           other: {"key": base64.b64encode(opponent_key).decode(), "name": opponent_name}}}
+        hidden = _private_secret(game, game_id, side, body)
         content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": side,
                    "kind": "genesis", "engine": history.engine_stamp(game), "body": body, "state": ""}
         try:
@@ -107,7 +108,7 @@ class Campaign:
         except protocol.ProtocolError as e:
             raise PbemError(str(e), code=e.code) from None
         envelope = seal(identity, content)
-        campaign = cls._create(directory, side, identity.name, game_id, secret, chain)
+        campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden)
         campaign._store([history.apply(envelope, None, None, None)])
         campaign._archive("sent", envelope)
         return campaign, envelope
@@ -131,18 +132,21 @@ class Campaign:
         secret = secrets_mod.token_bytes(32)
         chain = genesis.content["body"]["chain"]
         anchor = protocol.chain_links(game_id, side, secret, chain)[0]
+        body = {"anchor": anchor.hex()}
+        hidden = _private_secret(history.game_of(genesis.content), game_id, side, body)
         content = {"v": 1, "game": game_id, "seq": 1, "prev": genesis.hash, "author": side, "kind": "join",
-                   "engine": genesis.content["engine"], "body": {"anchor": anchor.hex()}, "state": ""}
+                   "engine": genesis.content["engine"], "body": body, "state": ""}
         content["state"] = _state_after(applied.match, genesis.content, content)
         envelope = seal(identity, content)
-        campaign = cls._create(directory, side, identity.name, game_id, secret, chain)
+        campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden)
         campaign._store([applied, history.apply(envelope, genesis.content, applied.match, (0, genesis.hash))])
         campaign._archive("received", genesis)
         campaign._archive("sent", envelope)
         return campaign, envelope
 
     @classmethod
-    def _create(cls, directory: Path, side: str, identity: str, game_id: str, secret: bytes, chain: int) -> Campaign:
+    def _create(cls, directory: Path, side: str, identity: str, game_id: str, secret: bytes, chain: int,
+                hidden: bytes | None = None) -> Campaign:
         db = directory / DB_NAME
         if db.exists():
             raise PbemError("a campaign already exists here", f"{db}; use --campaign to choose another directory", code="exists")
@@ -151,7 +155,8 @@ class Campaign:
         secrets_dir.mkdir(mode=0o700, exist_ok=True)
         fd = os.open(secrets_dir / "chain.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w") as f:
-            json.dump({"game": game_id, "side": side, "secret": secret.hex(), "length": chain}, f)
+            json.dump({"game": game_id, "side": side, "secret": secret.hex(), "length": chain,
+                       "private": hidden.hex() if hidden else None}, f)
         ledger.begin()
         for key, value in (("side", side), ("identity", identity), ("game", game_id)):
             ledger.put_setting(key, value)
@@ -385,6 +390,14 @@ class Campaign:
         self._save_draft(actions)
         return last
 
+    def _secrets(self) -> dict[str, Any]:
+        return json.loads((self.dir / "secrets" / "chain.json").read_text())
+
+    def _build(self) -> dict[str, Any]:
+        """Build mode for engine.match.advance: our private secret, if the game has hidden pools."""
+        hidden = self._secrets().get("private")
+        return {"secret": bytes.fromhex(hidden)} if hidden else {}
+
     def preview(self, actions: list[dict[str, Any]], reveal: str) -> tuple[dict[str, Any], list, list]:
         """The match, events and rolls if this side signed ``actions`` now."""
         match = self.match()
@@ -392,7 +405,26 @@ class Campaign:
             return match, [], []
         head = self.ledger.head()
         assert head is not None
-        return protocol.advance(self.game, match, head[0] + 1, self.side, {"reveal": reveal, "actions": actions})
+        return protocol.advance(self.game, match, head[0] + 1, self.side, {"reveal": reveal, "actions": actions},
+                                self._build())
+
+    def knowledge(self, match: dict[str, Any] | None = None) -> dict[str, str]:
+        """Every hidden token this side may name: its own, and what is public."""
+        from .hidden import public_knowledge
+
+        match = match or self.match()
+        return {**public_knowledge(self.genesis["game"], match), **self.known_items(match)}
+
+    def known_items(self, match: dict[str, Any] | None = None) -> dict[str, str]:
+        """What our hidden tokens are (only our own tool can know)."""
+        hidden = self._secrets().get("private")
+        record = (match or self.match()).get("private", {}).get(self.side)
+        if not hidden or not record:
+            return {}
+        from engine.private import simulate
+
+        _, known = simulate(self.genesis["game"], self.side, record, bytes.fromhex(hidden))
+        return {tok: opening["item"] for tok, opening in known.items()}
 
     def play(self, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
         """Choose actions (from ``orders``, then ``ask``) until the decision passes, then sign.
@@ -409,6 +441,11 @@ class Campaign:
         if waiting["side"] != side:
             raise PbemError("not your turn", waiting["text"], code="not-your-turn")
         reveal = self._next_link()
+        if waiting["why"] == "secret":  # the game is over: open every hidden draw to the opponent
+            envelope = self._sign(identity, {"reveal": reveal, "actions": [],
+                                             "private_secret": self._secrets()["private"]})
+            path = self._archive("sent", envelope)
+            return PlayResult(envelope, path, [], [], [])
         actions = self.draft()
         queue = list(orders)
         refusal: str | None = None
@@ -420,6 +457,12 @@ class Campaign:
             prompt = game.prompt(match["game"])
             if match["pending"] or prompt.side != side:
                 break
+            if "private" in match:  # show our own hidden items by name; no one else's
+                from .hidden import show, show_prompt
+
+                known = self.knowledge(match)
+                prompt = show_prompt(prompt, known, game)
+                events = [dict(e, text=show(e["text"], known, game)) for e in events]
             order = queue.pop(0) if queue else (ask(prompt, events, rolls, refusal) if ask else None)
             refusal = None
             if order is None:
@@ -444,6 +487,11 @@ class Campaign:
         head = self.ledger.head()
         assert head is not None
         game = self.game
+        build = self._build()
+        if build:  # our private draws and openings go in the body, computed from our secret
+            protocol.advance(game, self.match(), head[0] + 1, self.side, body, build)
+            if build.get("private"):
+                body = dict(body, private=build["private"])
         content = {"v": 1, "game": self.genesis["game"], "seq": head[0] + 1, "prev": head[1], "author": self.side,
                    "kind": "turn", "engine": history.engine_stamp(game), "body": body, "state": ""}
         content["state"] = _state_after(self.match(), self.genesis, content, head)
@@ -465,6 +513,17 @@ def _state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, c
         return state_hash(protocol.join(match, content["author"], content["body"]))  # type: ignore[arg-type]
     new, _, _ = protocol.advance(game, match, content["seq"], content["author"], content["body"])  # type: ignore[arg-type]
     return state_hash(new)
+
+
+def _private_secret(game: Game, game_id: str, side: str, body: dict[str, Any]) -> bytes | None:
+    """A new private secret, committed in ``body``, for a game with hidden pools."""
+    if not hasattr(game, "private_pools"):
+        return None
+    from engine.private import anchor
+
+    hidden = secrets_mod.token_bytes(32)
+    body["private_anchor"] = anchor(game_id, side, hidden)
+    return hidden
 
 
 def turn_file_name(env: Envelope) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from engine import match as protocol
 
 from .campaign import Campaign
+from .hidden import public_knowledge, show, show_prompt
 
 
 def context(campaign: Campaign, side: str | None = None, since: int | None = None) -> dict[str, Any]:
@@ -43,6 +44,13 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     prompt = game.prompt(match["game"])
     outcome = game.outcome(match["game"])
     view = game.view(match["game"], side)
+    lines = game.describe(view)
+    if "private" in match:  # name our own hidden items, conceal everyone else's
+        known = campaign.knowledge(match) if side == campaign.side else public_knowledge(genesis["game"], match)
+        prompt = show_prompt(prompt, known, game)
+        lines = [show(line, known, game) for line in lines]
+        for entry in entries.values():
+            entry["events"] = [show(text, known, game) for text in entry["events"]]
     if waiting is None:
         next_step = "The game is over. Check the whole history with: pbem verify"
     elif waiting["side"] == side:
@@ -61,7 +69,7 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
         "players": {s: genesis["body"]["sides"][s]["name"] for s in game.sides},
         "seq": seq,
         "entries": [entries[s] for s in sorted(entries)],
-        "lines": game.describe(view),
+        "lines": lines,
         "waiting": waiting,
         "choices": [c.label for c in prompt.choices] if waiting and waiting["why"] == "decide" and prompt.side == side else [],
         "prompt": prompt.text,

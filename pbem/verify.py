@@ -33,6 +33,13 @@ class Verified:
     def summary(self) -> str:
         unsealed = f" ({self.unsealed} rolls UNSEALED: their actor could compute them before signing)" if self.unsealed else ""
         claims = f", {self.claims} timeout claim(s)" if self.claims else ""
+        hidden = ""
+        for side, record in sorted(self.match.get("private", {}).items()):
+            drawn = sum(len(e.get("tokens", [])) for e in record["log"])
+            if drawn:
+                hidden += (f", {side}'s {drawn} hidden draws checked against its secret" if record["secret"]
+                           else f", {side}'s {drawn} hidden draws NOT YET CHECKED (its secret is revealed at the end)")
+        claims += hidden
         return (f"OK: {self.envelopes} envelopes, {self.actions} actions, {self.dice} dice checked{unsealed}{claims}; "
                 f"state {self.state_hash[:16]}")
 

@@ -1,0 +1,200 @@
+"""Private randomness: a side's own deck or hidden set-up, drawn and committed.
+
+Each side that owns private pools commits at genesis (or join) to a secret
+``k`` by publishing ``H(private | game | side | k)``.  Its pools (its deck,
+its cup of blocks) start from public contents the game declares; only the
+owner knows which items leave them and in what order.
+
+Draw ``j`` of ``side`` takes a uniform index into the pool's remaining items
+(in sorted order) from ``Dice(HMAC(k, draw | j | p))``, where ``p`` is the
+other side's last revealed chain link: the owner cannot choose what it
+draws (``k`` is committed, ``p`` fixed by the other's chain).  Each drawn item
+is published only as a commitment token
+
+    token = H(item | game | side | n | item | nonce_n),  nonce_n = HMAC(k, nonce | n)
+
+and opened (item, n, nonce) when the rules reveal it.  At the end the owner
+reveals ``k`` and anyone re-derives every draw and every token; a token that
+does not match is reported as cheating, naming the side and the envelope.
+
+Texts shown to players mention hidden items as ``[[token]]``; the display
+layer shows the owner the item and everyone else "a concealed item".
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+
+from .canonical import digest
+from .dice import Dice
+
+
+class PrivateError(Exception):
+    """A private draw, opening or secret that does not check out."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+def anchor(game_id: str, side: str, secret: bytes) -> str:
+    return digest("private", game_id, side, secret).hex()
+
+
+def nonce(secret: bytes, n: int) -> str:
+    return hmac.digest(secret, b"pbem/v1/nonce\0" + n.to_bytes(8, "big"), "sha256").hex()
+
+
+def token(game_id: str, side: str, n: int, item: str, nonce_hex: str) -> str:
+    return digest("item", game_id, side, str(n), item, bytes.fromhex(nonce_hex)).hex()
+
+
+def draw_index(secret: bytes, j: int, link: str, size: int) -> int:
+    seed = hmac.digest(secret, b"pbem/v1/draw\0" + j.to_bytes(8, "big") + bytes.fromhex(link), "sha256")
+    return Dice(seed)._uniform(size)
+
+
+def new_side(pools: dict[str, list[str]], anchor_hex: str) -> dict[str, Any]:
+    """The public record of one side's private pools, kept in the match state."""
+    return {"anchor": anchor_hex, "initial": {p: sorted(items) for p, items in sorted(pools.items())},
+            "sizes": {p: len(items) for p, items in sorted(pools.items())}, "n": 0, "draws": 0,
+            "log": [], "opened": {}, "secret": None}
+
+
+def simulate(game_id: str, side: str, record: dict[str, Any], secret: bytes) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]]]:
+    """Replay a side's private log with its secret: (remaining pools, {token: opening}).
+
+    :raises PrivateError: a logged token is not what the secret gives (cheating).
+    """
+    pools = {p: list(items) for p, items in record["initial"].items()}
+    known: dict[str, dict[str, Any]] = {}
+    for entry in record["log"]:
+        if "add" in entry:
+            pools[entry["add"]] = sorted(pools[entry["add"]] + entry["items"])
+            continue
+        remaining = pools[entry["pool"]]
+        for offset, tok in enumerate(entry["tokens"]):
+            j = entry["j"] + offset
+            item = remaining.pop(draw_index(secret, j, entry["link"], len(remaining)))
+            n = entry["n"] + offset
+            opening = {"item": item, "n": n, "nonce": nonce(secret, n)}
+            if token(game_id, side, n, item, opening["nonce"]) != tok:
+                raise PrivateError("cheating", f"{side}'s private draw #{j} in envelope #{entry['envelope']} "
+                                   f"does not match the secret it committed to")
+            known[tok] = opening
+    return pools, known
+
+
+class PrivateContext:
+    """What ``dice.draw_private`` / ``reveal`` / ``add_private`` do during one envelope.
+
+    Built once per envelope.  In *build* mode (the author's own tool, which
+    knows its secret) it computes draws and finds openings and records both;
+    in *replay* mode (everyone else, and verify) it takes them from the
+    envelope body and checks every opening against its token.
+    """
+
+    def __init__(self, game_id: str, seq: int, author: str, records: dict[str, Any], links: dict[str, str],
+                 body: dict[str, Any], secret: bytes | None = None) -> None:
+        self.game_id, self.seq, self.author = game_id, seq, author
+        self.records = records  # side -> public private-record (copied by the caller)
+        self.links = links  # side -> last revealed chain link
+        self.build = secret is not None
+        self.secret = secret
+        given = body.get("private", {})
+        self.draws_in: list[list[str]] = list(given.get("draws", []))
+        self.open_in: dict[str, dict[str, Any]] = dict(given.get("open", {}))
+        self.draws_out: list[list[str]] = []
+        self.open_out: dict[str, dict[str, Any]] = {}
+        self._known: dict[str, dict[str, Any]] = {}
+        self._pools: dict[str, list[str]] = {}
+        if secret is not None:  # what the author holds at the start of this envelope
+            self._pools, self._known = simulate(game_id, author, records[author], secret)
+
+    # -- build-mode knowledge ---------------------------------------------------
+    def _simulated(self) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]]]:
+        return self._pools, self._known
+
+    def body(self) -> dict[str, Any]:
+        """What build mode adds to the envelope body."""
+        out: dict[str, Any] = {}
+        if self.draws_out:
+            out["draws"] = self.draws_out
+        if self.open_out:
+            out["open"] = self.open_out
+        return out
+
+    def finish(self) -> None:
+        """Every draw the envelope carried must have been used."""
+        if not self.build and len(self.draws_in) != len(self.draws_out):
+            raise PrivateError("bad-private", f"the envelope carries {len(self.draws_in)} private draws, "
+                               f"the rules made {len(self.draws_out)}")
+
+    # -- what games call (through Dice) ------------------------------------------
+    def draw(self, side: str, pool: str, count: int) -> list[str]:
+        if side != self.author:
+            raise PrivateError("not-owner", f"{side}'s private draw must happen in {side}'s own envelope")
+        record = self.records[side]
+        if pool not in record["sizes"]:
+            raise PrivateError("bad-private", f"{side} has no private pool {pool!r}")
+        if not 0 <= count <= record["sizes"][pool]:
+            raise PrivateError("bad-private", f"cannot draw {count} from {side}'s {pool} of {record['sizes'][pool]}")
+        other = next(s for s in sorted(self.links) if s != side)
+        entry = {"pool": pool, "j": record["draws"], "n": record["n"], "link": self.links[other],
+                 "envelope": self.seq, "tokens": []}
+        if self.build:
+            pools, known = self._simulated()
+            remaining = pools[pool]
+            for offset in range(count):
+                n, j = record["n"] + offset, record["draws"] + offset
+                item = remaining.pop(draw_index(self.secret, j, entry["link"], len(remaining)))  # type: ignore[arg-type]
+                opening = {"item": item, "n": n, "nonce": nonce(self.secret, n)}  # type: ignore[arg-type]
+                tok = token(self.game_id, side, n, item, opening["nonce"])
+                known[tok] = opening
+                entry["tokens"].append(tok)
+        else:
+            index = len(self.draws_out)
+            if index >= len(self.draws_in) or len(self.draws_in[index]) != count:
+                raise PrivateError("bad-private", f"the envelope does not carry the {count} private draw(s) "
+                                   f"of {side}'s {pool} the rules make here")
+            entry["tokens"] = list(self.draws_in[index])
+        self.draws_out.append(entry["tokens"])
+        record["log"].append(entry)
+        record["n"] += count
+        record["draws"] += count
+        record["sizes"][pool] -= count
+        return list(entry["tokens"])
+
+    def add(self, side: str, pool: str, items: list[str]) -> None:
+        record = self.records[side]
+        if pool not in record["sizes"]:
+            raise PrivateError("bad-private", f"{side} has no private pool {pool!r}")
+        record["log"].append({"add": pool, "items": sorted(items), "envelope": self.seq})
+        record["sizes"][pool] += len(items)
+        if self.build and self.author == side:
+            pools, _ = self._simulated()
+            pools[pool] = sorted(pools[pool] + list(items))
+
+    def reveal(self, side: str, tok: str) -> str:
+        record = self.records[side]
+        if tok in record["opened"]:
+            return record["opened"][tok]
+        if self.build and side == self.author:
+            opening = self._simulated()[1].get(tok)
+            if opening is None:
+                raise PrivateError("bad-opening", f"{side} holds no hidden item {tok[:12]}")
+            self.open_out[tok] = opening
+        else:
+            opening = self.open_in.get(tok)
+            if opening is None:
+                raise PrivateError("bad-opening", f"the rules reveal {side}'s hidden item {tok[:12]} here, "
+                                   f"but the envelope does not open it")
+            if not (isinstance(opening, dict) and isinstance(opening.get("item"), str)
+                    and isinstance(opening.get("n"), int) and isinstance(opening.get("nonce"), str)
+                    and token(self.game_id, side, opening["n"], opening["item"], opening["nonce"]) == tok):
+                raise PrivateError("cheating", f"{side}'s opening of hidden item {tok[:12]} in envelope "
+                                   f"#{self.seq} does not match its commitment")
+            self.open_out[tok] = opening
+        record["opened"][tok] = opening["item"]
+        return opening["item"]

@@ -1,0 +1,41 @@
+"""Showing hidden items to the one side that may see them.
+
+Game texts (events, choice labels, situation lines) name a hidden item only
+by its commitment token, written ``[[token]]``.  Here, at the edge where a
+report or prompt is produced for one side, each token becomes the item's name
+if that side may know it (its own items; items opened by the rules; every
+item of a side that has revealed its secret at the end) and "a concealed
+item" otherwise.  The files sent to players only ever hold tokens.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.core import Choice, Game, Prompt
+from engine.private import simulate
+
+TOKEN = re.compile(r"\[\[([0-9a-f]{64})\]\]")
+CONCEALED = "a concealed item"
+
+
+def public_knowledge(game_id: str, match: dict[str, Any]) -> dict[str, str]:
+    """Items anyone may know: opened by the rules, or drawn by a side whose secret is revealed."""
+    known: dict[str, str] = {}
+    for side, record in sorted(match.get("private", {}).items()):
+        known.update(record["opened"])
+        if record["secret"]:
+            _, openings = simulate(game_id, side, record, bytes.fromhex(record["secret"]))
+            known.update({tok: o["item"] for tok, o in openings.items()})
+    return known
+
+
+def show(text: str, known: dict[str, str], game: Game) -> str:
+    name = getattr(game, "item_name", str)
+    return TOKEN.sub(lambda m: name(known[m.group(1)]) if m.group(1) in known else CONCEALED, text)
+
+
+def show_prompt(prompt: Prompt, known: dict[str, str], game: Game) -> Prompt:
+    choices = tuple(Choice(show(c.label, known, game), c.action) for c in prompt.choices)
+    return Prompt(prompt.side, show(prompt.text, known, game), choices, prompt.free)
