@@ -512,3 +512,21 @@ def bench(envelopes: int, dice: int, small: int) -> None:
     from bench import run
 
     run(envelopes, dice, small, click.echo)
+
+
+@cli.command()
+@click.argument("path", type=click.Path(path_type=Path), default=Path("."))
+@click.option("--html", "html", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write an HTML version (histograms per side and die type) to this file.")
+def audit(path: Path, html: Path | None) -> None:
+    """Verify PATH, then list every roll re-derived from its committed inputs, with dice statistics."""
+    from .audit import audit_path, render
+
+    result = audit_path(path)
+    click.echo(render(result, "text"), nl=False)
+    if html:
+        try:
+            html.write_text(render(result, "html"), encoding="utf-8")
+        except OSError as e:
+            raise PbemError(f"cannot write {html}", e.strerror or str(e), code="unwritable") from None
+        click.echo(f"wrote {html}", err=True)

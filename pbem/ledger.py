@@ -92,7 +92,11 @@ class Ledger:
         if "envelopes" not in tables:
             raise LedgerError("not a campaign database", f"{path} has no envelopes table", code="bad-campaign")
         ledger = cls(conn, path)
-        if not readonly and ledger._pending_migrations():
+        if ledger._pending_migrations():
+            if readonly:
+                raise LedgerError("the campaign database is from an older pbem",
+                                  f"{path}: upgrade it with 'pbem rebuild --campaign {path.parent}' (this keeps every "
+                                  "envelope and re-derives the rest)", code="old-schema")
             ledger.migrate()
         return ledger
 

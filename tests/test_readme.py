@@ -16,7 +16,7 @@ def test_ci_runs_exactly_the_readme_test_command():
 def test_readme_names_only_commands_that_exist():
     from pbem.cli import cli
 
-    named = set(re.findall(r"`pbem (\w+)", README))
+    named = set(re.findall(r"`pbem ([\w-]+)", README))
     assert named <= set(cli.commands), named - set(cli.commands)
 
 
