@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import base64
 import json
-import os
 import secrets as secrets_mod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from engine import match as protocol
 from engine.core import Game, IllegalAction, Prompt, find_choice
 from engine.registry import UnknownGame, get_game
 
-from . import history
+from . import history, vault
 from .armor import find_blocks
 from .envelope import Envelope, open_block, seal
 from .errors import PbemError, RefusedTurn
@@ -70,6 +69,8 @@ class Campaign:
         self.dir = directory
         self.ledger = ledger
         self._genesis: dict[str, Any] | None = None
+        self.unlock: Callable[[], bytes | None] | None = None  # asked for the secrets' passphrase
+        self._secret_cache: dict[str, Any] | None = None
 
     # -- opening and creating -------------------------------------------------
     @classmethod
@@ -80,8 +81,8 @@ class Campaign:
     @classmethod
     def new(cls, directory: Path, module: str, side: str, identity: Identity, opponent_key: bytes,
             opponent_name: str, scenario: str | None = None, options: dict[str, Any] | None = None,
-            mode: str = "sealed", chain: int = protocol.CHAIN_LENGTH, deadline_hours: int | None = None
-            ) -> tuple[Campaign, Envelope]:
+            mode: str = "sealed", chain: int = protocol.CHAIN_LENGTH, deadline_hours: int | None = None,
+            lock: bytes | None = None) -> tuple[Campaign, Envelope]:
         """Create a game: the genesis envelope, pinning both sides' keys."""
         try:
             game = get_game(module)
@@ -108,13 +109,14 @@ class Campaign:
         except protocol.ProtocolError as e:
             raise PbemError(str(e), code=e.code) from None
         envelope = seal(identity, content)
-        campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden)
+        campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock)
         campaign._store([history.apply(envelope, None, None, None)])
         campaign._archive("sent", envelope)
         return campaign, envelope
 
     @classmethod
-    def join(cls, directory: Path, invitation: str, identity: Identity) -> tuple[Campaign, Envelope]:
+    def join(cls, directory: Path, invitation: str, identity: Identity, lock: bytes | None = None
+             ) -> tuple[Campaign, Envelope]:
         """Accept an invitation: check the genesis, commit our chain, write the join envelope."""
         envelopes = [open_block(b) for b in find_blocks(invitation)]
         geneses = [e for e in envelopes if e.kind == "genesis"]
@@ -138,7 +140,7 @@ class Campaign:
                    "engine": genesis.content["engine"], "body": body, "state": ""}
         content["state"] = _state_after(applied.match, genesis.content, content)
         envelope = seal(identity, content)
-        campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden)
+        campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock)
         campaign._store([applied, history.apply(envelope, genesis.content, applied.match, (0, genesis.hash))])
         campaign._archive("received", genesis)
         campaign._archive("sent", envelope)
@@ -146,17 +148,14 @@ class Campaign:
 
     @classmethod
     def _create(cls, directory: Path, side: str, identity: str, game_id: str, secret: bytes, chain: int,
-                hidden: bytes | None = None) -> Campaign:
+                hidden: bytes | None = None, lock: bytes | None = None) -> Campaign:
         db = directory / DB_NAME
         if db.exists():
             raise PbemError("a campaign already exists here", f"{db}; use --campaign to choose another directory", code="exists")
         ledger = Ledger.create(db)
-        secrets_dir = directory / "secrets"
-        secrets_dir.mkdir(mode=0o700, exist_ok=True)
-        fd = os.open(secrets_dir / "chain.json", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w") as f:
-            json.dump({"game": game_id, "side": side, "secret": secret.hex(), "length": chain,
-                       "private": hidden.hex() if hidden else None}, f)
+        vault.write(directory / "secrets" / "chain.json",
+                    {"game": game_id, "side": side, "secret": secret.hex(), "length": chain,
+                     "private": hidden.hex() if hidden else None}, lock)
         ledger.begin()
         for key, value in (("side", side), ("identity", identity), ("game", game_id)):
             ledger.put_setting(key, value)
@@ -359,7 +358,7 @@ class Campaign:
 
     # -- acting ---------------------------------------------------------------
     def _next_link(self) -> str:
-        data = json.loads((self.dir / "secrets" / "chain.json").read_text())
+        data = self._secrets()
         index = self.match()["chains"][self.side]["index"] + 1
         if index > data["length"]:
             raise PbemError("hash chain exhausted", f"all {data['length']} links are used", code="chain-exhausted")
@@ -391,7 +390,9 @@ class Campaign:
         return last
 
     def _secrets(self) -> dict[str, Any]:
-        return json.loads((self.dir / "secrets" / "chain.json").read_text())
+        if self._secret_cache is None:
+            self._secret_cache = vault.read(self.dir / "secrets" / "chain.json", self.unlock)
+        return self._secret_cache
 
     def _build(self) -> dict[str, Any]:
         """Build mode for engine.match.advance: our private secret, if the game has hidden pools."""

@@ -56,6 +56,27 @@ def _passphrase(name: str) -> bytes | None:
     return click.prompt(f"Passphrase for identity '{name}'", hide_input=True, default="", show_default=False).encode() or None
 
 
+def _open(campaign: Path | None, readonly: bool = False):
+    """Open a campaign whose secrets, if encrypted, unlock with the passphrase."""
+    from .campaign import Campaign
+
+    camp = Campaign.open(campaign, readonly=readonly)
+    camp.unlock = lambda: _passphrase("campaign secrets")
+    return camp
+
+
+def _lock(encrypt: bool) -> bytes | None:
+    if not encrypt:
+        return None
+    secret = os.environ.get("PBEM_PASSPHRASE") or click.prompt(
+        "Passphrase for this campaign's secrets", hide_input=True, confirmation_prompt=True)
+    return secret.encode()
+
+
+encrypt_option = click.option("--encrypt-secrets", is_flag=True,
+                              help="Encrypt this campaign's secrets (chain seed, private draws) with a passphrase.")
+
+
 def _keystore(ctx: click.Context):
     from .keys import KeyStore
 
@@ -204,10 +225,11 @@ def _read_public(path: Path) -> tuple[bytes, str]:
                    "the actor rolls at once but could preview, and every such roll is labelled UNSEALED.")
 @click.option("--deadline", "deadline", type=click.IntRange(1, 24 * 365), default=None, metavar="HOURS",
               help="Agreed time to answer a turn file; after it a player may sign a timeout claim.")
+@encrypt_option
 @campaign_option
 @click.pass_context
 def new(ctx: click.Context, module: str, side: str, key_name: str, opponent: Path, scenario: str | None,
-        mode: str, deadline: int | None, campaign: Path | None) -> None:
+        mode: str, deadline: int | None, encrypt_secrets: bool, campaign: Path | None) -> None:
     """Create a game of MODULE and write the invitation (the genesis turn file).
 
     \b
@@ -222,7 +244,7 @@ def new(ctx: click.Context, module: str, side: str, key_name: str, opponent: Pat
     identity = _keystore(ctx).load(key_name, _passphrase)
     directory = campaign or Path(".")
     camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, mode=mode,
-                                  deadline_hours=deadline)
+                                  deadline_hours=deadline, lock=_lock(encrypt_secrets))
     path = camp.dir / "sent" / _name(envelope)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
@@ -256,9 +278,10 @@ def _read_texts(files: tuple[str, ...]) -> list[tuple[str, str]]:
 @cli.command()
 @click.argument("invitation", type=click.Path(dir_okay=False))
 @click.option("--key", "key_name", required=True, help="Your identity; the invitation must name its public key.")
+@encrypt_option
 @campaign_option
 @click.pass_context
-def join(ctx: click.Context, invitation: str, key_name: str, campaign: Path | None) -> None:
+def join(ctx: click.Context, invitation: str, key_name: str, encrypt_secrets: bool, campaign: Path | None) -> None:
     """Accept an INVITATION (genesis turn file) and write your join turn file."""
     from .campaign import Campaign
     from .history import pinned_key
@@ -266,7 +289,7 @@ def join(ctx: click.Context, invitation: str, key_name: str, campaign: Path | No
 
     [(_, text)] = _read_texts((invitation,))
     identity = _keystore(ctx).load(key_name, _passphrase)
-    camp, envelope = Campaign.join(campaign or Path("."), text, identity)
+    camp, envelope = Campaign.join(campaign or Path("."), text, identity, _lock(encrypt_secrets))
     creator = camp.genesis["author"]
     click.echo(f"joined game {envelope.game} of {camp.game.title} as {camp.side}")
     click.echo(f"{creator} signs with fingerprint {fingerprint(pinned_key(camp.genesis, creator) or b'')}: "
@@ -298,7 +321,7 @@ def ingest(files: tuple[str, ...], campaign: Path | None) -> None:
     from .campaign import Campaign
 
     texts = _read_texts(files)
-    camp = Campaign.open(campaign)
+    camp = _open(campaign)
     result = camp.ingest(texts)
     for env, why in result.skipped:
         click.echo(f"skipped #{env.seq} from {env.author}: {why}")
@@ -351,7 +374,7 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     from .campaign import Campaign
     from .report import _dice_text
 
-    camp = Campaign.open(campaign)
+    camp = _open(campaign)
     identity = _keystore(ctx).load(camp.identity_name, _passphrase)
     ask = None
     if interactive or (interactive is None and not orders and sys.stdin.isatty()):
@@ -385,7 +408,7 @@ def undo(campaign: Path | None) -> None:
     """Take back the last drafted action (signed turn files cannot be taken back)."""
     from .campaign import Campaign
 
-    camp = Campaign.open(campaign)
+    camp = _open(campaign)
     action = camp.take_back()
     if action is None:
         raise PbemError("nothing to take back", "there is no unsigned draft; a signed turn file stands", code="no-draft")
@@ -398,7 +421,7 @@ def status(campaign: Path | None) -> None:
     """Who owes what, since when."""
     from .campaign import Campaign
 
-    camp = Campaign.open(campaign, readonly=True)
+    camp = _open(campaign, readonly=True)
     seq, match = camp.ledger.state()
     game = camp.game
     click.echo(f"{game.title}: game {camp.genesis['game']}, you are {camp.side}, dice {match['mode']}, {seq + 1} envelopes")
@@ -443,7 +466,7 @@ def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
     """
     from .campaign import Campaign
 
-    camp = Campaign.open(campaign)
+    camp = _open(campaign)
     identity = _keystore(ctx).load(camp.identity_name, _passphrase)
     envelope = camp.claim_timeout(identity)
     body = envelope.content["body"]
@@ -463,7 +486,7 @@ def report(fmt: str, everything: bool, output: Path | None, campaign: Path | Non
     from .campaign import Campaign
     from .report import render
 
-    camp = Campaign.open(campaign, readonly=True)
+    camp = _open(campaign, readonly=True)
     text = render(camp, fmt, since=-1 if everything else None)
     if output:
         output.write_text(text)
@@ -488,7 +511,7 @@ def rebuild(campaign: Path | None) -> None:
     from .campaign import Campaign
     from .verify import verify_ledger
 
-    camp = Campaign.open(campaign)
+    camp = _open(campaign)
     click.echo("rebuilt: " + verify_ledger(camp.ledger, rebuild=True).summary())
 
 

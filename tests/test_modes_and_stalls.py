@@ -90,3 +90,32 @@ def test_a_tampered_stored_claim_fails_verify(tmp_path, runner):
         c.execute("update claims set raw = ?", ("\n".join(lines) + "\n",))
     result = d.invoke(d.alice, "verify", d.alice.dir)
     assert result.exit_code == 1 and "timeout claim" in result.output
+
+
+def test_campaign_secrets_encrypted_with_a_passphrase(tmp_path, runner):
+    import stat
+
+    from tests.conftest import invoke
+
+    d = Duel(tmp_path, runner)
+    # a third campaign for bob, encrypted, joining a fresh invitation from alice
+    d.run(d.alice, "new", "barrage", "--as", "red", "--key", "alice", "--opponent", d.bob.pub,
+          "--campaign", tmp_path / "alice2")
+    invitation = max((tmp_path / "alice2" / "sent").glob("*.pbem"))
+    env = dict(d.bob.env, PBEM_PASSPHRASE="trench coat")
+    r = invoke(runner, "join", invitation, "--key", "bob", "--encrypt-secrets", "--campaign", tmp_path / "bob2", env=env)
+    assert r.exit_code == 0, r.output
+    secrets_file = tmp_path / "bob2" / "secrets" / "chain.json"
+    assert stat.S_IMODE(secrets_file.stat().st_mode) == 0o600
+    stored = secrets_file.read_text()
+    assert "encrypted" in stored and '"secret"' not in stored
+    d.run(d.alice, "ingest", "--campaign", tmp_path / "alice2", max((tmp_path / "bob2" / "sent").glob("*.pbem")))
+    d.run(d.alice, "play", "1", "--campaign", tmp_path / "alice2")
+    turn = max((tmp_path / "alice2" / "sent").glob("*turn.pbem"))
+    assert invoke(runner, "ingest", "--campaign", tmp_path / "bob2", turn, env=d.bob.env).exit_code == 0
+    locked = invoke(runner, "play", "--campaign", tmp_path / "bob2", env=d.bob.env)
+    assert_refused(locked, "locked")
+    wrong = invoke(runner, "play", "--campaign", tmp_path / "bob2", env=dict(d.bob.env, PBEM_PASSPHRASE="nope"))
+    assert_refused(wrong, "locked")
+    ok = invoke(runner, "play", "1", "--campaign", tmp_path / "bob2", env=env)
+    assert ok.exit_code == 0 and "signed turn file" in ok.output, ok.output
