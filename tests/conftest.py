@@ -257,3 +257,10 @@ def forge(identity, content: dict[str, Any], path: Path) -> Path:
 
     path.write_text(seal(identity, content).raw)
     return path
+
+
+# --- golden games (tests/test_golden.py) ----------------------------------------------
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="Rewrite tests/golden/ (turn files, expected.txt, reports) from the golden generator.")
