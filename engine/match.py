@@ -23,15 +23,16 @@ Until ``b`` arrives, the action is *pending* and the game waits for it.
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
+from . import private, referee
 from .canonical import canonical_json, digest
 from .core import Game, IllegalAction, RulesError, copy_state, step
-from . import private
 from .dice import Dice, DiceNotReady, NoDice, NoPrivateItems
 
 CHAIN_LENGTH = 4096
-MODES = ("sealed", "unsealed")
+MODES = ("sealed", "unsealed", "referee")
 
 
 class ProtocolError(Exception):
@@ -76,7 +77,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
     sides = sorted(body.get("sides", {}))
     if sides != sorted(game.sides):
         raise ProtocolError("bad-genesis", f"genesis names sides {sides}, {game.name} has {sorted(game.sides)}")
-    if creator not in sides:
+    if creator not in sides and body.get("mode") != "referee":
         raise ProtocolError("bad-genesis", f"genesis author {creator!r} is not a side")
     scenario = body.get("scenario")
     if scenario not in game.scenarios:
@@ -88,6 +89,8 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         state = game.setup(scenario, options)
     except RulesError as e:
         raise ProtocolError("bad-genesis", f"{game.name} cannot set up {scenario!r} with options {options}: {e}") from None
+    if body["mode"] == "referee":
+        return referee.start(game, game_id, creator, body, state, _anchor(body, creator), ProtocolError)
     match = {
         "game_id": game_id,
         "module": game.name,
@@ -122,8 +125,12 @@ def _is_hex(text: str) -> bool:
     return all(c in "0123456789abcdef" for c in text)
 
 
-def join(match: dict[str, Any], side: str, body: dict[str, Any]) -> dict[str, Any]:
-    """The match state after the other side's join envelope (its anchor)."""
+def join(match: dict[str, Any], side: str, body: dict[str, Any], game: Game | None = None, seq: int = 1
+         ) -> dict[str, Any]:
+    """The match state after a join envelope (the joiner's anchor)."""
+    if match["mode"] == "referee":
+        assert game is not None
+        return referee.join(game, match, seq, side, _anchor(body, side), ProtocolError)
     if side in match["chains"]:
         raise ProtocolError("bad-join", f"{side} created this game and cannot also join it")
     match = dict(match, chains=dict(match["chains"], **{side: _anchor(body, side)}), seq=1)
@@ -137,6 +144,8 @@ def join(match: dict[str, Any], side: str, body: dict[str, Any]) -> dict[str, An
 
 def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:
     """Who owes the next envelope and why; None when the game is over."""
+    if match["mode"] == "referee":
+        return referee.waiting_for(game, match)
     pending = match["pending"]
     if not pending and game.outcome(match["game"]) is not None:
         owed = [s for s, r in sorted(match.get("private", {}).items()) if r["log"] and r["secret"] is None]
@@ -181,7 +190,7 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
 
 def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any],
              build: dict[str, Any] | None) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    if len(match["chains"]) < len(game.sides):
+    if any(s not in match["chains"] for s in game.sides):
         raise ProtocolError("not-joined", "the game has not been joined yet")
     actions = body.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
@@ -189,8 +198,12 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     over = game.outcome(match["game"]) is not None
     if over and (actions or body.get("private_secret") is None):
         raise ProtocolError("game-over", "the game is over; only private secrets may still be revealed")
+    if side not in match["chains"]:
+        raise ProtocolError("unknown-author", f"{side} is not a party to this game")
     chains = dict(match["chains"])
     chains[side] = _check_reveal(match["game_id"], side, chains[side], body.get("reveal"))
+    if match["mode"] == "referee":
+        return _advance_referee(game, match, seq, side, body, chains, build)
     records = copy_state(match["private"]) if "private" in match else None
     ctx = None
     if records is not None:
@@ -256,6 +269,31 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     elif body.get("private_secret") is not None:
         raise ProtocolError("bad-private", "this game has no private pools")
     return new, events, rolls
+
+
+def _advance_referee(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any],
+                     chains: dict[str, Any], build: dict[str, Any] | None
+                     ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    salt = (build or {}).get("referee_salt")
+    if salt is None:
+        raise ProtocolError("needs-referee-secret", "only the referee (or anyone after it discloses its "
+                            "secrets) can replay the full state of a referee game")
+
+    def resolve(state, action, declared_in, actor, ref, declarations):
+        seed = digest("roll", match["game_id"], str(declared_in), bytes.fromhex(actor["link"]),
+                      bytes.fromhex(ref["link"]), bytes.fromhex(declarations), referee_mix(salt, declared_in))
+        dice = Dice(seed)
+        state, events = step(game, state, actor["side"], action, dice)
+        source = {"actor": actor["side"], "declared_in": declared_in, "resolved_in": seq, "mode": "referee",
+                  "links": [actor, ref], "declarations": declarations, "seed": seed.hex()}
+        return state, events, [dict(r, **source) for r in dice.rolls]
+
+    return referee.advance(game, match, seq, side, body, chains, resolve, declarations_hash, ProtocolError)
+
+
+def referee_mix(salt: bytes, n: int) -> bytes:
+    """The referee's secret share of envelope ``n``'s seed (disclosed at the end)."""
+    return hmac.digest(salt, b"pbem/v1/referee-roll\0" + n.to_bytes(8, "big"), "sha256")
 
 
 def _mark(ctx: private.PrivateContext | None) -> tuple[int, tuple[int, ...]] | None:

@@ -58,6 +58,7 @@ class PlayResult:
     events: list[dict[str, Any]]
     rolls: list[dict[str, Any]]
     drafted: list[dict[str, Any]]
+    paths: list[Path] = field(default_factory=list)  # a referee's files, one per player
 
 
 # ask(prompt, events so far, rolls so far, why the last order was refused) -> an order, or None to stop
@@ -136,11 +137,28 @@ class Campaign:
         anchor = protocol.chain_links(game_id, side, secret, chain)[0]
         body = {"anchor": anchor.hex()}
         hidden = _private_secret(history.game_of(genesis.content), game_id, side, body)
+        box = None
+        if genesis.content["body"].get("mode") == "referee":
+            from .referee import box_keypair
+
+            box, body["box"] = box_keypair()
+            body["box"] = body["box"].hex()
+        if box is not None:
+            from .refereeing import join_content
+
+            envelope = seal(identity, join_content(genesis, side, body["anchor"], body["box"]))
+            campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock,
+                                   {"box": box.hex()})
+            campaign._store([applied])
+            campaign._archive("received", genesis)
+            campaign._archive("sent", envelope)
+            return campaign, envelope
         content = {"v": 1, "game": game_id, "seq": 1, "prev": genesis.hash, "author": side, "kind": "join",
                    "engine": genesis.content["engine"], "body": body, "state": ""}
         content["state"] = _state_after(applied.match, genesis.content, content)
         envelope = seal(identity, content)
-        campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock)
+        campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock,
+                               {"box": box.hex()} if box else None)
         campaign._store([applied, history.apply(envelope, genesis.content, applied.match, (0, genesis.hash))])
         campaign._archive("received", genesis)
         campaign._archive("sent", envelope)
@@ -148,14 +166,15 @@ class Campaign:
 
     @classmethod
     def _create(cls, directory: Path, side: str, identity: str, game_id: str, secret: bytes, chain: int,
-                hidden: bytes | None = None, lock: bytes | None = None) -> Campaign:
+                hidden: bytes | None = None, lock: bytes | None = None, extra: dict[str, str] | None = None
+                ) -> Campaign:
         db = directory / DB_NAME
         if db.exists():
             raise PbemError("a campaign already exists here", f"{db}; use --campaign to choose another directory", code="exists")
         ledger = Ledger.create(db)
         vault.write(directory / "secrets" / "chain.json",
                     {"game": game_id, "side": side, "secret": secret.hex(), "length": chain,
-                     "private": hidden.hex() if hidden else None}, lock)
+                     "private": hidden.hex() if hidden else None, **(extra or {})}, lock)
         ledger.begin()
         for key, value in (("side", side), ("identity", identity), ("game", game_id)):
             ledger.put_setting(key, value)
@@ -177,7 +196,10 @@ class Campaign:
             raw = self.ledger.raw(0)
             if raw is None:
                 raise PbemError("the campaign has no genesis", str(self.ledger.path), code="bad-campaign")
-            self._genesis = open_block(find_blocks(raw)[0]).content
+            blocks = find_blocks(raw)
+            if len(blocks) != 1:
+                raise PbemError("the campaign's genesis is damaged", str(self.ledger.path), code="bad-campaign")
+            self._genesis = open_block(blocks[0]).content
         return self._genesis
 
     @property
@@ -191,8 +213,23 @@ class Campaign:
     def match(self) -> dict[str, Any]:
         return self.ledger.state()[1]
 
+    @property
+    def refereed(self) -> bool:
+        return self.genesis["body"].get("mode") == "referee"
+
     def waiting(self) -> dict[str, Any] | None:
+        if self.refereed:
+            from .refereeing import waiting
+
+            return waiting(self)
         return protocol.waiting_for(self.game, self.match())
+
+    def replay_secrets(self) -> dict[str, Any] | None:
+        """What history.apply needs to replay the full state: only a referee has it (or a disclosure)."""
+        if not (self.refereed and self.side == "referee"):
+            return None
+        data = self._secrets()
+        return {"referee_salt": bytes.fromhex(data["salt"]), "referee_box": bytes.fromhex(data["box"])}
 
     # -- ingest ---------------------------------------------------------------
     def ingest(self, texts: list[tuple[str, str]]) -> IngestResult:
@@ -218,7 +255,10 @@ class Campaign:
         todo: list[history.Applied] = []
         batch: dict[int, Envelope] = {}
         claims = [e for e in found if e.kind == "claim"]
-        for env in sorted((e for e in found if e.kind != "claim"), key=lambda e: e.seq):
+        beside = ("claim", "view", "join") if self.refereed else ("claim", "view")  # documents beside the chain
+        views = [e for e in found if e.kind in beside and e.kind != "claim"]
+        build = self.replay_secrets()
+        for env in sorted((e for e in found if e.kind not in beside), key=lambda e: e.seq):
             if env.game != genesis["game"]:
                 raise RefusedTurn("turn file of another game", f"envelope #{env.seq} from {env.author} belongs to game "
                                   f"{env.game}, this campaign is {genesis['game']}", code="wrong-game")
@@ -244,14 +284,19 @@ class Campaign:
                     self._conflict(env, *stored)
             if match is None:
                 match = self.match()
-            applied = history.apply(env, genesis, match, head)
+            applied = history.apply(env, genesis, match, head, build)
             todo.append(applied)
             batch[env.seq] = env
             match, head = applied.match, (env.seq, env.hash)
             result.accepted.append(env)
         self._check_claims(claims, todo, result)
-        if todo or result.claims:
-            self._store(todo, result.claims)
+        opened_views = []
+        if views:
+            from .refereeing import check_views
+
+            opened_views = check_views(self, views, todo, result)
+        if todo or result.claims or opened_views:
+            self._store(todo, result.claims, opened_views)
             for applied in todo:
                 self._archive("received", applied.envelope)
             for claim in result.claims:
@@ -292,7 +337,8 @@ class Campaign:
         path.write_text(env.raw)
         return path
 
-    def _store(self, applied: list[history.Applied], claims: list[Envelope] = ()) -> None:
+    def _store(self, applied: list[history.Applied], claims: list[Envelope] = (),
+               views: list[tuple[Envelope, str, str]] = ()) -> None:
         ledger = self.ledger
         ledger.begin()
         try:
@@ -302,6 +348,8 @@ class Campaign:
                 ledger.derive(e.seq, a.state_json, a.state_hash, a.events, a.rolls)
             for c in claims:
                 ledger.add_claim(c.hash, c.seq, c.author, c.raw, now())
+            for v, side, payload in views:
+                ledger.add_view(v.hash, v.seq, side, v.raw, payload, now())
             ledger.commit()
         except BaseException:
             ledger.rollback()
@@ -359,7 +407,8 @@ class Campaign:
     # -- acting ---------------------------------------------------------------
     def _next_link(self) -> str:
         data = self._secrets()
-        index = self.match()["chains"][self.side]["index"] + 1
+        match = self.match()
+        index = (match["public"] if self.refereed else match)["chains"][self.side]["index"] + 1
         if index > data["length"]:
             raise PbemError("hash chain exhausted", f"all {data['length']} links are used", code="chain-exhausted")
         links = protocol.chain_links(data["game"], data["side"], bytes.fromhex(data["secret"]), data["length"])
@@ -438,9 +487,14 @@ class Campaign:
             raise PbemError("wrong identity for this campaign", f"{side} plays with '{self.identity_name}'", code="wrong-key")
         waiting = self.waiting()
         if waiting is None:
-            raise PbemError("the game is over", code="game-over")
+            raise PbemError("the game is over", "the referee may now disclose it: pbem disclose" if self.refereed else "",
+                            code="game-over")
         if waiting["side"] != side:
             raise PbemError("not your turn", waiting["text"], code="not-your-turn")
+        if self.refereed:
+            from .refereeing import play
+
+            return play(self, identity, orders, ask)
         reveal = self._next_link()
         if waiting["why"] == "secret":  # the game is over: open every hidden draw to the opponent
             envelope = self._sign(identity, {"reveal": reveal, "actions": [],

@@ -26,7 +26,7 @@ from .keys import Identity, fingerprint
 
 DOMAIN = b"pbem/v1/envelope\0"
 FORMAT = 1
-KINDS = ("genesis", "join", "turn", "claim")
+KINDS = ("genesis", "join", "turn", "claim", "view")
 FIELDS = {"v", "game", "seq", "prev", "author", "kind", "engine", "body", "state"}
 
 

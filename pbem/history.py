@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import base64
 import hashlib
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,7 @@ from engine.registry import UnknownGame, get_game
 
 from . import __version__
 from .envelope import Envelope
-from .errors import RefusedTurn
+from .errors import PbemError, RefusedTurn
 
 GENESIS_PREV = "0" * 64
 
@@ -60,7 +61,8 @@ _GAMES: dict[tuple[str, str], Game] = {}  # (module, version) -> module, checked
 
 
 def pinned_key(genesis: dict[str, Any], side: str) -> bytes | None:
-    entry = genesis["body"].get("sides", {}).get(side)
+    body = genesis["body"]
+    entry = body.get("referee") if side == "referee" and body.get("mode") == "referee" else body.get("sides", {}).get(side)
     if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
         return None
     try:
@@ -74,7 +76,7 @@ def _where(env: Envelope) -> str:
 
 
 def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] | None,
-          head: tuple[int, str] | None) -> Applied:
+          head: tuple[int, str] | None, build: dict[str, Any] | None = None) -> Applied:
     """Check ``env`` as the next envelope after ``head`` and apply it to ``match``.
 
     ``genesis`` is the content of envelope #0 (None when ``env`` is the genesis).
@@ -82,6 +84,8 @@ def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] |
     :raises RefusedTurn: with a code naming the first check that failed.
     """
     c = env.content
+    if (genesis or c)["body"].get("mode") == "referee":
+        return _apply_referee(env, genesis, match, head, build)
     if genesis is None:
         return _apply_genesis(env)
     where = _where(env)
@@ -104,14 +108,15 @@ def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] |
         raise RefusedTurn("game module differs", f"{where} was made with {c['engine']}", code="module-version")
     try:
         if c["kind"] == "join":
-            if c["seq"] != 1:
-                raise RefusedTurn("unexpected join", f"{where}: a join must be envelope #1", code="bad-join")
-            new, events, rolls = protocol.join(match, c["author"], c["body"]), [
+            joins = len(genesis["body"]["sides"]) - (0 if genesis["body"].get("mode") == "referee" else 1)
+            if not 1 <= c["seq"] <= joins:
+                raise RefusedTurn("unexpected join", f"{where}: joins come right after the genesis", code="bad-join")
+            new, events, rolls = protocol.join(match, c["author"], c["body"], game, c["seq"]), [
                 {"text": f"{c['author']} joins the game"}], []
         elif c["kind"] == "turn":
-            new, events, rolls = protocol.advance(game, match, c["seq"], c["author"], c["body"])
+            new, events, rolls = protocol.advance(game, match, c["seq"], c["author"], c["body"], build)
         else:
-            raise RefusedTurn("unexpected genesis", f"{where}: only envelope #0 may be a genesis", code="bad-kind")
+            raise RefusedTurn(f"unexpected {c['kind']} envelope", f"{where}: not part of the chain here", code="bad-kind")
     except protocol.ProtocolError as e:
         raise RefusedTurn(str(e), where, code=e.code) from None
     except IllegalAction as e:
@@ -161,6 +166,129 @@ def _apply_genesis(env: Envelope) -> Applied:
     except protocol.ProtocolError as e:
         raise RefusedTurn(str(e), where, code=e.code) from None
     return _finish(env, new, [{"text": f"{c['author']} creates a game of {game.title} ({c['body']['scenario']})"}], [])
+
+
+def _check_link(env: Envelope, genesis: dict[str, Any], head: tuple[int, str] | None) -> None:
+    """Game, sequence, pinned key and previous hash: the checks every chain envelope passes."""
+    c = env.content
+    where = _where(env)
+    if c["game"] != genesis["game"]:
+        raise RefusedTurn("turn file of another game", f"{where} belongs to game {c['game']}, this campaign is {genesis['game']}", code="wrong-game")
+    if head is None or c["seq"] != head[0] + 1:
+        raise RefusedTurn("gap in the sequence", f"{where}: the next envelope expected is #{(head or (-1,))[0] + 1}", code="gap")
+    key = pinned_key(genesis, c["author"])
+    if key is None:
+        raise RefusedTurn("unknown author", f"{where}: '{c['author']}' is not a party to this game", code="unknown-author")
+    if env.public != key:
+        raise RefusedTurn("signed by the wrong key", f"{where} is signed by a key that is not the one pinned for "
+                          f"{c['author']} at genesis", code="wrong-key")
+    if c["prev"] != head[1]:
+        raise RefusedTurn("broken link to the previous envelope", f"{where}: prev is {c['prev'][:16]}…, "
+                          f"envelope #{head[0]} is {head[1][:16]}…", code="bad-prev")
+
+
+def _apply_referee(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] | None,
+                   head: tuple[int, str] | None, build: dict[str, Any] | None) -> Applied:
+    """A referee-mode envelope: the public state always; the full state when the
+    referee's secrets are at hand (``build``: {"referee_salt", "referee_box"})."""
+    from . import referee
+
+    c = env.content
+    where = _where(env)
+    events: list[dict[str, Any]] = []
+    rolls: list[dict[str, Any]] = []
+    if genesis is None:
+        if c["kind"] != "genesis" or c["seq"] != 0 or c["author"] != referee.REFEREE or c["prev"] != GENESIS_PREV:
+            raise RefusedTurn("not a genesis", f"{where}: a referee game starts with the referee's genesis", code="not-genesis")
+        if pinned_key(c, c["author"]) != env.public:
+            raise RefusedTurn("genesis not signed by its author's key", where, code="wrong-key")
+        game = game_of(c)
+        try:
+            full = protocol.start(game, c["game"], c["author"], c["body"])
+        except protocol.ProtocolError as e:
+            raise RefusedTurn(str(e), where, code=e.code) from None
+        new = {"public": referee.public_start(c), "full": full if build else None}
+        return _finish_referee(env, new, [{"text": f"the referee creates a game of {game.title}"}], [])
+    assert match is not None and head is not None
+    _check_link(env, genesis, head)
+    game = game_of(genesis)
+    body = c["body"]
+    joins = _referee_joins(genesis, env, head) if "joins" in body else {}
+    public = referee.public_advance(match["public"], c["seq"], c["author"], c["kind"],
+                                    dict(body, joins=joins) if joins else body)
+    full = match["full"]
+    for side, join_body in sorted(joins.items()):
+        events.append({"text": f"{side} joins the game"})
+        if full is not None:
+            full = protocol.join(full, side, join_body, game, c["seq"])
+    if "disclose" in body:
+        _check_disclosure(genesis, body["disclose"], where)
+        events.append({"text": "the referee discloses its secrets: anyone can now replay the whole game"})
+    elif full is not None and build:
+        turn = {"reveal": body["reveal"], "actions": []}
+        if c["author"] != referee.REFEREE:
+            plain = referee.open_box(build["referee_box"], body["orders"], c["game"], "orders",
+                                     referee.orders_aad(c["game"], c["seq"], c["author"]))
+            turn["actions"] = json.loads(plain)
+        try:
+            full, more, rolls = protocol.advance(game, full, c["seq"], c["author"], turn, build)
+            events += more
+        except protocol.ProtocolError as e:
+            raise RefusedTurn(str(e), where, code=e.code) from None
+        except IllegalAction as e:
+            raise RefusedTurn("illegal action", f"{where}: {e}", code="illegal-action") from None
+        if c["author"] == referee.REFEREE and body.get("commit") != referee.commitment(full, c["seq"], build["referee_salt"]):
+            raise RefusedTurn("the referee's state commitment does not match the replay", where, code="bad-commit")
+    else:
+        full = None  # a player's copy: the full state is the referee's until it discloses
+    return _finish_referee(env, {"public": public, "full": full}, events, rolls)
+
+
+def _referee_joins(genesis: dict[str, Any], env: Envelope, head: tuple[int, str]) -> dict[str, dict[str, Any]]:
+    """The players' signed join blocks that the referee's first envelope carries: their bodies."""
+    from .armor import find_blocks
+    from .envelope import open_block
+
+    where = _where(env)
+    raw = env.content["body"]["joins"]
+    if env.content["author"] != "referee" or head[0] != 0 or not isinstance(raw, dict):
+        raise RefusedTurn("joins travel only in the referee's first envelope", where, code="bad-join")
+    bodies = {}
+    for side, text in sorted(raw.items()):
+        try:
+            blocks = find_blocks(text) if isinstance(text, str) else []
+            join = open_block(blocks[0]) if len(blocks) == 1 else None
+        except PbemError as e:
+            raise RefusedTurn(f"{side}'s join inside {where} is damaged", str(e), code="bad-join") from None
+        if join is None or join.kind != "join" or join.author != side or join.game != genesis["game"] \
+                or join.seq != 0 or join.content["prev"] != head[1] or pinned_key(genesis, side) != join.public:
+            raise RefusedTurn(f"{side}'s join inside {where} is not {side}'s signed join of this game", where,
+                              code="bad-join")
+        bodies[side] = join.content["body"]
+    return bodies
+
+
+def _check_disclosure(genesis: dict[str, Any], disclosed: Any, where: str) -> None:
+    from . import referee
+
+    try:
+        salt, box = bytes.fromhex(disclosed["salt"]), bytes.fromhex(disclosed["box"])
+    except (KeyError, TypeError, ValueError):
+        raise RefusedTurn("malformed disclosure", where, code="bad-disclosure") from None
+    body = genesis["body"]
+    if referee.salt_anchor(genesis["game"], salt) != body["salt_anchor"] or not referee.box_check(
+            genesis["game"], box, body["referee"]["box"]):
+        raise RefusedTurn("the referee disclosed secrets other than those it committed to at genesis", where,
+                          code="cheating")
+
+
+def _finish_referee(env: Envelope, new: dict[str, Any], events: list[dict[str, Any]],
+                    rolls: list[dict[str, Any]]) -> Applied:
+    digest = hashlib.sha256(canonical_json(new["public"], strict=False)).hexdigest()
+    if digest != env.content["state"]:
+        raise RefusedTurn("state hash differs", f"{_where(env)}: the public state after it differs "
+                          f"({env.content['state'][:16]}… signed, {digest[:16]}… computed)", code="state-mismatch")
+    return Applied(env, new, canonical_json(new, strict=False), digest, events, rolls)
 
 
 def _finish(env: Envelope, new: dict[str, Any], events: list[dict[str, Any]], rolls: list[dict[str, Any]]) -> Applied:

@@ -22,7 +22,7 @@ from typing import Any
 
 from .errors import LedgerError
 
-MIGRATIONS = ("m001_initial", "m002_roll_inputs", "m003_claims")
+MIGRATIONS = ("m001_initial", "m002_roll_inputs", "m003_claims", "m004_views")
 
 
 def _migrations():  # imported lazily: sqlite_utils costs ~50 ms to import
@@ -51,6 +51,13 @@ def _migrations():  # imported lazily: sqlite_utils costs ~50 ms to import
     def m003_claims(db: sqlite_utils.Database) -> None:
         # signed timeout claims: evidence beside the chain, never part of it
         db["claims"].create({"hash": str, "seq": int, "author": str, "raw": str, "received_at": str}, pk="hash")
+
+    @migrations()
+    def m004_views(db: sqlite_utils.Database) -> None:
+        # referee games: each player's own views (signed by the referee, sealed to the player),
+        # and the joins a referee holds until it starts the game
+        db["views"].create({"hash": str, "seq": int, "side": str, "raw": str, "payload": str, "received_at": str},
+                           pk="hash")
 
     return migrations
 
@@ -172,6 +179,17 @@ class Ledger:
     def state_hash_at(self, seq: int) -> str | None:
         row = self.conn.execute("select hash from states where seq = ?", (seq,)).fetchone()
         return row[0] if row else None
+
+    def add_view(self, digest: str, seq: int, side: str, raw: str, payload: str, received_at: str) -> None:
+        self.conn.execute("insert or ignore into views (hash, seq, side, raw, payload, received_at) "
+                          "values (?, ?, ?, ?, ?, ?)", (digest, seq, side, raw, payload, received_at))
+
+    def views(self, side: str | None = None) -> list[tuple[str, int, str, str, str]]:
+        """(hash, seq, side, raw, payload) in order."""
+        if side is None:
+            return list(self.conn.execute("select hash, seq, side, raw, payload from views order by seq, side"))
+        return list(self.conn.execute("select hash, seq, side, raw, payload from views where side = ? "
+                                      "order by seq", (side,)))
 
     def received_at(self, seq: int) -> str | None:
         row = self.conn.execute("select received_at from envelopes where seq = ?", (seq,)).fetchone()

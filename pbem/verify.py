@@ -29,6 +29,7 @@ class Verified:
     state_hash: str
     match: dict[str, Any]
     claims: int = 0
+    referee_note: str = ""
 
     def summary(self) -> str:
         unsealed = f" ({self.unsealed} rolls UNSEALED: their actor could compute them before signing)" if self.unsealed else ""
@@ -39,13 +40,15 @@ class Verified:
             if drawn:
                 hidden += (f", {side}'s {drawn} hidden draws checked against its secret" if record["secret"]
                            else f", {side}'s {drawn} hidden draws NOT YET CHECKED (its secret is revealed at the end)")
-        claims += hidden
+        claims += hidden + self.referee_note
         return (f"OK: {self.envelopes} envelopes, {self.actions} actions, {self.dice} dice checked{unsealed}{claims}; "
                 f"state {self.state_hash[:16]}")
 
 
-def verify_ledger(ledger: Ledger, *, rebuild: bool = False) -> Verified:
+def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any] | None = None) -> Verified:
     """Replay ``ledger`` from genesis.  With ``rebuild``, rewrite the derived tables.
+
+    ``build``: a referee's own secrets, to replay the full state of a referee game.
 
     :raises VerifyError: naming the first bad entry and what is wrong with it.
     """
@@ -74,7 +77,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False) -> Verified:
                     raise VerifyError("stored envelope does not match its index columns",
                                       f"{where}: stored as #{seq} {author} {kind} {digest[:16]}…, signed as "
                                       f"#{env.seq} {env.author} {env.kind} {env.hash[:16]}…")
-                applied = history.apply(env, genesis, match, head)
+                applied = history.apply(env, genesis, match, head, build)
             except VerifyError:
                 raise
             except PbemError as e:
@@ -87,7 +90,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False) -> Verified:
                 genesis = env.content
             replayed[seq] = ((env.hash, env.author), applied.state_hash)
             match, head = applied.match, (seq, env.hash)
-            actions += len(env.content["body"].get("actions", []))
+            actions += len(env.content["body"].get("actions", [])) or int("orders" in env.content["body"])
             dice += sum(len(r["values"]) for r in applied.rolls)
             unsealed += sum(1 for r in applied.rolls if r.get("mode") == "unsealed")
             expected_seq += 1
@@ -141,12 +144,32 @@ def _compare_derived(where: str, seq: int, applied: history.Applied, states: dic
                               f"{'state' if table == 'states' else table}; run 'pbem rebuild'")
 
 
-def verify_path(path: Path) -> Verified:
-    from .campaign import locate
+def verify_path(path: Path, unlock=None) -> Verified:
+    """Verify a campaign directory or database.  A referee's campaign is replayed in full
+    with its own secrets (``unlock`` asks for their passphrase if they are encrypted); a
+    player's copy of a referee game is replayed in full once the referee has disclosed."""
+    from .campaign import Campaign
 
-    _, db = locate(path)
-    ledger = Ledger.open(db, readonly=True)
+    camp = Campaign.open(path, readonly=True)
+    camp.unlock = unlock
     try:
-        return verify_ledger(ledger)
+        try:
+            refereed = camp.refereed
+        except PbemError:  # no readable genesis: the replay below says what is wrong
+            refereed = False
+        build = camp.replay_secrets() if refereed else None
+        result = verify_ledger(camp.ledger, build=build)
+        if refereed and camp.side == "referee":
+            result.referee_note = ", full state replayed with the referee's secrets and every commitment checked"
+        elif refereed:
+            from .refereeing import verify_disclosed
+
+            if result.match["public"]["disclosed"] is None:
+                result.referee_note = (", public chain checked; the full replay and your views are checked "
+                                       "once the referee discloses")
+            else:
+                views = verify_disclosed(camp.ledger, camp.side)
+                result.referee_note = f", referee disclosed: full game replayed, {views} views you received match"
+        return result
     finally:
-        ledger.close()
+        camp.ledger.close()

@@ -1,0 +1,354 @@
+"""Referee-mode campaigns: the referee's flows (create, start, adjudicate, disclose)
+and the players' (join, give orders, read their views).  The wire format and
+the public checks are in ``pbem.referee``; the full rules in ``engine``."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets as secrets_mod
+from pathlib import Path
+from typing import Any
+
+from engine import match as protocol
+from engine.canonical import canonical_json
+from engine.core import Choice, IllegalAction, Prompt, find_choice
+
+from . import history, referee
+from .armor import find_blocks
+from .envelope import Envelope, open_block, seal
+from .errors import PbemError, RefusedTurn
+from .keys import Identity
+
+REFEREE = referee.REFEREE
+
+
+# --- creating and joining -------------------------------------------------------
+
+def new_game(directory: Path, module: str, identity: Identity, players: dict[str, tuple[bytes, str]],
+             scenario: str | None = None, options: dict[str, Any] | None = None, deadline_hours: int | None = None,
+             lock: bytes | None = None):
+    """The referee creates a game for ``players`` ({side: (public key, name)})."""
+    from engine.registry import UnknownGame, get_game
+
+    from .campaign import Campaign
+
+    try:
+        game = get_game(module)
+    except UnknownGame as e:
+        raise PbemError("unknown game module", str(e), code="unknown-module") from None
+    if sorted(players) != sorted(game.sides):
+        raise PbemError("name one player per side", f"{game.name} has sides {', '.join(game.sides)}; "
+                        f"given: {', '.join(sorted(players)) or 'none'}", code="bad-side")
+    keys = [k for k, _ in players.values()] + [identity.public]
+    if len(set(keys)) != len(keys):
+        raise PbemError("every party needs its own key", "the referee and the players must not share keys", code="bad-key")
+    game_id = secrets_mod.token_hex(16)
+    chain_secret, salt = secrets_mod.token_bytes(32), secrets_mod.token_bytes(32)
+    box_private, box_public = referee.box_keypair()
+    anchor = protocol.chain_links(game_id, REFEREE, chain_secret)[0]
+    body = {"mode": "referee", "scenario": scenario or next(iter(game.scenarios)), "options": options or {},
+            "title": game.title, "chain": protocol.CHAIN_LENGTH, "anchor": anchor.hex(), "deadline_hours": deadline_hours,
+            "referee": {"key": base64.b64encode(identity.public).decode(), "name": identity.name, "box": box_public.hex()},
+            "sides": {side: {"key": base64.b64encode(key).decode(), "name": name} for side, (key, name) in players.items()},
+            "salt_anchor": referee.salt_anchor(game_id, salt)}
+    content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": REFEREE, "kind": "genesis",
+               "engine": history.engine_stamp(game), "body": body, "state": ""}
+    content["state"] = _hash(referee.public_start(content))
+    envelope = seal(identity, content)
+    build = {"referee_salt": salt, "referee_box": box_private}
+    applied = history.apply(envelope, None, None, None, build)  # refuses what the engine refuses (bad options...)
+    campaign = Campaign._create(directory, REFEREE, identity.name, game_id, chain_secret, protocol.CHAIN_LENGTH,
+                                None, lock, {"salt": salt.hex(), "box": box_private.hex()})
+    campaign._store([applied])
+    campaign._archive("sent", envelope)
+    return campaign, envelope
+
+
+def join_content(genesis: Envelope, side: str, anchor: str, box_public: str) -> dict[str, Any]:
+    """A player's join: a signed document the referee carries into its first envelope."""
+    return {"v": 1, "game": genesis.game, "seq": 0, "prev": genesis.hash, "author": side, "kind": "join",
+            "engine": genesis.content["engine"], "body": {"anchor": anchor, "box": box_public}, "state": ""}
+
+
+def _hash(public: dict[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(public, strict=False)).hexdigest()
+
+
+# --- who owes what ----------------------------------------------------------------
+
+def waiting(campaign) -> dict[str, Any] | None:
+    match = campaign.match()
+    public = match["public"]
+    if public["disclosed"] is not None:
+        return None
+    missing = [p for p in public["players"] if p not in public["chains"]]
+    if missing:
+        if campaign.side == REFEREE:
+            joined = {side for _, _, side, _, _ in campaign.ledger.views()}
+            still = [p for p in missing if p not in joined]
+            if not still:
+                return {"side": REFEREE, "why": "start", "since": 0, "text": "every player has joined: start the game"}
+            missing = still
+        return {"side": missing[0], "why": "join", "since": 0, "text": f"waiting for {missing[0]} to join"}
+    if public["adjudicate"]:
+        return {"side": REFEREE, "why": "adjudicate", "since": public["seq"],
+                "text": f"waiting for the referee to adjudicate envelope #{public['seq']}"}
+    if campaign.side == REFEREE:
+        full = protocol.waiting_for(campaign.game, match["full"])
+        if full is None:
+            return {"side": REFEREE, "why": "disclose", "since": public["seq"],
+                    "text": "the game is over: the referee discloses it (pbem play)"}
+        return full
+    view = latest_view(campaign)
+    if view is None or view["waiting"] is None:
+        return {"side": REFEREE, "why": "disclose", "since": public["seq"],
+                "text": "the game is over: waiting for the referee to disclose it"}
+    return view["waiting"]
+
+
+def latest_view(campaign) -> dict[str, Any] | None:
+    rows = campaign.ledger.views(campaign.side)
+    return json.loads(rows[-1][4]) if rows else None
+
+
+# --- views ---------------------------------------------------------------------------
+
+def view_payload(game, full: dict[str, Any], seq: int, side: str, events: list[dict[str, Any]],
+                 rolls: list[dict[str, Any]]) -> dict[str, Any]:
+    """What ``side`` is told after adjudication ``seq``: a function of the full state and
+    the events of the envelopes it adjudicated, so anyone can re-derive it after disclosure."""
+    state = full["game"]
+    prompt = game.prompt(state)
+    wait = protocol.waiting_for(game, full)
+    mine = wait is not None and wait["side"] == side
+    outcome = game.outcome(state)
+    return {
+        "seq": seq, "side": side, "view": game.view(state, side),
+        "waiting": None if wait is None else (dict(wait) if mine else {"side": wait["side"], "why": wait["why"],
+                                                                        "since": wait["since"],
+                                                                        "text": f"waiting for {wait['side']}"}),
+        "prompt": {"text": prompt.text, "choices": [[c.label, c.action] for c in prompt.choices]} if mine else None,
+        "events": [e["text"] for e in events if e.get("to") is None or side in e["to"]],
+        "rolls": [{k: r.get(k) for k in ("purpose", "spec", "values", "result")}
+                  for r in rolls if r.get("to") is None or side in r["to"]],
+        "outcome": None if outcome is None else {"winner": outcome.winner, "result": outcome.result,
+                                                  "reason": outcome.reason},
+    }
+
+
+def _view_doc(identity: Identity, adjudication: Envelope, side: str, box: dict[str, str]) -> Envelope:
+    content = {"v": 1, "game": adjudication.game, "seq": adjudication.seq, "prev": adjudication.hash,
+               "author": REFEREE, "kind": "view", "engine": adjudication.content["engine"],
+               "body": {"to": side, "box": box}, "state": ""}
+    return seal(identity, content)
+
+
+def check_views(campaign, docs: list[Envelope], todo: list, result) -> list[tuple[Envelope, str, str]]:
+    """Players: the views the referee sealed to us.  Referee: the players' joins.  Returns rows to store."""
+    genesis = campaign.genesis
+    out: list[tuple[Envelope, str, str]] = []
+    known = {h for h, *_ in campaign.ledger.views()}
+    new = {a.envelope.seq: a for a in todo}
+    for doc in docs:
+        if doc.hash in known:
+            result.skipped.append((doc, "already received"))
+            continue
+        if doc.game != genesis["game"] or history.pinned_key(genesis, doc.author) != doc.public:
+            raise RefusedTurn("a view or join not signed for this game", f"{doc.kind} from {doc.author}", code="wrong-key")
+        if doc.kind == "join":
+            if campaign.side != REFEREE:
+                result.skipped.append((doc, "a join is for the referee"))
+                continue
+            if doc.seq != 0 or doc.content["prev"] != campaign.ledger.envelope_index(0)[0]:
+                raise RefusedTurn("a join must answer this game's invitation", f"join from {doc.author}", code="bad-join")
+            out.append((doc, doc.author, json.dumps(doc.content["body"])))
+            known.add(doc.hash)
+            continue
+        side = doc.content["body"].get("to")
+        if side != campaign.side:
+            result.skipped.append((doc, f"a view for {side}"))
+            continue
+        if doc.seq in new:
+            public, stored_hash = new[doc.seq].match["public"], new[doc.seq].envelope.hash
+        else:
+            index = campaign.ledger.envelope_index(doc.seq)
+            if index is None:
+                raise RefusedTurn("a view of an envelope this campaign does not hold",
+                                  f"view #{doc.seq}: ingest the referee's envelope first", code="gap")
+            stored_hash, public = index[0], campaign.ledger.state(doc.seq)[1]["public"]
+        box = doc.content["body"].get("box")
+        if doc.content["prev"] != stored_hash or public.get("views", {}).get(side) != \
+                hashlib.sha256(canonical_json(box)).hexdigest() or public["seq"] != doc.seq:
+            raise RefusedTurn("a view the referee did not commit to", f"view #{doc.seq} for {side}", code="bad-view")
+        secret = bytes.fromhex(campaign._secrets()["box"])
+        payload = referee.open_box(secret, box, doc.game, "view", referee.view_aad(doc.game, doc.seq, side))
+        out.append((doc, side, payload.decode()))
+        known.add(doc.hash)
+    return out
+
+
+# --- playing ---------------------------------------------------------------------------
+
+def play(campaign, identity: Identity, orders: list[str], ask):
+    from .campaign import PlayResult
+
+    if campaign.side == REFEREE:
+        return _adjudicate(campaign, identity)
+    view = latest_view(campaign)
+    if view is None or view["prompt"] is None:
+        raise PbemError("no decision in your latest view", "wait for the referee's next file", code="not-your-turn")
+    prompt = Prompt(campaign.side, view["prompt"]["text"],
+                    tuple(Choice(label, action) for label, action in view["prompt"]["choices"]))
+    refusal = None
+    queue = list(orders)
+    while True:
+        order = queue.pop(0) if queue else (ask(prompt, [{"text": t} for t in view["events"]], [], refusal)
+                                             if ask else None)
+        if order is None:
+            return PlayResult(None, None, [], [], [])
+        try:
+            action = find_choice(prompt, order).action
+            break
+        except IllegalAction as e:
+            if not ask or queue:
+                raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
+            refusal = str(e)
+    genesis = campaign.genesis
+    head = campaign.ledger.head()
+    seq = head[0] + 1
+    box = referee.seal_box(bytes.fromhex(campaign.match()["public"]["boxes"][REFEREE]),
+                           canonical_json([action]), genesis["game"], "orders",
+                           referee.orders_aad(genesis["game"], seq, campaign.side))
+    body = {"reveal": campaign._next_link(), "orders": box}
+    envelope = _sign_chain(campaign, identity, body)
+    path = campaign._archive("sent", envelope)
+    return PlayResult(envelope, path, [], [], [action])
+
+
+def _sign_chain(campaign, identity: Identity, body: dict[str, Any], joins: dict[str, dict] | None = None) -> Envelope:
+    genesis = campaign.genesis
+    head = campaign.ledger.head()
+    match = campaign.match()
+    public_body = dict(body, joins=joins) if joins else body
+    public = referee.public_advance(match["public"], head[0] + 1, campaign.side, "turn", public_body)
+    content = {"v": 1, "game": genesis["game"], "seq": head[0] + 1, "prev": head[1], "author": campaign.side,
+               "kind": "turn", "engine": history.engine_stamp(campaign.game), "body": body, "state": _hash(public)}
+    envelope = seal(identity, content)
+    campaign._store([history.apply(envelope, genesis, match, head, campaign.replay_secrets())])
+    return envelope
+
+
+def _adjudicate(campaign, identity: Identity):
+    """The referee resolves the last orders (or starts the game) and sends each player its view."""
+    from .campaign import PlayResult
+
+    wait = waiting(campaign)
+    if wait["why"] == "disclose":
+        return disclose(campaign, identity)
+    game, genesis = campaign.game, campaign.genesis
+    secrets = campaign.replay_secrets()
+    head = campaign.ledger.head()
+    seq = head[0] + 1
+    match = campaign.match()
+    full = match["full"]
+    body: dict[str, Any] = {"reveal": campaign._next_link()}
+    joins_bodies: dict[str, dict] = {}
+    events: list[dict[str, Any]] = []
+    if wait["why"] == "start":
+        body["joins"] = {side: raw for _, _, side, raw, _ in campaign.ledger.views()}
+        for _, _, side, _, payload in campaign.ledger.views():
+            joins_bodies[side] = json.loads(payload)
+            full = protocol.join(full, side, joins_bodies[side], game, seq)
+            events.append({"text": f"{side} joins the game"})
+    else:
+        events += campaign.ledger.events(head[0] - 1)  # the orders being adjudicated (envelope #head)
+    new_full, new_events, rolls = protocol.advance(game, full, seq, REFEREE, {"reveal": body["reveal"], "actions": []},
+                                                   secrets)
+    events += new_events
+    if wait["why"] != "start":
+        rolls = campaign.ledger.rolls(head[0] - 1) + rolls
+    body["commit"] = referee.commitment(new_full, seq, secrets["referee_salt"])
+    boxes = {}
+    for side in sorted(game.sides):
+        payload = view_payload(game, new_full, seq, side, events, rolls)
+        player_box = bytes.fromhex(joins_bodies[side]["box"] if side in joins_bodies else match["public"]["boxes"][side])
+        boxes[side] = referee.seal_box(player_box, canonical_json(payload), genesis["game"], "view",
+                                       referee.view_aad(genesis["game"], seq, side))
+    body["views"] = {side: hashlib.sha256(canonical_json(box)).hexdigest() for side, box in boxes.items()}
+    envelope = _sign_chain(campaign, identity, body, joins_bodies or None)
+    campaign._archive("sent", envelope)
+    paths = _send_views(campaign, identity, envelope, boxes)
+    return PlayResult(envelope, paths[0] if paths else None, events, rolls, [], paths)
+
+
+def _send_views(campaign, identity: Identity, adjudication: Envelope, boxes: dict[str, dict]) -> list[Path]:
+    """One file per player: the chain since the last adjudication, and that player's own view."""
+    from .campaign import turn_file_name
+
+    previous = [seq for seq, _, author, _, _, _ in campaign.ledger.envelopes()
+                if author == REFEREE and seq < adjudication.seq]
+    since = previous[-1] if previous else 0
+    chain = [raw for seq, _, _, _, raw, _ in campaign.ledger.envelopes() if seq > since]
+    paths = []
+    for side, box in sorted(boxes.items()):
+        doc = _view_doc(identity, adjudication, side, box)
+        folder = campaign.dir / "sent" / f"to-{side}"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / turn_file_name(adjudication)
+        path.write_text("".join(chain) + doc.raw)
+        paths.append(path)
+    return paths
+
+
+def disclose(campaign, identity: Identity):
+    """Publish the referee's salt and box key: anyone can now replay the whole game."""
+    from .campaign import PlayResult
+
+    data = campaign._secrets()
+    body = {"reveal": campaign._next_link(), "disclose": {"salt": data["salt"], "box": data["box"]}}
+    envelope = _sign_chain(campaign, identity, body)
+    path = campaign._archive("sent", envelope)
+    return PlayResult(envelope, path, [], [], [])
+
+
+# --- checking a disclosed game -------------------------------------------------------------
+
+def verify_disclosed(ledger, side: str | None) -> int:
+    """Replay a disclosed referee game in full: every order, roll and commitment; and every
+    view ``side`` received must be the one re-derived from the committed state.  Returns the
+    number of views checked.
+
+    :raises PbemError: the first discrepancy.
+    """
+    rows = list(ledger.envelopes())
+    envelopes = [open_block(find_blocks(raw)[0]) for _, _, _, _, raw, _ in rows]
+    disclosure = next((e for e in envelopes if "disclose" in e.content["body"]), None)
+    if disclosure is None:
+        return 0
+    secrets = {"referee_salt": bytes.fromhex(disclosure.content["body"]["disclose"]["salt"]),
+               "referee_box": bytes.fromhex(disclosure.content["body"]["disclose"]["box"])}
+    genesis = envelopes[0].content
+    game = history.game_of(genesis)
+    applied = history.apply(envelopes[0], None, None, None, secrets)
+    match, head = applied.match, (0, envelopes[0].hash)
+    received = {seq: json.loads(payload) for _, seq, s, _, payload in ledger.views(side)} if side else {}
+    checked = 0
+    pending_events: list = []
+    pending_rolls: list = []
+    for env in envelopes[1:]:
+        applied = history.apply(env, genesis, match, head, secrets)
+        pending_events += applied.events
+        pending_rolls += applied.rolls
+        if env.author == REFEREE and "commit" in env.content["body"]:
+            if env.seq in received:
+                expected = view_payload(game, applied.match["full"], env.seq, side, pending_events, pending_rolls)
+                if canonical_json(expected) != canonical_json(received[env.seq]):
+                    raise PbemError("a view you received is not what the committed state gives",
+                                    f"view after envelope #{env.seq}: the referee told {side} something else",
+                                    code="bad-view")
+                checked += 1
+            pending_events, pending_rolls = [], []
+        match, head = applied.match, (env.seq, env.hash)
+    return checked
