@@ -104,7 +104,18 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
     if pools:  # only games with hidden pools carry this record (other histories keep their hashes)
         match["private"] = {side: private.new_side(pools.get(side, {}), "") for side in sorted(game.sides)}
         match["private"][creator]["anchor"] = _private_anchor(body, creator)
+    if pools or body["mode"] == "unsealed":
+        # The joiner saw the creator's anchor before committing its own secrets, so it could
+        # grind them against it: nothing the joiner draws or rolls at once may use a creator
+        # link older than the join.  The creator's first reveal after the join unlocks that.
+        match["opening"] = creator
     return match
+
+
+def needs_opening(game: Game, match: dict[str, Any], side: str) -> bool:
+    """Whether ``side`` must wait for the creator's first link after the join."""
+    creator = match.get("opening")
+    return creator is not None and side != creator and match["chains"][creator]["index"] == 0
 
 
 def _private_anchor(body: dict[str, Any], side: str) -> str:
@@ -157,6 +168,10 @@ def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:
         other = _other(game, pending["side"])
         return {"side": other, "why": "reveal", "since": pending["declared_in"],
                 "text": f"waiting for {other}'s reveal since envelope #{pending['declared_in']}"}
+    if len(match["chains"]) == len(game.sides) and _opening_owed(game, match, match.get("opening")):
+        creator = match["opening"]
+        return {"side": creator, "why": "reveal", "since": match["seq"],
+                "text": f"waiting for {creator}'s opening reveal (its first link after the join)"}
     if len(match["chains"]) < len(game.sides):
         missing = [s for s in game.sides if s not in match["chains"]][0]
         return {"side": missing, "why": "join", "since": 0, "text": f"waiting for {missing} to join"}
@@ -164,6 +179,15 @@ def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:
     if prompt.side is None:
         return None
     return {"side": prompt.side, "why": "decide", "since": match["seq"], "text": f"{prompt.side}: {prompt.text}"}
+
+
+def _opening_owed(game: Game, match: dict[str, Any], side: str | None) -> bool:
+    """The creator owes a reveal-only opening envelope: the joiner is to act first."""
+    creator = match.get("opening")
+    if creator is None or side != creator or match["chains"][creator]["index"] > 0:
+        return False
+    prompt = game.prompt(match["game"])
+    return prompt.side is not None and prompt.side != creator
 
 
 def _other(game: Game, side: str) -> str:
@@ -208,7 +232,8 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     ctx = None
     if records is not None:
         ctx = private.PrivateContext(match["game_id"], seq, side, records, {s: c["link"] for s, c in chains.items()},
-                                     body, (build or {}).get("secret"))
+                                     body, (build or {}).get("secret"), match.get("opening"),
+                                     {s: c["index"] for s, c in chains.items()})
     state, pending = match["game"], match["pending"]
     events: list[dict[str, Any]] = []
     rolls: list[dict[str, Any]] = []
@@ -224,7 +249,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         events += new_events
         rolls += new_rolls
         pending = None
-    elif not actions and body.get("private_secret") is None:
+    elif not actions and body.get("private_secret") is None and not _opening_owed(game, match, side):
         raise ProtocolError("nothing-to-do", f"{side} sent no actions and owes no reveal")
 
     for i, action in enumerate(actions):
@@ -245,6 +270,9 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
                 # The actor uses the other side's last revealed link: no round trip, but the
                 # actor could compute the roll before signing.  Labelled UNSEALED everywhere.
                 other = _other(game, side)
+                if needs_opening(game, dict(match, chains=chains), side):
+                    raise ProtocolError("too-early", f"{side} cannot roll unsealed dice on {other}'s anchor, which it "
+                                        f"saw before committing; wait for {other}'s opening reveal")
                 other_link = {"side": other, "index": chains[other]["index"], "link": chains[other]["link"]}
                 state, new_events, new_rolls = _resolve(game, match, state, action, seq, seq, own, other_link,
                                                         declarations, "unsealed", ctx)

@@ -96,7 +96,10 @@ class PrivateContext:
     """
 
     def __init__(self, game_id: str, seq: int, author: str, records: dict[str, Any], links: dict[str, str],
-                 body: dict[str, Any], secret: bytes | None = None) -> None:
+                 body: dict[str, Any], secret: bytes | None = None, opening: str | None = None,
+                 link_index: dict[str, int] | None = None) -> None:
+        self.opening = opening  # the creator, whose anchor the joiner must not draw on
+        self.link_index = link_index or {}
         self.game_id, self.seq, self.author = game_id, seq, author
         self.records = records  # side -> public private-record (copied by the caller)
         self.links = links  # side -> last revealed chain link
@@ -141,6 +144,9 @@ class PrivateContext:
         if not 0 <= count <= record["sizes"][pool]:
             raise PrivateError("bad-private", f"cannot draw {count} from {side}'s {pool} of {record['sizes'][pool]}")
         other = next(s for s in sorted(self.links) if s != side)
+        if self.opening == other and self.link_index[other] == 0:
+            raise PrivateError("too-early", f"{side} cannot draw on {other}'s anchor, which it saw before committing "
+                               f"its secret; wait for {other}'s opening reveal")
         entry = {"pool": pool, "j": record["draws"], "n": record["n"], "link": self.links[other],
                  "envelope": self.seq, "tokens": []}
         if self.build:

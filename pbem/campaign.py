@@ -224,6 +224,18 @@ class Campaign:
             return waiting(self)
         return protocol.waiting_for(self.game, self.match())
 
+    def outcome(self) -> dict[str, Any] | None:
+        """The result, as far as this side knows it ({winner, result, reason}), or None."""
+        if self.refereed and self.side != "referee":
+            from .refereeing import latest_view
+
+            view = latest_view(self)
+            return view["outcome"] if view else None
+        match = self.match()
+        state = (match["full"] if self.refereed else match)["game"]
+        result = self.game.outcome(state)
+        return None if result is None else {"winner": result.winner, "result": result.result, "reason": result.reason}
+
     def replay_secrets(self) -> dict[str, Any] | None:
         """What history.apply needs to replay the full state: only a referee has it (or a disclosure)."""
         if not (self.refereed and self.side == "referee"):
@@ -388,7 +400,10 @@ class Campaign:
             raise PbemError("the game is over", code="game-over")
         if late["side"] == self.side:
             raise PbemError("you owe the next envelope yourself", late["text"], code="not-owed")
-        if late["deadline"] is not None and not late["overdue"]:
+        if late["deadline"] is None:
+            raise PbemError("no deadline was agreed at genesis", "a timeout claim needs a deadline both sides signed "
+                            "up to (pbem new --deadline HOURS)", code="no-deadline")
+        if not late["overdue"]:
             raise PbemError("the deadline has not passed", f"{late['side']} has owed envelope #{late['since'] + 1} "
                             f"for {late['hours']} h of the {late['deadline']} h agreed at genesis", code="not-overdue")
         head = self.ledger.head()

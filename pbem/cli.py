@@ -215,10 +215,14 @@ def _read_public(path: Path) -> tuple[bytes, str]:
 
 @cli.command()
 @click.argument("module")
-@click.option("--as", "side", required=True, help="The side you play.")
+@click.option("--as", "side", help="The side you play (not with --referee).")
 @click.option("--key", "key_name", required=True, help="Your identity (pbem keys list).")
-@click.option("--opponent", required=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+@click.option("--opponent", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Your opponent's public key file (from 'pbem keys export').")
+@click.option("--referee", "as_referee", is_flag=True,
+              help="Create the game as its referee; name each player with --player SIDE=KEY.pub.")
+@click.option("--player", "players", multiple=True, metavar="SIDE=FILE",
+              help="With --referee: a player's side and public key file (once per side).")
 @click.option("--scenario", help="Scenario (default: the module's first).")
 @click.option("--dice", "mode", type=click.Choice(["sealed", "unsealed"]), default="sealed", show_default=True,
               help="sealed: no one can preview a roll (a reveal round trip per roll); unsealed: friendly games, "
@@ -228,8 +232,9 @@ def _read_public(path: Path) -> tuple[bytes, str]:
 @encrypt_option
 @campaign_option
 @click.pass_context
-def new(ctx: click.Context, module: str, side: str, key_name: str, opponent: Path, scenario: str | None,
-        mode: str, deadline: int | None, encrypt_secrets: bool, campaign: Path | None) -> None:
+def new(ctx: click.Context, module: str, side: str | None, key_name: str, opponent: Path | None, as_referee: bool,
+        players: tuple[str, ...], scenario: str | None, mode: str, deadline: int | None, encrypt_secrets: bool,
+        campaign: Path | None) -> None:
     """Create a game of MODULE and write the invitation (the genesis turn file).
 
     \b
@@ -239,6 +244,10 @@ def new(ctx: click.Context, module: str, side: str, key_name: str, opponent: Pat
     from .campaign import Campaign
     from .keys import fingerprint
 
+    if as_referee:
+        return _new_refereed(ctx, module, key_name, players, scenario, deadline, encrypt_secrets, campaign)
+    if not side or not opponent or players:
+        raise click.UsageError("a two-player game needs --as SIDE and --opponent FILE (--player is for --referee)")
     public, comment = _read_public(opponent)
     name = comment.removeprefix("pbem:") or opponent.stem
     identity = _keystore(ctx).load(key_name, _passphrase)
@@ -249,6 +258,27 @@ def new(ctx: click.Context, module: str, side: str, key_name: str, opponent: Pat
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
     click.echo(f"Send the invitation to {name}: {path}")
+
+
+def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple[str, ...], scenario: str | None,
+                  deadline: int | None, encrypt_secrets: bool, campaign: Path | None) -> None:
+    from .keys import fingerprint
+    from .refereeing import new_game
+
+    named: dict[str, tuple[bytes, str]] = {}
+    for item in players:
+        side, sep, file = item.partition("=")
+        if not sep or not side or not file:
+            raise click.BadParameter(f"'{item}' is not SIDE=FILE", param_hint="--player")
+        public, comment = _read_public(Path(file))
+        named[side] = (public, comment.removeprefix("pbem:") or Path(file).stem)
+    identity = _keystore(ctx).load(key_name, _passphrase)
+    camp, envelope = new_game(campaign or Path("."), module, identity, named, scenario, None, deadline,
+                              _lock(encrypt_secrets))
+    click.echo(f"created referee game {envelope.game} of {camp.game.title}")
+    for side, (public, name) in sorted(named.items()):
+        click.echo(f"  {side}: {name}, fingerprint {fingerprint(public)} (compare it with them by phone)")
+    click.echo(f"Send the invitation to every player: {camp.dir / 'sent' / _name(envelope)}")
 
 
 def _name(envelope) -> str:
@@ -294,8 +324,8 @@ def join(ctx: click.Context, invitation: str, key_name: str, encrypt_secrets: bo
     click.echo(f"joined game {envelope.game} of {camp.game.title} as {camp.side}")
     click.echo(f"{creator} signs with fingerprint {fingerprint(pinned_key(camp.genesis, creator) or b'')}: "
                "compare it with them by phone.")
-    click.echo(f"Send your join turn file to {camp.genesis['body']['sides'][creator]['name']}: "
-               f"{camp.dir / 'sent' / _name(envelope)}")
+    creator_name = (camp.genesis["body"]["referee"] if camp.refereed else camp.genesis["body"]["sides"][creator])["name"]
+    click.echo(f"Send your join turn file to {creator_name}: {camp.dir / 'sent' / _name(envelope)}")
     _next(camp)
 
 
@@ -398,7 +428,17 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
         click.echo(f"{len(result.drafted)} action(s) drafted, not yet signed; continue with 'pbem play', take back with 'pbem undo'.")
         return
     click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
-    click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']}.")
+    if result.paths:
+        for path in result.paths:
+            side = path.parent.name.removeprefix("to-")
+            click.echo(f"  for {side} ({camp.genesis['body']['sides'][side]['name']}): {path}")
+        click.echo("Send each player its own file: it holds that player's view and no one else's.")
+    elif camp.refereed and camp.side == "referee":
+        click.echo("Send it to every player.")
+    elif camp.refereed:
+        click.echo(f"Send it to the referee, {camp.genesis['body']['referee']['name']}.")
+    else:
+        click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']}.")
     _next(camp)
 
 
@@ -422,14 +462,15 @@ def status(campaign: Path | None) -> None:
     from .campaign import Campaign
 
     camp = _open(campaign, readonly=True)
-    seq, match = camp.ledger.state()
+    seq, _ = camp.ledger.state()
     game = camp.game
-    click.echo(f"{game.title}: game {camp.genesis['game']}, you are {camp.side}, dice {match['mode']}, {seq + 1} envelopes")
+    click.echo(f"{game.title}: game {camp.genesis['game']}, you are {camp.side}, "
+               f"dice {camp.genesis['body']['mode']}, {seq + 1} envelopes")
     waiting = camp.waiting()
-    outcome = game.outcome(match["game"])
+    outcome = camp.outcome()
     if outcome:
-        click.echo(f"game over: {outcome.result}" + (f" ({outcome.reason})" if outcome.reason else ""))
-    elif waiting:
+        click.echo(f"game over: {outcome['result']}" + (f" ({outcome['reason']})" if outcome["reason"] else ""))
+    if waiting:
         late = camp.overdue()
         who = "you" if waiting["side"] == camp.side else waiting["side"]
         click.echo(f"waiting for {who}: {waiting['text']} (since envelope #{waiting['since']}, "

@@ -131,7 +131,7 @@ def view_payload(game, full: dict[str, Any], seq: int, side: str, events: list[d
                                                                         "text": f"waiting for {wait['side']}"}),
         "prompt": {"text": prompt.text, "choices": [[c.label, c.action] for c in prompt.choices]} if mine else None,
         "events": [e["text"] for e in events if e.get("to") is None or side in e["to"]],
-        "rolls": [{k: r.get(k) for k in ("purpose", "spec", "values", "result")}
+        "rolls": [{k: r.get(k) for k in ("purpose", "spec", "values", "result", "declared_in")}
                   for r in rolls if r.get("to") is None or side in r["to"]],
         "outcome": None if outcome is None else {"winner": outcome.winner, "result": outcome.result,
                                                   "reason": outcome.reason},

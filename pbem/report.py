@@ -7,6 +7,7 @@ here, where the report is produced, not in the template.
 
 from __future__ import annotations
 
+import json
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,11 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
             entries[event["seq"]]["events"].append(event["text"])
     for roll in campaign.ledger.rolls(since):
         entries[roll["seq"]]["rolls"].append(roll)
-    waiting = protocol.waiting_for(game, match)
+    if campaign.refereed:
+        if side != "referee":
+            return _player_context(campaign, side, since, seq, entries)
+        match = match["full"]
+    waiting = campaign.waiting() if campaign.refereed else protocol.waiting_for(game, match)
     prompt = game.prompt(match["game"])
     outcome = game.outcome(match["game"])
     view = game.view(match["game"], side)
@@ -51,32 +56,69 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
         lines = [show(line, known, game) for line in lines]
         for entry in entries.values():
             entry["events"] = [show(text, known, game) for text in entry["events"]]
+    return _context(campaign, side, seq, entries, lines, waiting, prompt.text,
+                    [c.label for c in prompt.choices] if waiting and waiting["why"] == "decide" and prompt.side == side else [],
+                    outcome, match["mode"])
+
+
+NEXT = {"reveal": "Your reveal is owed: run 'pbem play' to send it.",
+        "secret": "Reveal your private secret so your draws can be checked: run 'pbem play'.",
+        "start": "Every player has joined: start the game with 'pbem play'.",
+        "adjudicate": "Adjudicate the orders received: run 'pbem play'; it writes one file per player.",
+        "disclose": "The game is over: disclose it with 'pbem play' so every player can check it."}
+
+
+def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[str, Any]], lines: list[str],
+             waiting: dict[str, Any] | None, prompt_text: str, choices: list[str], outcome: Any, mode: str) -> dict[str, Any]:
+    game, genesis = campaign.game, campaign.genesis
     if waiting is None:
         next_step = "The game is over. Check the whole history with: pbem verify"
     elif waiting["side"] == side:
-        next_step = ("Your reveal is owed: run 'pbem play' to send it." if waiting["why"] == "reveal"
-                     else "It is your decision: run 'pbem play'.")
+        next_step = NEXT.get(waiting["why"], "It is your decision: run 'pbem play'.")
     else:
         next_step = f"Nothing for you to do: {waiting['text']}."
+    players = {s: genesis["body"]["sides"][s]["name"] for s in game.sides}
+    if mode == "referee":
+        players["referee"] = genesis["body"]["referee"]["name"]
     return {
         "title": game.title,
         "module": game.name,
         "module_version": game.version,
         "game_id": genesis["game"],
         "scenario": genesis["body"]["scenario"],
-        "mode": match["mode"],
+        "mode": mode,
         "side": side,
-        "players": {s: genesis["body"]["sides"][s]["name"] for s in game.sides},
+        "players": players,
         "seq": seq,
         "entries": [entries[s] for s in sorted(entries)],
         "lines": lines,
         "waiting": waiting,
-        "choices": [c.label for c in prompt.choices] if waiting and waiting["why"] == "decide" and prompt.side == side else [],
-        "prompt": prompt.text,
+        "choices": choices,
+        "prompt": prompt_text,
         "outcome": outcome,
         "next_step": next_step,
         "provisional": list(game.provisional),
     }
+
+
+def _player_context(campaign: Campaign, side: str, since: int, seq: int,
+                    entries: dict[int, dict[str, Any]]) -> dict[str, Any]:
+    """A player in a referee game knows only the views the referee sealed to it."""
+    from .refereeing import latest_view
+
+    for _, view_seq, _, _, payload in campaign.ledger.views(side):
+        if view_seq > since and view_seq in entries:
+            view = json.loads(payload)
+            entries[view_seq]["events"] = list(view["events"])
+            entries[view_seq]["rolls"] = [dict(r, seq=view_seq, mode="referee") for r in view["rolls"]]
+    view = latest_view(campaign)
+    game = campaign.game
+    lines = game.describe(view["view"]) if view else ["The referee has not started the game yet."]
+    waiting = campaign.waiting()
+    mine = view is not None and view["prompt"] is not None and waiting is not None and waiting["side"] == side
+    return _context(campaign, side, seq, entries, lines, waiting, view["prompt"]["text"] if mine else "",
+                    [label for label, _ in view["prompt"]["choices"]] if mine else [],
+                    view["outcome"] if view else None, "referee")
 
 
 def template_dir():

@@ -146,3 +146,47 @@ def test_raid_demo_verifies_both_sides(tmp_path):
     result = CliRunner().invoke(__import__("pbem.cli", fromlist=["cli"]).cli, ["demo", "--game", "raid", "--dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
     assert result.output.count("hidden draws checked against its secret") == 4
+
+
+def test_a_joiner_never_draws_on_the_anchor_it_saw_before_committing(tmp_path):
+    """Ottoman creates, allied joins and must draw first: ottoman owes an opening reveal,
+    and allied's draws use a link ottoman revealed after the join."""
+    d = RaidDuel.__new__(RaidDuel)
+    d.root, d.runner = tmp_path, CliRunner()
+    d.alice = d.new_identity("alice", "ottoman")
+    d.bob = d.new_identity("bob", "allied")
+    d.run(d.alice, "new", "raid", "--as", "ottoman", "--key", "alice", "--opponent", d.bob.pub, "--campaign", d.alice.dir)
+    d.run(d.bob, "join", d.newest_sent(d.alice), "--key", "bob", "--campaign", d.bob.dir)
+    d.run(d.alice, "ingest", "--campaign", d.alice.dir, d.newest_sent(d.bob))
+    status = d.run(d.bob, "status", "--campaign", d.bob.dir).output
+    assert "waiting for ottoman: waiting for ottoman's opening reveal" in status
+    refused = d.invoke(d.bob, "play", "1", "--campaign", d.bob.dir)
+    assert_refused(refused, "not-your-turn")
+    opening = d.play("ottoman")  # a reveal-only envelope
+    assert read_envelope(opening).content["body"]["actions"] == []
+    d.deliver(opening, "allied")
+    first = read_envelope(d.turn("allied"))
+    draw = Campaign.open(d.bob.dir).match()["private"]["allied"]["log"][0]
+    ottoman_link = Campaign.open(d.bob.dir).ledger.state(2)[1]["chains"]["ottoman"]
+    assert draw["link"] == ottoman_link["link"] and ottoman_link["index"] == 1
+    assert first.seq == 3
+    d.play_out()
+    assert "hidden draws checked" in d.run(d.bob, "verify", d.bob.dir).output
+
+
+def test_the_engine_refuses_a_draw_on_the_creators_anchor():
+    from engine import match as protocol
+    from engine.games.raid import GAME
+    from engine.private import anchor
+
+    gid = "cd" * 16
+    chains = {s: protocol.chain_links(gid, s, s.encode() * 8, 10) for s in ("allied", "ottoman")}
+    body = {"mode": "sealed", "scenario": "standard", "options": {}, "sides": {"allied": {}, "ottoman": {}},
+            "anchor": chains["ottoman"][0].hex(), "private_anchor": anchor(gid, "ottoman", b"o" * 32)}
+    m = protocol.start(GAME, gid, "ottoman", body)
+    m = protocol.join(m, "allied", {"anchor": chains["allied"][0].hex(),
+                                    "private_anchor": anchor(gid, "allied", b"a" * 32)})
+    with pytest.raises(protocol.ProtocolError) as e:
+        protocol.advance(GAME, m, 2, "allied", {"reveal": chains["allied"][1].hex(), "actions": [{"do": "draw"}]},
+                         {"secret": b"a" * 32})
+    assert e.value.code == "too-early"
