@@ -219,15 +219,15 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     actions = body.get("actions", [])
     if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
         raise ProtocolError("bad-actions", "actions must be a list of objects")
-    over = game.outcome(match["game"]) is not None
-    if over and (actions or body.get("private_secret") is None):
-        raise ProtocolError("game-over", "the game is over; only private secrets may still be revealed")
     if side not in match["chains"]:
         raise ProtocolError("unknown-author", f"{side} is not a party to this game")
     chains = dict(match["chains"])
     chains[side] = _check_reveal(match["game_id"], side, chains[side], body.get("reveal"))
-    if match["mode"] == "referee":
+    if match["mode"] == "referee":  # the referee adjudicates even the move that ends the game
         return _advance_referee(game, match, seq, side, body, chains, build)
+    over = game.outcome(match["game"]) is not None
+    if over and (actions or body.get("private_secret") is None):
+        raise ProtocolError("game-over", "the game is over; only private secrets may still be revealed")
     records = copy_state(match["private"]) if "private" in match else None
     ctx = None
     if records is not None:

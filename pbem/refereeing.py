@@ -264,8 +264,11 @@ def _adjudicate(campaign, identity: Identity):
             events.append({"text": f"{side} joins the game"})
     else:
         events += campaign.ledger.events(head[0] - 1)  # the orders being adjudicated (envelope #head)
-    new_full, new_events, rolls = protocol.advance(game, full, seq, REFEREE, {"reveal": body["reveal"], "actions": []},
-                                                   secrets)
+    try:
+        new_full, new_events, rolls = protocol.advance(game, full, seq, REFEREE,
+                                                       {"reveal": body["reveal"], "actions": []}, secrets)
+    except protocol.ProtocolError as e:
+        raise PbemError("cannot adjudicate", str(e), code=e.code) from None
     events += new_events
     if wait["why"] != "start":
         rolls = campaign.ledger.rolls(head[0] - 1) + rolls
