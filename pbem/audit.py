@@ -37,7 +37,7 @@ from engine.dice import Dice
 
 from .armor import find_blocks
 from .envelope import open_block
-from .errors import VerifyError
+from .errors import PbemError, VerifyError
 from .ledger import Ledger
 from .verify import Verified, verify_ledger
 
@@ -549,6 +549,8 @@ class AuditResult:
     @property
     def verdict(self) -> str:
         text = f"audit OK: {self.rederived} rolls re-derived from their committed inputs"
+        if self.mode == "referee":
+            text += " (a full replay with the referee's salt, which it committed to at genesis)"
         if self.replay_only:
             text += f"; {self.replay_only} shuffles/draws {REPLAY_ONLY}"
         if self.scripted:
@@ -558,32 +560,74 @@ class AuditResult:
         return text
 
 
-def audit(ledger: Ledger) -> AuditResult:
+def audit(ledger: Ledger, build: dict[str, Any] | None = None) -> AuditResult:
     """Verify the campaign, then re-derive every roll and test the dice.
 
+    ``build``: a referee's own secrets, for a referee game it runs.
     :raises VerifyError: from ``verify_ledger``, or "dice audit failed" naming the roll.
     """
     from .history import game_of
 
+    genesis = open_block(find_blocks(ledger.raw(0) or "")[0]).content
+    if genesis["body"].get("mode") == "referee":
+        return _audit_refereed(ledger, genesis, build)
     verified = verify_ledger(ledger)
     commits = commitments(ledger)
-    genesis = open_block(find_blocks(ledger.raw(0) or "")[0]).content
     game = game_of(genesis)
     rolls = check_rolls(commits, ledger.rolls())
     return AuditResult(commits.game_id, game.title, game.name, game.version, genesis["body"].get("scenario", ""),
                        commits.mode, verified.envelopes, verified, rolls, statistics(rolls, tuple(game.sides)))
 
 
-def audit_path(path: Path) -> AuditResult:
-    """The audit of a campaign directory or its database, opened read-only."""
-    from .campaign import locate
+def _audit_refereed(ledger: Ledger, genesis: dict[str, Any], build: dict[str, Any] | None) -> AuditResult:
+    """A referee game: its dice mix in the referee's salt, so they are re-derived by a full
+    replay, with the referee's own secrets or, for anyone else, those it disclosed."""
+    from . import history
+    from .errors import PbemError
 
-    _, db = locate(path)
-    ledger = Ledger.open(db, readonly=True)
+    verified = verify_ledger(ledger, build=build)
+    envelopes = [open_block(find_blocks(raw)[0]) for _, _, _, _, raw, _ in ledger.envelopes()]
+    if build is None:
+        disclosure = next((e for e in envelopes if "disclose" in e.content["body"]), None)
+        if disclosure is None:
+            raise PbemError("the referee has not disclosed this game yet",
+                            "its dice mix in the referee's secret salt; audit them once the referee discloses",
+                            code="not-disclosed")
+        secrets = disclosure.content["body"]["disclose"]
+        build = {"referee_salt": bytes.fromhex(secrets["salt"]), "referee_box": bytes.fromhex(secrets["box"])}
+    game = history.game_of(genesis)
+    applied = history.apply(envelopes[0], None, None, None, build)
+    match, head = applied.match, (0, envelopes[0].hash)
+    rolls: list[AuditedRoll] = []
+    for env in envelopes[1:]:
+        applied = history.apply(env, genesis, match, head, build)  # re-derives every die from its seed
+        for n, roll in enumerate(applied.rolls):
+            m = _DICE.match(roll["spec"]) or _POOL.match(roll["spec"])
+            die, faces = _die(int(m.group(2))) if m else (None, ())
+            rolls.append(AuditedRoll(len(rolls) + 1, env.seq, n, roll["purpose"], roll["spec"], roll["values"],
+                                     roll.get("result"), roll["actor"], roll["declared_in"], env.seq, "REFEREE",
+                                     [dict(x) for x in roll["links"]], roll["declarations"], roll["seed"],
+                                     REDERIVED, die, faces))
+        match, head = applied.match, (env.seq, env.hash)
+    return AuditResult(genesis["game"], game.title, game.name, game.version, genesis["body"].get("scenario", ""),
+                       "referee", verified.envelopes, verified, rolls, statistics(rolls, tuple(game.sides)))
+
+
+def audit_path(path: Path, unlock=None) -> AuditResult:
+    """The audit of a campaign directory or its database, opened read-only."""
+    from .campaign import Campaign
+
+    camp = Campaign.open(path, readonly=True)
+    camp.unlock = unlock
     try:
-        return audit(ledger)
+        build = None
+        try:
+            build = camp.replay_secrets() if camp.refereed else None
+        except PbemError:
+            build = None
+        return audit(camp.ledger, build)
     finally:
-        ledger.close()
+        camp.ledger.close()
 
 
 def render(result: AuditResult, fmt: str = "text") -> str:

@@ -494,6 +494,26 @@ def status(campaign: Path | None) -> None:
                    f"after {body['hours']} h (deadline {body.get('deadline_hours') or 'none agreed'})")
 
 
+@cli.command()
+@campaign_option
+@click.pass_context
+def disclose(ctx: click.Context, campaign: Path | None) -> None:
+    """Referee: publish your salt and box key so every player can replay the whole game.
+
+    Done by 'pbem play' when the game is over; this does it on demand, and the
+    game cannot go on after it (every order and view becomes readable).
+    """
+    from .refereeing import disclose as publish
+
+    camp = _open(campaign)
+    if not camp.refereed or camp.side != "referee":
+        raise PbemError("only the referee of a referee game discloses it", code="not-referee")
+    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    result = publish(camp, identity)
+    click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
+    click.echo("Send it to every player: with it they can run 'pbem verify' and 'pbem audit' on the whole game.")
+
+
 @cli.command("claim-timeout")
 @campaign_option
 @click.pass_context
@@ -542,7 +562,7 @@ def verify(path: Path) -> None:
     """Replay PATH (a campaign directory or database) from genesis and re-check everything."""
     from .verify import verify_path
 
-    click.echo(verify_path(path).summary())
+    click.echo(verify_path(path, lambda: _passphrase("campaign secrets")).summary())
 
 
 @cli.command()
@@ -586,7 +606,7 @@ def audit(path: Path, html: Path | None) -> None:
     """Verify PATH, then list every roll re-derived from its committed inputs, with dice statistics."""
     from .audit import audit_path, render
 
-    result = audit_path(path)
+    result = audit_path(path, lambda: _passphrase("campaign secrets"))
     click.echo(render(result, "text"), nl=False)
     if html:
         try:

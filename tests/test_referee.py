@@ -174,3 +174,24 @@ def test_misuse_and_refusals(tmp_path):
     r = invoke(g.runner, "ingest", "--campaign", g.alice.dir, g.sent_to["ottoman"][0], env=g.alice.env)
     assert r.exit_code == 0 and "a view for ottoman" in r.output  # bob's view is not alice's to read
     assert (g.alice.dir / "campaign.db").read_bytes() == before
+
+
+def test_dice_audit_of_a_refereed_game(game, tmp_path):
+    ref = game.run(game.ref, "audit", game.ref.dir).output
+    alice = game.run(game.alice, "audit", game.alice.dir).output
+    count = re.search(r"audit OK: (\d+) rolls re-derived", ref).group(1)
+    assert re.search(r"audit OK: (\d+) rolls re-derived", alice).group(1) == count
+    assert "REFEREE" in alice and "referee[" in alice
+
+
+def test_no_audit_before_disclosure_and_disclose_on_demand(tmp_path):
+    g = Refereed(tmp_path)
+    g.step()
+    early = invoke(g.runner, "audit", g.alice.dir, env=g.alice.env)
+    assert_refused(early, "not-disclosed")
+    out = g.run(g.ref, "disclose", "--campaign", g.ref.dir).output
+    path = re.search(r"signed turn file #\d+: (\S+)", out).group(1)
+    g.run(g.alice, "ingest", "--campaign", g.alice.dir, path)
+    assert "referee disclosed" in g.run(g.alice, "verify", g.alice.dir).output
+    r = invoke(g.runner, "play", "1", "--campaign", g.alice.dir, env=g.alice.env)
+    assert r.exit_code == 1  # nothing follows a disclosure
