@@ -89,20 +89,8 @@ def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] |
     if genesis is None:
         return _apply_genesis(env)
     where = _where(env)
-    if c["game"] != genesis["game"]:
-        raise RefusedTurn("turn file of another game", f"{where} belongs to game {c['game']}, this campaign is {genesis['game']}", code="wrong-game")
-    assert head is not None and match is not None
-    if c["seq"] != head[0] + 1:
-        raise RefusedTurn("gap in the sequence", f"{where}: the next envelope expected is #{head[0] + 1}", code="gap")
-    key = pinned_key(genesis, c["author"])
-    if key is None:
-        raise RefusedTurn("unknown author", f"{where}: '{c['author']}' is not a side of this game", code="unknown-author")
-    if env.public != key:
-        raise RefusedTurn("signed by the wrong key", f"{where} is signed by a key that is not the one pinned for "
-                          f"{c['author']} at genesis", code="wrong-key")
-    if c["prev"] != head[1]:
-        raise RefusedTurn("broken link to the previous envelope", f"{where}: prev is {c['prev'][:16]}…, "
-                          f"envelope #{head[0]} is {head[1][:16]}…", code="bad-prev")
+    assert match is not None
+    _check_link(env, genesis, head)
     game = game_of(genesis)
     if c["engine"].get("module") != game.name or c["engine"].get("module_version") != game.version:
         raise RefusedTurn("game module differs", f"{where} was made with {c['engine']}", code="module-version")
