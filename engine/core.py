@@ -22,7 +22,7 @@ nothing behind.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
 from .dice import Dice
@@ -149,12 +149,3 @@ def _closest(text: str, labels: list[str]) -> str | None:
     if not found:
         return None
     return next(label for label in labels if label.lower() == found[0])
-
-
-@dataclass
-class GameInfo:
-    name: str
-    title: str
-    version: str
-    sides: tuple[str, ...]
-    scenarios: dict[str, str] = field(default_factory=dict)

@@ -244,7 +244,7 @@ class Campaign:
         return {"referee_salt": bytes.fromhex(data["salt"]), "referee_box": bytes.fromhex(data["box"])}
 
     # -- ingest ---------------------------------------------------------------
-    def ingest(self, texts: list[tuple[str, str]]) -> IngestResult:
+    def ingest(self, texts: list[tuple[str, str]], skip_other_games: bool = False) -> IngestResult:
         """Check and store every envelope in ``texts`` ((source, text) pairs), all or nothing.
 
         :raises PbemError: the first problem; nothing is stored.
@@ -270,6 +270,12 @@ class Campaign:
         beside = ("claim", "view", "join") if self.refereed else ("claim", "view")  # documents beside the chain
         views = [e for e in found if e.kind in beside and e.kind != "claim"]
         build = self.replay_secrets()
+        if skip_other_games:  # a mailbox holds other games' mail too: report it, do not refuse
+            for env in [e for e in found if e.game != genesis["game"]]:
+                result.skipped.append((env, f"another game ({env.game[:8]})"))
+            found = [e for e in found if e.game == genesis["game"]]
+            views = [e for e in views if e.game == genesis["game"]]
+            claims = [e for e in claims if e.game == genesis["game"]]
         for env in sorted((e for e in found if e.kind not in beside), key=lambda e: e.seq):
             if env.game != genesis["game"]:
                 raise RefusedTurn("turn file of another game", f"envelope #{env.seq} from {env.author} belongs to game "

@@ -287,11 +287,44 @@ def _name(envelope) -> str:
     return turn_file_name(envelope)
 
 
-def _read_texts(files: tuple[str, ...]) -> list[tuple[str, str]]:
+def _read_mail(files: tuple[str, ...]) -> tuple[list[tuple[str, str]], bool]:
+    """Texts from turn files, saved messages (.eml), mbox files, Maildir folders or stdin;
+    and whether any of it was mail (where other games' blocks are skipped, not refused)."""
+    from .mailbox_in import _looks_like_mail, texts_from_source
+
+    texts: list[tuple[str, str]] = []
+    mail = False
+    for name in files:
+        path = None if name == "-" else Path(name)
+        if path is not None and path.is_dir():
+            if not (path / "cur").is_dir():
+                raise PbemError(f"{name} is a folder but not a Maildir", "expected cur/, new/ and tmp/", code="unreadable")
+            texts += texts_from_source(path)
+            mail = True
+            continue
+        try:
+            data = sys.stdin.buffer.read() if path is None else path.read_bytes()
+        except OSError as e:
+            raise PbemError(f"cannot read {name}", e.strerror or str(e), code="unreadable") from None
+        if data.startswith(b"From ") or _looks_like_mail(data):
+            found = texts_from_source(path, data)
+            if not found:
+                raise PbemError("no turn file found", f"{name}: the message holds no '-----BEGIN PBEM TURN-----' block",
+                                code="no-turn-file")
+            texts += found
+            mail = True
+        else:
+            texts += _read_texts((name,), {name: data})
+    return texts, mail
+
+
+def _read_texts(files: tuple[str, ...], given: dict[str, bytes] | None = None) -> list[tuple[str, str]]:
     texts = []
     for name in files:
         try:
-            data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+            data = (given or {}).get(name)
+            if data is None:
+                data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
         except OSError as e:
             raise PbemError(f"cannot read {name}", e.strerror or str(e), code="unreadable") from None
         if not data.strip():
@@ -340,19 +373,21 @@ def _next(camp) -> None:
 
 
 @cli.command()
-@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False, allow_dash=True))
+@click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @campaign_option
 def ingest(files: tuple[str, ...], campaign: Path | None) -> None:
-    """Check FILES (turn files, or text holding them) and add them to the campaign.
+    """Check FILES and add their turn files to the campaign.
 
-    All or nothing: a refused file leaves the campaign unchanged.  A file
-    already ingested is reported and skipped.
+    FILES may be turn files, saved messages (.eml), mbox files, Maildir
+    folders, or - for a message piped on stdin.  Every armored block is found:
+    in plain, quoted-printable, base64 and HTML bodies, attachments, quoted
+    replies and forwarded messages.  All or nothing: a refused block leaves
+    the campaign unchanged.  Blocks already ingested are reported and
+    skipped; in mail, blocks of other games are reported and skipped too.
     """
-    from .campaign import Campaign
-
-    texts = _read_texts(files)
+    texts, mail = _read_mail(files)
     camp = _open(campaign)
-    result = camp.ingest(texts)
+    result = camp.ingest(texts, skip_other_games=mail)
     for env, why in result.skipped:
         click.echo(f"skipped #{env.seq} from {env.author}: {why}")
     for env in result.accepted:

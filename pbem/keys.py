@@ -16,7 +16,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from .errors import KeyError_
@@ -36,6 +35,8 @@ def fingerprint(public: bytes) -> str:
 
 
 def public_raw(key: Ed25519PublicKey) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
     return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
@@ -57,6 +58,8 @@ class Identity:
 
 
 def openssh_line(public: bytes, comment: str) -> str:
+    from cryptography.hazmat.primitives import serialization
+
     key = Ed25519PublicKey.from_public_bytes(public)
     text = key.public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH).decode()
     return f"{text} {comment}\n"
@@ -67,6 +70,8 @@ def parse_public(text: str, source: str = "public key") -> tuple[bytes, str]:
 
     :raises KeyError_: not an ed25519 public key.
     """
+    from cryptography.hazmat.primitives import serialization
+
     line = text.strip()
     parts = line.split()
     if len(parts) < 2 or parts[0] != "ssh-ed25519":
@@ -101,6 +106,8 @@ class KeyStore:
 
     def import_openssh(self, name: str, path: Path, passphrase: bytes | None = None) -> Identity:
         """Adopt an existing OpenSSH ed25519 private key as identity ``name``."""
+        from cryptography.hazmat.primitives import serialization
+
         try:
             data = path.read_bytes()
         except OSError as e:
@@ -114,6 +121,8 @@ class KeyStore:
         return self._save(Identity(name, key), passphrase)
 
     def _save(self, identity: Identity, passphrase: bytes | None) -> Identity:
+        from cryptography.hazmat.primitives import serialization
+
         key_path, pub_path = self._paths(identity.name)
         if key_path.exists():
             raise KeyError_(f"identity '{identity.name}' already exists", str(key_path))
@@ -129,6 +138,8 @@ class KeyStore:
         return identity
 
     def load(self, name: str, passphrase: Passphrase | None = None) -> Identity:
+        from cryptography.hazmat.primitives import serialization
+
         key_path, _ = self._paths(name)
         try:
             pem = key_path.read_bytes()

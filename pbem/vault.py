@@ -15,22 +15,22 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from cryptography.exceptions import InvalidTag
-from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
-from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
-
 from .errors import PbemError
 
 SCHEME = "scrypt-chacha20poly1305"
 
 
 def _key(passphrase: bytes, salt: bytes) -> bytes:
+    from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
+
     return Scrypt(salt=salt, length=32, n=2**15, r=8, p=1).derive(passphrase)
 
 
 def write(path: Path, data: dict[str, Any], passphrase: bytes | None = None) -> None:
     plain = json.dumps(data, sort_keys=True).encode()
     if passphrase:
+        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
         salt, nonce = secrets.token_bytes(16), secrets.token_bytes(12)
         sealed = ChaCha20Poly1305(_key(passphrase, salt)).encrypt(nonce, plain, SCHEME.encode())
         plain = json.dumps({"encrypted": SCHEME, "salt": salt.hex(), "nonce": nonce.hex(),
@@ -52,6 +52,9 @@ def read(path: Path, passphrase: Callable[[], bytes | None] | None = None) -> di
         raise PbemError("this campaign's secrets are missing", f"{path} does not exist", code="no-secrets") from None
     if data.get("encrypted") != SCHEME:
         return data
+    from cryptography.exceptions import InvalidTag
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
     secret = passphrase() if passphrase else None
     if not secret:
         raise PbemError("this campaign's secrets are encrypted", "give the passphrase (PBEM_PASSPHRASE or the prompt)",
