@@ -463,6 +463,10 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
         click.echo(f"{len(result.drafted)} action(s) drafted, not yet signed; continue with 'pbem play', take back with 'pbem undo'.")
         return
     click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
+    from .mail import write_outbox
+
+    for message in write_outbox(camp, result, _mail_config(ctx).sender):
+        click.echo(f"ready to send: {message} (pbem mail send)")
     if result.paths:
         for path in result.paths:
             side = path.parent.name.removeprefix("to-")
@@ -475,6 +479,156 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     else:
         click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']}.")
     _next(camp)
+
+
+# --- e-mail -------------------------------------------------------------------------
+
+@cli.group(cls=_Group)
+def mail() -> None:
+    """E-mail: server settings, addresses, sending the outbox, reading a mailbox."""
+
+
+def _mail_config(ctx: click.Context):
+    from .keys import default_home
+    from .mail import load_config
+
+    return load_config(_home(ctx) or default_home())
+
+
+def _secret_env(name: str, what: str) -> str | None:
+    value = os.environ.get(name)
+    if value:
+        return value
+    if sys.stdin.isatty():
+        return click.prompt(f"{what} password", hide_input=True)
+    return None
+
+
+def _server(text: str | None, security: str | None, user: str | None, old):
+    from .mail import Server
+
+    if text is None:
+        if old is None or (security is None and user is None):
+            return old
+        return Server(old.host, old.port, security or old.security, old.user if user is None else user)
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise click.BadParameter(f"'{text}' is not HOST:PORT")
+    return Server(host, int(port), security or (old.security if old else "starttls"),
+                  user if user is not None else (old.user if old else ""))
+
+
+@mail.command("config")
+@click.option("--smtp", metavar="HOST:PORT", help="Outgoing server.")
+@click.option("--smtp-security", type=click.Choice(["ssl", "starttls", "none"]))
+@click.option("--smtp-user")
+@click.option("--imap", metavar="HOST:PORT", help="Incoming server.")
+@click.option("--imap-security", type=click.Choice(["ssl", "starttls", "none"]))
+@click.option("--imap-user")
+@click.option("--from", "sender", help="Your address, as the From of what pbem sends.")
+@click.option("--folder", help="IMAP folder to read (default INBOX).")
+@click.pass_context
+def mail_config(ctx: click.Context, smtp, smtp_security, smtp_user, imap, imap_security, imap_user, sender, folder):
+    """Set (or show) the mail servers.  Passwords are never stored: they come from
+    PBEM_SMTP_PASSWORD / PBEM_IMAP_PASSWORD or a prompt.
+
+    \b
+    Example:
+        pbem mail config --smtp smtp.example.org:587 --smtp-user alice --from alice@example.org \\
+                         --imap imap.example.org:993 --imap-security ssl --imap-user alice
+    """
+    from .keys import default_home
+    from .mail import save_config
+
+    config = _mail_config(ctx)
+    changed = any(v is not None for v in (smtp, smtp_security, smtp_user, imap, imap_security, imap_user, sender, folder))
+    if changed:
+        config.smtp = _server(smtp, smtp_security, smtp_user, config.smtp)
+        config.imap = _server(imap, imap_security, imap_user, config.imap)
+        config.sender = config.sender if sender is None else sender
+        config.folder = config.folder if folder is None else folder
+        click.echo(f"wrote {save_config(_home(ctx) or default_home(), config)}")
+    for kind, server in (("smtp", config.smtp), ("imap", config.imap)):
+        click.echo(f"{kind}: " + (f"{server.host}:{server.port} {server.security} user {server.user or '-'}"
+                                  if server else "not set"))
+    click.echo(f"from: {config.sender or '-'}   folder: {config.folder}")
+
+
+@mail.command("address")
+@click.argument("side")
+@click.argument("address")
+@campaign_option
+def mail_address(side: str, address: str, campaign: Path | None) -> None:
+    """Record the e-mail ADDRESS of SIDE (a side, 'referee', or your own) in this campaign."""
+    from .mail import set_address
+
+    camp = _open(campaign)
+    set_address(camp, side, address)
+    click.echo(f"{side}: {address}")
+
+
+@mail.command("send")
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@campaign_option
+@click.pass_context
+def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None) -> None:
+    """Send FILES (default: every message waiting in the campaign's outbox/) by SMTP."""
+    from .mail import send
+
+    camp = _open(campaign)
+    config = _mail_config(ctx)
+    password = _secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user else None
+    sent = send(camp, config, password, list(files) or None)
+    for path in sent:
+        click.echo(f"sent {path.name}")
+    if not sent:
+        click.echo("nothing to send")
+
+
+@mail.command("fetch")
+@campaign_option
+@click.pass_context
+def mail_fetch(ctx: click.Context, campaign: Path | None) -> None:
+    """Ingest the new messages of the IMAP folder (each message on its own; refused ones are reported)."""
+    from .mail import fetch
+
+    camp = _open(campaign)
+    result = fetch(camp, _mail_config(ctx), _secret_env("PBEM_IMAP_PASSWORD", "IMAP"))
+    for line in result.accepted:
+        click.echo(f"accepted {line}")
+    for line in result.skipped:
+        click.echo(f"skipped {line}")
+    for sender, subject, reason in result.refused:
+        click.echo(f"REFUSED a message from {sender} ({subject!r}): {reason}", err=True)
+    _next(camp)
+
+
+@mail.command("run")
+@campaign_option
+@click.pass_context
+def mail_run(ctx: click.Context, campaign: Path | None) -> None:
+    """Referee: read new mail, adjudicate, send each player its own file, answer malformed mail.
+
+    Safe to run again and again (e.g. from cron): nothing is processed twice.
+    """
+    from .mail import run
+
+    camp = _open(campaign)
+    if not camp.refereed or camp.side != "referee":
+        raise PbemError("pbem mail run is for the referee of a referee game", "players use pbem mail fetch",
+                        code="not-referee")
+    config = _mail_config(ctx)
+    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    result = run(camp, identity, config, _secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user
+                 else None, _secret_env("PBEM_IMAP_PASSWORD", "IMAP"))
+    for line in result.fetched.accepted:
+        click.echo(f"accepted {line}")
+    for sender, subject, reason in result.fetched.refused:
+        click.echo(f"answered a malformed message from {sender}: {reason.splitlines()[0]}")
+    for seq in result.adjudicated:
+        click.echo(f"adjudicated #{seq}")
+    for path in result.sent:
+        click.echo(f"sent {path.name}")
 
 
 @cli.command()
@@ -546,6 +700,10 @@ def disclose(ctx: click.Context, campaign: Path | None) -> None:
     identity = _keystore(ctx).load(camp.identity_name, _passphrase)
     result = publish(camp, identity)
     click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
+    from .mail import write_outbox
+
+    for message in write_outbox(camp, result, _mail_config(ctx).sender):
+        click.echo(f"ready to send: {message} (pbem mail send)")
     click.echo("Send it to every player: with it they can run 'pbem verify' and 'pbem audit' on the whole game.")
 
 

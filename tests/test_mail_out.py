@@ -1,0 +1,119 @@
+"""Out: ready-to-send messages, sent by SMTP to a real server on loopback, read back, ingested."""
+
+import socket
+from email import message_from_bytes
+from email.policy import default
+
+import pytest
+from aiosmtpd.controller import Controller
+from aiosmtpd.smtp import AuthResult, LoginPassword
+
+from tests.conftest import Duel, assert_refused
+
+
+class Inbox:
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append((envelope.mail_from, list(envelope.rcpt_tos), envelope.original_content))
+        return "250 OK"
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def smtp():
+    inbox = Inbox()
+
+    def authenticator(server, session, envelope, mechanism, auth_data):
+        ok = isinstance(auth_data, LoginPassword) and auth_data.login == b"alice" and auth_data.password == b"s3cret pass"
+        return AuthResult(success=ok)
+
+    controller = Controller(inbox, hostname="127.0.0.1", port=_free_port(), authenticator=authenticator,
+                            auth_require_tls=False)
+    controller.start()
+    inbox.port = controller.port
+    yield inbox
+    controller.stop()
+
+
+def configure(d, player, port, user=None):
+    args = ["mail", "config", "--smtp", f"127.0.0.1:{port}", "--smtp-security", "none", "--from",
+            f"{player.name}@example.org"]
+    if user:
+        args += ["--smtp-user", user]
+    d.run(player, *args)
+
+
+def test_a_turn_goes_out_by_smtp_and_comes_in_as_mail(two_campaigns, smtp, tmp_path):
+    d = two_campaigns
+    configure(d, d.alice, smtp.port)
+    d.run(d.alice, "mail", "address", "blue", "bob@example.org", "--campaign", d.alice.dir)
+    out = d.run(d.alice, "play", "1", "--campaign", d.alice.dir).output
+    assert "ready to send:" in out
+    sent = d.run(d.alice, "mail", "send", "--campaign", d.alice.dir).output
+    assert "sent " in sent and len(smtp.messages) == 1
+    mail_from, rcpt, raw = smtp.messages[0]
+    assert rcpt == ["bob@example.org"] and mail_from == "alice@example.org"
+    msg = message_from_bytes(raw, policy=default)
+    assert msg["Subject"].startswith("[pbem ")
+    attachments = [p for p in msg.iter_attachments()]
+    assert len(attachments) == 1 and attachments[0].get_filename().endswith(".pbem")
+    body = msg.get_body(("plain",)).get_content()
+    assert "report for blue" in body and "-----BEGIN PBEM TURN-----" in body
+    (tmp_path / "received.eml").write_bytes(raw)
+    result = d.ingest("bob", tmp_path / "received.eml")
+    assert result.exit_code == 0 and "accepted #2 from red" in result.output
+    assert "repeated in this input" in result.output  # inline and attached: the same block twice
+    assert d.run(d.alice, "mail", "send", "--campaign", d.alice.dir).output.strip() == "nothing to send"
+
+
+def test_smtp_login_with_a_password_from_the_environment_never_written(two_campaigns, smtp):
+    d = two_campaigns
+    configure(d, d.alice, smtp.port, user="alice")
+    d.run(d.alice, "play", "1", "--campaign", d.alice.dir)
+    from tests.conftest import invoke
+
+    missing = invoke(d.runner, "mail", "send", "--campaign", d.alice.dir, env=d.alice.env)
+    assert_refused(missing, "no-password")
+    wrong = invoke(d.runner, "mail", "send", "--campaign", d.alice.dir,
+                   env=dict(d.alice.env, PBEM_SMTP_PASSWORD="nope"))
+    assert_refused(wrong, "smtp")
+    ok = invoke(d.runner, "mail", "send", "--campaign", d.alice.dir,
+                env=dict(d.alice.env, PBEM_SMTP_PASSWORD="s3cret pass"))
+    assert ok.exit_code == 0 and len(smtp.messages) == 1
+    for root in (d.alice.home, d.alice.dir):
+        for path in root.rglob("*"):
+            if path.is_file():
+                assert b"s3cret pass" not in path.read_bytes(), path
+
+
+def test_a_referee_mails_each_player_only_its_own_view(tmp_path, smtp):
+    from tests.test_referee import Refereed
+
+    g = Refereed(tmp_path)
+    g.run(g.ref, "mail", "config", "--smtp", f"127.0.0.1:{smtp.port}", "--smtp-security", "none",
+          "--from", "ref@example.org")
+    for side, who in (("allied", "alice"), ("ottoman", "bob")):
+        g.run(g.ref, "mail", "address", side, f"{who}@example.org", "--campaign", g.ref.dir)
+    g.run(g.ref, "play", "--campaign", g.ref.dir)
+    g.run(g.ref, "mail", "send", "--campaign", g.ref.dir)
+    assert sorted(r for _, (r,), _ in smtp.messages) == ["alice@example.org", "bob@example.org"]
+    for _, (rcpt,), raw in smtp.messages:
+        msg = message_from_bytes(raw, policy=default)
+        side = "allied" if rcpt.startswith("alice") else "ottoman"
+        other = "ottoman" if side == "allied" else "allied"
+        (attachment,) = list(msg.iter_attachments())
+        assert f"to-{side}" not in attachment.get_filename()  # the file name is the envelope's
+        body = msg.get_body(("plain",)).get_content()
+        assert f"your view ({side})" in body and f"your view ({other})" not in body
+        player = g.alice if side == "allied" else g.bob
+        path = tmp_path / f"{side}.eml"
+        path.write_bytes(raw)
+        result = g.run(player, "ingest", "--campaign", player.dir, path)
+        assert "accepted #1 from referee" in result.output
