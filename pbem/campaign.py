@@ -4,7 +4,9 @@
     sent/            every turn file this side wrote
     received/        every turn file this side accepted
     evidence/        second, different envelopes for a sequence number (equivocation)
-    secrets/         this side's chain secret (mode 0600; never sent)
+    secrets/         this side's secrets, mode 0600, maybe encrypted: the chain seed (never sent); for
+                     hidden pools the private secret (sent when the game ends); for a referee its salt
+                     and box key (published when it discloses)
     draft.json       actions chosen but not yet signed (a player may take them back)
 
 Every change to the ledger goes through ``_store``: one transaction, after

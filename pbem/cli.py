@@ -245,6 +245,9 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     from .keys import fingerprint
 
     if as_referee:
+        if side or opponent or mode != "sealed":
+            raise click.UsageError("--referee takes --player SIDE=FILE for each side; not --as, --opponent or --dice "
+                                   "(a referee game's dice always need the referee's and the player's links)")
         return _new_refereed(ctx, module, key_name, players, scenario, deadline, encrypt_secrets, campaign)
     if not side or not opponent or players:
         raise click.UsageError("a two-player game needs --as SIDE and --opponent FILE (--player is for --referee)")
@@ -447,10 +450,17 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     elif not orders:
         waiting = camp.waiting()
         if waiting and waiting["side"] == camp.side and waiting["why"] == "decide":
-            prompt = camp.game.prompt(camp.match()["game"])
-            click.echo(f"{prompt.side}: {prompt.text}")
-            for i, choice in enumerate(prompt.choices, 1):
-                click.echo(f"  {i}. {choice.label}")
+            if camp.refereed:
+                from .refereeing import latest_view
+
+                view = latest_view(camp)
+                text, labels = view["prompt"]["text"], [label for label, _ in view["prompt"]["choices"]]
+            else:
+                prompt = camp.game.prompt(camp.match()["game"])
+                text, labels = prompt.text, [c.label for c in prompt.choices]
+            click.echo(f"{camp.side}: {text}")
+            for i, label in enumerate(labels, 1):
+                click.echo(f"  {i}. {label}")
             click.echo("Give your orders: pbem play N [N...]")
             return
     result = camp.play(identity, list(orders), ask)
@@ -726,7 +736,9 @@ def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
     body = envelope.content["body"]
     click.echo(f"signed a timeout claim against {body['owed_by']} ({body['hours']} h): "
                f"{camp.dir / 'sent' / _name(envelope)}")
-    click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']} (and to any witness).")
+    owed = body["owed_by"]
+    names = dict(camp.genesis["body"]["sides"], **({"referee": camp.genesis["body"]["referee"]} if camp.refereed else {}))
+    click.echo(f"Send it to {names[owed]['name']} (and to any witness).")
 
 
 @cli.command()

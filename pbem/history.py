@@ -200,6 +200,8 @@ def _apply_referee(env: Envelope, genesis: dict[str, Any] | None, match: dict[st
     assert match is not None and head is not None
     _check_link(env, genesis, head)
     game = game_of(genesis)
+    if c["engine"].get("module") != game.name or c["engine"].get("module_version") != game.version:
+        raise RefusedTurn("game module differs", f"{where} was made with {c['engine']}", code="module-version")
     body = c["body"]
     joins = _referee_joins(genesis, env, head) if "joins" in body else {}
     public = referee.public_advance(match["public"], c["seq"], c["author"], c["kind"],

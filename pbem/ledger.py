@@ -1,7 +1,9 @@
 """The campaign database: one SQLite file, append-only envelopes plus derived tables.
 
 ``envelopes`` holds every accepted envelope exactly as received (the armored
-block) with its hash; it is the only source of truth.  ``states``, ``rolls``
+block) with its hash; it is the source of truth of the game.  ``claims`` and
+``views`` hold signed documents received beside the chain (timeout claims; a
+referee game's views and joins), also as received.  ``states``, ``rolls``
 and ``events`` are derived from it by replay and can be rebuilt at any time
 (``pbem rebuild``).  ``settings`` holds this copy's local facts (which side
 we play, with which identity); it is not part of the shared history.

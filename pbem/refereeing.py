@@ -85,6 +85,9 @@ def waiting(campaign) -> dict[str, Any] | None:
         return None
     missing = [p for p in public["players"] if p not in public["chains"]]
     if missing:
+        if campaign.side != REFEREE:  # a player cannot know who else has joined: the referee starts the game
+            return {"side": REFEREE, "why": "start", "since": 0,
+                    "text": "waiting for the referee to start the game once every player has joined"}
         if campaign.side == REFEREE:
             joined = {side for _, _, side, _, _ in campaign.ledger.views()}
             still = [p for p in missing if p not in joined]
@@ -318,10 +321,10 @@ def disclose(campaign, identity: Identity):
 
 # --- checking a disclosed game -------------------------------------------------------------
 
-def verify_disclosed(ledger, side: str | None) -> int:
+def verify_disclosed(ledger, side: str | None) -> tuple[int, int]:
     """Replay a disclosed referee game in full: every order, roll and commitment; and every
     view ``side`` received must be the one re-derived from the committed state.  Returns the
-    number of views checked.
+    numbers of views and dice checked.
 
     :raises PbemError: the first discrepancy.
     """
@@ -329,7 +332,7 @@ def verify_disclosed(ledger, side: str | None) -> int:
     envelopes = [open_block(find_blocks(raw)[0]) for _, _, _, _, raw, _ in rows]
     disclosure = next((e for e in envelopes if "disclose" in e.content["body"]), None)
     if disclosure is None:
-        return 0
+        return 0, 0
     secrets = {"referee_salt": bytes.fromhex(disclosure.content["body"]["disclose"]["salt"]),
                "referee_box": bytes.fromhex(disclosure.content["body"]["disclose"]["box"])}
     genesis = envelopes[0].content
@@ -337,11 +340,12 @@ def verify_disclosed(ledger, side: str | None) -> int:
     applied = history.apply(envelopes[0], None, None, None, secrets)
     match, head = applied.match, (0, envelopes[0].hash)
     received = {seq: json.loads(payload) for _, seq, s, _, payload in ledger.views(side)} if side else {}
-    checked = 0
+    checked = dice = 0
     pending_events: list = []
     pending_rolls: list = []
     for env in envelopes[1:]:
         applied = history.apply(env, genesis, match, head, secrets)
+        dice += sum(len(r["values"]) for r in applied.rolls)
         pending_events += applied.events
         pending_rolls += applied.rolls
         if env.author == REFEREE and "commit" in env.content["body"]:
@@ -354,4 +358,4 @@ def verify_disclosed(ledger, side: str | None) -> int:
                 checked += 1
             pending_events, pending_rolls = [], []
         match, head = applied.match, (env.seq, env.hash)
-    return checked
+    return checked, dice

@@ -168,7 +168,7 @@ def verify_path(path: Path, unlock=None) -> Verified:
                 result.referee_note = (", public chain checked; the full replay and your views are checked "
                                        "once the referee discloses")
             else:
-                views = verify_disclosed(camp.ledger, camp.side)
+                views, result.dice = verify_disclosed(camp.ledger, camp.side)
                 result.referee_note = f", referee disclosed: full game replayed, {views} views you received match"
         return result
     finally:
