@@ -514,31 +514,36 @@ def _secret_env(name: str, what: str) -> str | None:
     return None
 
 
-def _server(text: str | None, security: str | None, user: str | None, old):
+def _server(text: str | None, security: str | None, user: str | None, old, cafile: str | None = None):
     from .mail import Server
 
     if text is None:
-        if old is None or (security is None and user is None):
+        if old is None or (security is None and user is None and cafile is None):
             return old
-        return Server(old.host, old.port, security or old.security, old.user if user is None else user)
+        return Server(old.host, old.port, security or old.security, old.user if user is None else user,
+                      old.cafile if cafile is None else cafile)
     host, sep, port = text.rpartition(":")
     if not sep or not host or not port.isdigit():
         raise click.BadParameter(f"'{text}' is not HOST:PORT")
     return Server(host, int(port), security or (old.security if old else "starttls"),
-                  user if user is not None else (old.user if old else ""))
+                  user if user is not None else (old.user if old else ""),
+                  cafile if cafile is not None else (old.cafile if old else ""))
 
 
 @mail.command("config")
 @click.option("--smtp", metavar="HOST:PORT", help="Outgoing server.")
 @click.option("--smtp-security", type=click.Choice(["ssl", "starttls", "none"]))
 @click.option("--smtp-user")
+@click.option("--smtp-cafile", type=click.Path(exists=True, dir_okay=False), help="Also trust this CA (PEM).")
 @click.option("--imap", metavar="HOST:PORT", help="Incoming server.")
 @click.option("--imap-security", type=click.Choice(["ssl", "starttls", "none"]))
 @click.option("--imap-user")
+@click.option("--imap-cafile", type=click.Path(exists=True, dir_okay=False), help="Also trust this CA (PEM).")
 @click.option("--from", "sender", help="Your address, as the From of what pbem sends.")
 @click.option("--folder", help="IMAP folder to read (default INBOX).")
 @click.pass_context
-def mail_config(ctx: click.Context, smtp, smtp_security, smtp_user, imap, imap_security, imap_user, sender, folder):
+def mail_config(ctx: click.Context, smtp, smtp_security, smtp_user, smtp_cafile, imap, imap_security, imap_user,
+                imap_cafile, sender, folder):
     """Set (or show) the mail servers.  Passwords are never stored: they come from
     PBEM_SMTP_PASSWORD / PBEM_IMAP_PASSWORD or a prompt.
 
@@ -551,10 +556,11 @@ def mail_config(ctx: click.Context, smtp, smtp_security, smtp_user, imap, imap_s
     from .mail import save_config
 
     config = _mail_config(ctx)
-    changed = any(v is not None for v in (smtp, smtp_security, smtp_user, imap, imap_security, imap_user, sender, folder))
+    changed = any(v is not None for v in (smtp, smtp_security, smtp_user, smtp_cafile, imap, imap_security,
+                                          imap_user, imap_cafile, sender, folder))
     if changed:
-        config.smtp = _server(smtp, smtp_security, smtp_user, config.smtp)
-        config.imap = _server(imap, imap_security, imap_user, config.imap)
+        config.smtp = _server(smtp, smtp_security, smtp_user, config.smtp, smtp_cafile)
+        config.imap = _server(imap, imap_security, imap_user, config.imap, imap_cafile)
         config.sender = config.sender if sender is None else sender
         config.folder = config.folder if folder is None else folder
         click.echo(f"wrote {save_config(_home(ctx) or default_home(), config)}")

@@ -32,6 +32,12 @@ class Server:
     port: int
     security: str = "starttls"
     user: str = ""
+    cafile: str = ""  # a CA certificate to trust besides the system's (a self-hosted server)
+
+    def tls(self):
+        import ssl
+
+        return ssl.create_default_context(cafile=self.cafile or None)
 
 
 @dataclass
@@ -58,7 +64,7 @@ def load_config(home: Path) -> MailConfig:
                 raise PbemError("the mail settings are wrong", f"{path} [{kind}]: security must be one of "
                                 f"{', '.join(SECURITY)} and port a number", code="bad-config")
             servers[kind] = Server(str(entry["host"]), entry["port"], entry.get("security", "starttls"),
-                                   str(entry.get("user", "")))
+                                   str(entry.get("user", "")), str(entry.get("cafile", "")))
     return MailConfig(servers.get("smtp"), servers.get("imap"), str(data.get("from", "")),
                       str(data.get("folder", "INBOX")))
 
@@ -73,6 +79,8 @@ def save_config(home: Path, config: MailConfig) -> Path:
         if server:
             lines += ["", f"[{kind}]", f"host = {json.dumps(server.host)}", f"port = {server.port}",
                       f"security = {json.dumps(server.security)}", f"user = {json.dumps(server.user)}"]
+            if server.cafile:
+                lines.append(f"cafile = {json.dumps(server.cafile)}")
     home.mkdir(parents=True, exist_ok=True)
     path = home / CONFIG
     path.write_text("\n".join(lines) + "\n")
@@ -181,7 +189,6 @@ def pending_outbox(campaign) -> list[Path]:
 def send(campaign, config: MailConfig, password: str | None, files: list[Path] | None = None) -> list[Path]:
     """Send ``files`` (default: the whole outbox) and move each to outbox/sent/ once accepted."""
     import smtplib
-    import ssl
 
     from .mailbox_in import parse_message
 
@@ -193,12 +200,12 @@ def send(campaign, config: MailConfig, password: str | None, files: list[Path] |
     server = config.smtp
     try:
         if server.security == "ssl":
-            client = smtplib.SMTP_SSL(server.host, server.port, context=ssl.create_default_context(), timeout=30)
+            client = smtplib.SMTP_SSL(server.host, server.port, context=server.tls(), timeout=30)
         else:
             client = smtplib.SMTP(server.host, server.port, timeout=30)
         with client:
             if server.security == "starttls":
-                client.starttls(context=ssl.create_default_context())
+                client.starttls(context=server.tls())
             if server.user:
                 if not password:
                     raise PbemError("no SMTP password", "set PBEM_SMTP_PASSWORD or answer the prompt", code="no-password")
@@ -232,20 +239,19 @@ def fetch(campaign, config: MailConfig, password: str | None) -> Fetched:
     mailbox is not changed, and the UIDs already processed are remembered.
     """
     import imaplib
-    import ssl
 
-    from .mailbox_in import message_texts, parse_message
+    from .mailbox_in import parse_message
 
     if config.imap is None:
         raise PbemError("no IMAP server configured", "pbem mail config --imap HOST:PORT ...", code="no-config")
     server = config.imap
     out = Fetched()
     try:
-        client = (imaplib.IMAP4_SSL(server.host, server.port, ssl_context=ssl.create_default_context())
+        client = (imaplib.IMAP4_SSL(server.host, server.port, ssl_context=server.tls())
                   if server.security == "ssl" else imaplib.IMAP4(server.host, server.port))
         try:
             if server.security == "starttls":
-                client.starttls(ssl_context=ssl.create_default_context())
+                client.starttls(ssl_context=server.tls())
             if not password:
                 raise PbemError("no IMAP password", "set PBEM_IMAP_PASSWORD or answer the prompt", code="no-password")
             client.login(server.user, password)

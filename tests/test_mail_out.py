@@ -117,3 +117,53 @@ def test_a_referee_mails_each_player_only_its_own_view(tmp_path, smtp):
         path.write_bytes(raw)
         result = g.run(player, "ingest", "--campaign", player.dir, path)
         assert "accepted #1 from referee" in result.output
+
+
+def _self_signed(tmp_path):
+    """A certificate for 127.0.0.1 and its key, as PEM files (the test's own little CA)."""
+    import datetime
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = datetime.datetime.now(datetime.timezone.utc)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - datetime.timedelta(days=1))
+            .not_valid_after(now + datetime.timedelta(days=1))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]), False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), True)
+            .sign(key, hashes.SHA256()))
+    cert_path, key_path = tmp_path / "cert.pem", tmp_path / "key.pem"
+    cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    key_path.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                           serialization.NoEncryption()))
+    return cert_path, key_path
+
+
+def test_starttls_checks_the_server_certificate(two_campaigns, tmp_path):
+    import ssl
+
+    cert, key = _self_signed(tmp_path)
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    context.load_cert_chain(cert, key)
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=_free_port(), tls_context=context, require_starttls=True)
+    controller.start()
+    try:
+        d = two_campaigns
+        d.run(d.alice, "mail", "config", "--smtp", f"127.0.0.1:{controller.port}", "--smtp-security", "starttls",
+              "--from", "alice@example.org")
+        d.run(d.alice, "play", "1", "--campaign", d.alice.dir)
+        untrusted = d.invoke(d.alice, "mail", "send", "--campaign", d.alice.dir)
+        assert_refused(untrusted, "smtp")
+        assert "CERTIFICATE_VERIFY_FAILED" in untrusted.stderr and not inbox.messages
+        d.run(d.alice, "mail", "config", "--smtp-cafile", str(cert))
+        d.run(d.alice, "mail", "send", "--campaign", d.alice.dir)
+        assert len(inbox.messages) == 1
+    finally:
+        controller.stop()
