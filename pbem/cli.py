@@ -491,6 +491,48 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     _next(camp)
 
 
+# --- data packs -------------------------------------------------------------------------
+
+@cli.group(cls=_Group)
+def pack() -> None:
+    """Data packs: what a rulebook gives about its game (docs/packs.md)."""
+
+
+@pack.command("list")
+def pack_list() -> None:
+    """The packs shipped with pbem."""
+    from .datapack import load, shipped
+
+    for name, path in shipped().items():
+        head = load(path)["pack"]
+        click.echo(f"{name}\t{head.get('title', '')} ({', '.join(head.get('sides', []))})")
+
+
+@pack.command("check")
+@click.argument("pack_dir", metavar="DIR_OR_NAME")
+def pack_check(pack_dir: str) -> None:
+    """Validate a pack and list every problem at once (exit 1 if there is any).
+
+    \b
+    Example:
+        pbem pack check gallipoli-blocks
+        pbem pack check ~/my-packs/assault-on-gallipoli
+    """
+    from .datapack import check, find, load, provisional_notes
+
+    path = find(pack_dir)
+    data = load(path)
+    problems = check(data)
+    for problem in problems:
+        click.echo(f"  {problem}")
+    if problems:
+        raise PbemError(f"{len(problems)} problem(s) in the pack", str(path), code="bad-pack")
+    kinds = {k: len(data.get(k, [])) for k in ("location", "piece", "deck", "card", "scenario")}
+    click.echo(f"OK: {path}: " + ", ".join(f"{n} {k}s" for k, n in kinds.items()))
+    for note in provisional_notes(data):
+        click.echo(f"  PROVISIONAL: {note}")
+
+
 # --- e-mail -------------------------------------------------------------------------
 
 @cli.group(cls=_Group)

@@ -1,0 +1,171 @@
+"""Data packs: what a rulebook gives about its game, plus what we reconstructed, in TOML.
+
+The format is in docs/packs.md.  ``load`` reads a pack directory (every
+``*.toml`` in name order, tables of arrays concatenated); ``check`` lists every
+problem at once, so a pack author fixes them in one pass.  The packs we ship
+live in ``packs/`` (installed as ``pbem.packs``); a player who owns a game can
+point at a pack of their own instead.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections import Counter
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .errors import PbemError
+
+ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+KINDS = ("location", "piece", "deck", "card", "scenario")
+LOCATION_KINDS = ("space", "area", "hex", "box", "track")
+
+
+@dataclass(frozen=True)
+class Problem:
+    where: str
+    what: str
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.what}"
+
+
+def shipped() -> dict[str, Path]:
+    """The packs that come with pbem: id -> directory."""
+    try:
+        root = resources.files("pbem.packs")
+    except ModuleNotFoundError:  # a source checkout: packs/ beside pbem/
+        root = Path(__file__).resolve().parent.parent / "packs"
+    out = {}
+    for entry in root.iterdir():
+        if entry.is_dir() and (entry / "pack.toml").is_file():
+            out[entry.name] = Path(str(entry))
+    return dict(sorted(out.items()))
+
+
+def find(name_or_dir: str) -> Path:
+    path = Path(name_or_dir)
+    if path.is_dir():
+        return path
+    packs = shipped()
+    if name_or_dir in packs:
+        return packs[name_or_dir]
+    raise PbemError(f"no pack '{name_or_dir}'", f"shipped packs: {', '.join(packs) or 'none'}; or give a directory",
+                    code="no-pack")
+
+
+def load(directory: Path) -> dict[str, Any]:
+    """The merged pack.  :raises PbemError: no pack.toml, or a file that is not TOML."""
+    files = sorted(directory.glob("*.toml"))
+    if not (directory / "pack.toml").is_file():
+        raise PbemError("not a pack", f"{directory} has no pack.toml", code="bad-pack")
+    merged: dict[str, Any] = {}
+    for path in files:
+        try:
+            data = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+            raise PbemError("a pack file is not TOML", f"{path.name}: {e}", code="bad-pack") from None
+        for key, value in data.items():
+            if isinstance(value, list) and isinstance(merged.get(key), list):
+                merged[key] += value
+            elif key in merged and isinstance(value, dict) and isinstance(merged[key], dict):
+                merged[key] = {**merged[key], **value}
+            else:
+                merged[key] = value
+    return merged
+
+
+def check(pack: dict[str, Any]) -> list[Problem]:
+    """Every problem in the pack, in a stable order."""
+    problems: list[Problem] = []
+    add = lambda where, what: problems.append(Problem(where, what))  # noqa: E731
+    head = pack.get("pack")
+    if not isinstance(head, dict):
+        return [Problem("[pack]", "missing: id, title, sides")]
+    for key in ("id", "title", "sides"):
+        if key not in head:
+            add("[pack]", f"missing '{key}'")
+    sides = list(head.get("sides", []))
+    if len(sides) < 2 or len(set(sides)) != len(sides):
+        add("[pack]", f"sides must be two or more distinct names, got {sides}")
+    if head.get("dice", "d6") not in ("d6", "d10", "d100"):
+        add("[pack]", f"dice {head.get('dice')!r} is not d6, d10 or d100")
+
+    tables: dict[str, list[dict[str, Any]]] = {kind: pack.get(kind, []) for kind in KINDS}
+    ids: dict[str, set[str]] = {}
+    for kind, entries in tables.items():
+        if not isinstance(entries, list):
+            add(f"[[{kind}]]", "must be an array of tables")
+            tables[kind] = []
+            continue
+        seen = Counter(e.get("id") for e in entries)
+        for entry_id, n in sorted(seen.items(), key=lambda x: str(x[0])):
+            if n > 1:
+                add(f"{kind} {entry_id}", f"duplicate id ({n} entries)")
+        for i, entry in enumerate(entries):
+            entry_id = entry.get("id")
+            where = f"{kind} {entry_id or '#' + str(i + 1)}"
+            if not isinstance(entry_id, str) or not ID.match(entry_id):
+                add(where, "id must be lowercase letters, digits and '-'")
+            if kind != "card" and kind != "scenario" and not entry.get("name") and kind != "piece":
+                add(where, "missing 'name'")
+            if entry.get("provisional") and not entry.get("source"):
+                add(where, "provisional but says no source")
+            if "provisional" not in entry:
+                add(where, "must say provisional = true or false")
+        ids[kind] = {e.get("id") for e in entries if isinstance(e.get("id"), str)}
+
+    locations = {e["id"]: e for e in tables["location"] if isinstance(e.get("id"), str)}
+    for loc in tables["location"]:
+        where = f"location {loc.get('id')}"
+        if loc.get("kind", "space") not in LOCATION_KINDS:
+            add(where, f"kind {loc.get('kind')!r} is not one of {', '.join(LOCATION_KINDS)}")
+        for other in loc.get("adjacent", []):
+            if other not in locations:
+                add(where, f"adjacent to unknown location '{other}'")
+            elif loc.get("id") not in locations[other].get("adjacent", []):
+                add(where, f"one-way adjacency: lists '{other}', which does not list it back")
+
+    for piece in tables["piece"]:
+        where = f"piece {piece.get('id')}"
+        if piece.get("side") not in sides and piece.get("side") != "neutral":
+            add(where, f"side {piece.get('side')!r} is not one of {sides}")
+        start = piece.get("start")
+        if not isinstance(start, str):
+            add(where, "set up nowhere: no 'start'")
+        elif not (start in locations or start == "off-map" or re.fullmatch(r"turn:\d+", start)):
+            add(where, f"starts at unknown location '{start}'")
+
+    decks = {d["id"]: d for d in tables["deck"] if isinstance(d.get("id"), str)}
+    for deck in tables["deck"]:
+        owner = deck.get("owner")
+        if owner not in sides and owner != "shared":
+            add(f"deck {deck.get('id')}", f"owner {owner!r} is neither a side nor 'shared'")
+    counts: Counter[str] = Counter()
+    for card in tables["card"]:
+        where = f"card {card.get('id')}"
+        if card.get("deck") not in decks:
+            add(where, f"in unknown deck {card.get('deck')!r}")
+            continue
+        count = card.get("count", 1)
+        if not isinstance(count, int) or count < 1:
+            add(where, f"count {count!r} is not a positive whole number")
+            continue
+        counts[card["deck"]] += count
+    for deck_id, deck in sorted(decks.items()):
+        if "size" in deck and deck["size"] != counts[deck_id]:
+            add(f"deck {deck_id}", f"card count mismatch: size {deck['size']}, cards add up to {counts[deck_id]}")
+    return problems
+
+
+def provisional_notes(pack: dict[str, Any]) -> list[str]:
+    """One line per kind of reconstructed data, for reports."""
+    notes = list(pack.get("pack", {}).get("notes", []))
+    for kind in KINDS:
+        n = sum(1 for e in pack.get(kind, []) if e.get("provisional"))
+        if n:
+            notes.append(f"{n} {kind} entr{'y' if n == 1 else 'ies'} reconstructed (provisional): see the pack's sources")
+    return notes
