@@ -10,6 +10,7 @@ BUILTIN_GAMES: dict[str, str] = {
     "barrage": "engine.games.barrage:GAME",
     "hill60": "engine.games.hill60:GAME",
     "raid": "engine.games.raid:GAME",
+    "tabletop": "engine.games.tabletop:TableTop",  # a class: built from a data pack (tabletop_game)
 }
 
 
@@ -30,4 +31,12 @@ def get_game(name: str) -> Game:
 
 
 def list_games() -> list[Game]:
-    return [get_game(name) for name in sorted(BUILTIN_GAMES)]
+    """The rules modules (table-top mode is built from a pack: see ``tabletop_game``)."""
+    return [get_game(name) for name in sorted(BUILTIN_GAMES) if name != "tabletop"]
+
+
+def tabletop_game(pack: dict) -> Game:
+    """Table-top mode for the game a data pack describes."""
+    from .games.tabletop import TableTop
+
+    return TableTop(pack)

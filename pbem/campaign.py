@@ -88,7 +88,15 @@ class Campaign:
             lock: bytes | None = None) -> tuple[Campaign, Envelope]:
         """Create a game: the genesis envelope, pinning both sides' keys."""
         try:
-            game = get_game(module)
+            if module == "tabletop":
+                from engine.registry import tabletop_game
+
+                if not isinstance((options or {}).get("pack"), dict):
+                    raise PbemError("table-top mode needs a data pack", "pbem new tabletop --pack NAME-OR-DIR",
+                                    code="no-pack")
+                game = tabletop_game(options["pack"])
+            else:
+                game = get_game(module)
         except UnknownGame as e:
             raise PbemError("unknown game module", str(e), code="unknown-module") from None
         if side not in game.sides:
@@ -551,7 +559,11 @@ class Campaign:
                     actions.pop()
                 continue
             try:
-                actions.append(find_choice(prompt, order).action)
+                if prompt.free and hasattr(game, "parse_order"):  # free play: orders in the game's words
+                    known = self.knowledge(match) if "private" in match else {}
+                    actions.append(game.parse_order(match["game"], side, order, known))
+                else:
+                    actions.append(find_choice(prompt, order).action)
             except IllegalAction as e:
                 if queue or not ask:
                     raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None

@@ -229,12 +229,16 @@ def _read_public(path: Path) -> tuple[bytes, str]:
                    "the actor rolls at once but could preview, and every such roll is labelled UNSEALED.")
 @click.option("--deadline", "deadline", type=click.IntRange(1, 24 * 365), default=None, metavar="HOURS",
               help="Agreed time to answer a turn file; after it a player may sign a timeout claim.")
+@click.option("--pack", "pack_name", metavar="NAME-OR-DIR",
+              help="With MODULE 'tabletop': the data pack of the game (pbem pack list), or your own pack directory.")
+@click.option("--reveal-concealed", is_flag=True,
+              help="Table-top: start the pack's concealed pieces face up (table-top mode cannot hide them yet).")
 @encrypt_option
 @campaign_option
 @click.pass_context
 def new(ctx: click.Context, module: str, side: str | None, key_name: str, opponent: Path | None, as_referee: bool,
-        players: tuple[str, ...], scenario: str | None, mode: str, deadline: int | None, encrypt_secrets: bool,
-        campaign: Path | None) -> None:
+        players: tuple[str, ...], scenario: str | None, mode: str, deadline: int | None, pack_name: str | None,
+        reveal_concealed: bool, encrypt_secrets: bool, campaign: Path | None) -> None:
     """Create a game of MODULE and write the invitation (the genesis turn file).
 
     \b
@@ -251,12 +255,26 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
         return _new_refereed(ctx, module, key_name, players, scenario, deadline, encrypt_secrets, campaign)
     if not side or not opponent or players:
         raise click.UsageError("a two-player game needs --as SIDE and --opponent FILE (--player is for --referee)")
+    options: dict[str, Any] = {}
+    if module == "tabletop" or pack_name:
+        from .datapack import check, find, load
+
+        if module != "tabletop" or not pack_name:
+            raise click.UsageError("table-top play is 'pbem new tabletop --pack NAME-OR-DIR ...'")
+        pack_dir = find(pack_name)
+        options["pack"] = load(pack_dir)
+        problems = check(options["pack"])
+        if problems:
+            raise PbemError(f"the pack has {len(problems)} problem(s)", f"{problems[0]} (pbem pack check {pack_dir})",
+                            code="bad-pack")
+        if reveal_concealed:
+            options["reveal_concealed"] = True
     public, comment = _read_public(opponent)
     name = comment.removeprefix("pbem:") or opponent.stem
     identity = _keystore(ctx).load(key_name, _passphrase)
     directory = campaign or Path(".")
-    camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, mode=mode,
-                                  deadline_hours=deadline, lock=_lock(encrypt_secrets))
+    camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, options or None,
+                                  mode=mode, deadline_hours=deadline, lock=_lock(encrypt_secrets))
     path = camp.dir / "sent" / _name(envelope)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")

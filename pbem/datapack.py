@@ -82,6 +82,9 @@ def check(pack: dict[str, Any]) -> list[Problem]:
     """Every problem in the pack, in a stable order."""
     problems: list[Problem] = []
     add = lambda where, what: problems.append(Problem(where, what))  # noqa: E731
+    floats = _floats(pack, "")
+    if floats:  # a pack travels in a signed genesis: canonical JSON has whole numbers only
+        add(floats[0], "numbers must be whole (write 2.5 as a string)")
     head = pack.get("pack")
     if not isinstance(head, dict):
         return [Problem("[pack]", "missing: id, title, sides")]
@@ -159,6 +162,16 @@ def check(pack: dict[str, Any]) -> list[Problem]:
         if "size" in deck and deck["size"] != counts[deck_id]:
             add(f"deck {deck_id}", f"card count mismatch: size {deck['size']}, cards add up to {counts[deck_id]}")
     return problems
+
+
+def _floats(value: Any, path: str) -> list[str]:
+    if isinstance(value, float):
+        return [path or "pack"]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _floats(v, f"{path}.{k}" if path else k)]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _floats(v, f"{path}[{i}]")]
+    return []
 
 
 def provisional_notes(pack: dict[str, Any]) -> list[str]:

@@ -42,6 +42,8 @@ def engine_stamp(game: Game) -> dict[str, str]:
 
 def game_of(genesis: dict[str, Any]) -> Game:
     stamp = genesis["engine"]
+    if stamp.get("module") == "tabletop":  # built from the pack the genesis carries
+        return _tabletop(genesis)
     key = (str(stamp.get("module")), str(stamp.get("module_version")))
     if key in _GAMES:
         return _GAMES[key]
@@ -55,6 +57,22 @@ def game_of(genesis: dict[str, Any]) -> Game:
                           f"this pbem has version {game.version}", code="module-version")
     _GAMES[key] = game
     return game
+
+
+def _tabletop(genesis: dict[str, Any]) -> Game:
+    from engine.registry import tabletop_game
+
+    key = ("tabletop", genesis["game"])
+    if key not in _GAMES:
+        pack = genesis["body"].get("options", {}).get("pack")
+        if not isinstance(pack, dict):
+            raise RefusedTurn("a table-top genesis must carry its pack", "options.pack is missing", code="bad-genesis")
+        game = tabletop_game(pack)
+        if genesis["engine"].get("module_version") != game.version:
+            raise RefusedTurn("game module version differs", f"table-top {genesis['engine'].get('module_version')} "
+                              f"against {game.version}", code="module-version")
+        _GAMES[key] = game
+    return _GAMES[key]
 
 
 _GAMES: dict[tuple[str, str], Game] = {}  # (module, version) -> module, checked once per process

@@ -1,0 +1,371 @@
+"""Table-top orders: what a player types, the actions they become, and what they do.
+
+    move 86th Brigade to Krithia        step 86th -1        flip 86th        mark Krithia with smoke
+    roll 3d6 for landing fire           roll 7d6>=4         roll d100        roll d10 read 0-9
+    reroll die 2 because cocked         draw 2 from allied-deck             play Royal Navy Seaplanes
+    discard ...   return ...   remove ...   reshuffle allied-deck
+    next phase   next turn   say <text>   pass   end <result>
+
+Names may be abbreviated to any unambiguous prefix of a piece's, location's,
+deck's or card's name or id.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.core import IllegalAction
+from engine.dice import Dice
+
+DICE = re.compile(r"^(\d*)d(\d+)(?:\s*(>=|<=)\s*(\d+))?(?:\s+read\s+0-9)?$")
+CARD_OPS = ("play", "discard", "return", "remove")
+
+
+# --- parsing --------------------------------------------------------------------
+
+def parse(game, state: dict[str, Any], side: str, text: str, known: dict[str, str] | None = None) -> dict[str, Any]:
+    words = text.strip()
+    low = words.lower()
+    verb, _, rest = low.partition(" ")
+    rest_raw = words[len(verb):].strip()
+    if verb == "move":
+        m = re.match(r"^(.*?)\s+to\s+(.+)$", rest_raw, re.I)
+        if not m:
+            raise IllegalAction("say 'move PIECE to LOCATION'")
+        return {"do": "move", "piece": _piece(game, state, m.group(1)), "to": _location(game, m.group(2))}
+    if verb == "step":
+        m = re.match(r"^(.*?)\s*([+-]\d+)$", rest_raw)
+        if not m:
+            raise IllegalAction("say 'step PIECE -1' (or +1)")
+        return {"do": "step", "piece": _piece(game, state, m.group(1)), "by": int(m.group(2))}
+    if verb == "flip":
+        return {"do": "flip", "piece": _piece(game, state, rest_raw)}
+    if verb in ("mark", "unmark"):
+        parts = re.split(r"\s+with\s+", rest_raw, maxsplit=1, flags=re.I)
+        if len(parts) != 2 or not parts[1]:
+            raise IllegalAction(f"say '{verb} PIECE-OR-LOCATION with MARKER'")
+        return {"do": verb, "target": _target(game, state, parts[0]), "text": parts[1]}
+    if verb == "roll":
+        parts = re.split(r"\s+for\s+", rest_raw, maxsplit=1, flags=re.I)
+        expr = parts[0].strip().lower()
+        if not DICE.match(expr):
+            raise IllegalAction(f"'{parts[0]}' is not a dice expression: try 3d6, 7d6>=4, d100, d10 read 0-9")
+        return {"do": "roll", "expr": expr, "purpose": parts[1].strip() if len(parts) > 1 else expr}
+    if verb == "reroll":
+        m = re.match(r"^die\s+(\d+)(?:\s+because\s+(.+))?$", rest_raw, re.I)
+        if not m or not m.group(2):
+            raise IllegalAction("say 'reroll die N because REASON' (the reason is logged)")
+        return {"do": "reroll", "die": int(m.group(1)), "reason": m.group(2)}
+    if verb == "draw":
+        m = re.match(r"^(\d+)\s+from\s+(.+)$", rest_raw, re.I) or re.match(r"^from\s+(.+)$()", rest_raw, re.I)
+        if not m:
+            raise IllegalAction("say 'draw N from DECK'")
+        count, deck = (int(m.group(1)), m.group(2)) if m.group(1).isdigit() else (1, m.group(1))
+        return {"do": "draw", "deck": _deck(game, deck), "count": count}
+    if verb in CARD_OPS:
+        return {"do": verb, "card": _card(game, state, side, rest_raw, known or {})}
+    if verb == "reshuffle":
+        return {"do": "reshuffle", "deck": _deck(game, rest_raw)}
+    if low in ("next phase", "next turn"):
+        return {"do": "next", "what": low.split()[1]}
+    if verb == "say":
+        return {"do": "say", "text": rest_raw}
+    if low == "pass":
+        return {"do": "pass"}
+    if verb == "end":
+        return {"do": "end", "result": rest_raw or "the players end the game"}
+    raise IllegalAction(f"'{text}' is not a table-top order: move, step, flip, mark, roll, reroll, draw, play, "
+                        "discard, return, remove, reshuffle, next phase, next turn, say, pass, end")
+
+
+def _match(kind: str, text: str, entries: dict[str, str]) -> str:
+    """The id whose name or id ``text`` names (case-insensitive, unambiguous prefix)."""
+    t = " ".join(text.split()).lower()
+    exact = [i for i, name in entries.items() if t in (i.lower(), name.lower())]
+    if len(exact) == 1:
+        return exact[0]
+    prefix = [i for i, name in entries.items() if i.lower().startswith(t) or name.lower().startswith(t)]
+    if len(prefix) == 1:
+        return prefix[0]
+    if prefix:
+        raise IllegalAction(f"'{text}' is ambiguous: {', '.join(sorted(entries[i] for i in prefix)[:8])}")
+    raise IllegalAction(f"no {kind} '{text}'")
+
+
+def _piece(game, state, text):
+    names = {pid: game.piece_data.get(pid.rsplit("-", 1)[0] if pid not in game.piece_data else pid, {}).get("name", pid)
+             for pid in state["pieces"]}
+    return _match("piece", text, names)
+
+
+def _location(game, text):
+    return _match("location", text, {i: loc.get("name", i) for i, loc in game.locations.items()} | {"off-map": "off-map"})
+
+
+def _target(game, state, text):
+    try:
+        return _piece(game, state, text)
+    except IllegalAction:
+        return _location(game, text)
+
+
+def _deck(game, text):
+    return _match("deck", text, {i: d.get("name", i) for i, d in game.decks.items()})
+
+
+def _card(game, state, side, text, known):
+    hand = state["hands"][side]
+    names = {item: game.item_name(known.get(item, item)) for item in hand}
+    t = " ".join(text.split()).lower()
+    same = [i for i, name in names.items() if name.lower().startswith(t) or i.lower().startswith(t)]
+    if len(same) > 1 and len({names[i] for i in same}) == 1:
+        return same[0]  # identical cards: any of them will do
+    return _match("card in your hand", text, names)
+
+
+# --- doing ----------------------------------------------------------------------
+
+def apply(game, state: dict[str, Any], side: str, action: dict[str, Any], dice: Dice):
+    do = action.get("do")
+    handler = HANDLERS.get(do)
+    if handler is None:
+        raise IllegalAction(f"unknown table-top action {do!r}")
+    if state.get("over"):
+        raise IllegalAction("the game is over")
+    events = handler(game, state, side, action, dice)
+    return state, [{"text": e} for e in events]
+
+
+def _piece_name(game, pid):
+    base = pid if pid in game.piece_data else pid.rsplit("-", 1)[0]
+    return game.piece_data.get(base, {}).get("name", pid)
+
+
+def _loc_name(game, lid):
+    return game.locations.get(lid, {}).get("name", lid)
+
+
+def _need(state, key, value, what):
+    if value not in state[key]:
+        raise IllegalAction(f"no {what} {value!r}")
+
+
+def do_move(game, state, side, a, dice):
+    _need(state, "pieces", a["piece"], "piece")
+    if a["to"] not in game.locations and a["to"] != "off-map":
+        raise IllegalAction(f"no location {a['to']!r}")
+    piece = state["pieces"][a["piece"]]
+    before, piece["at"] = piece["at"], a["to"]
+    return [f"{side} moves {_piece_name(game, a['piece'])} from {_loc_name(game, before)} to {_loc_name(game, a['to'])}"]
+
+
+def do_step(game, state, side, a, dice):
+    _need(state, "pieces", a["piece"], "piece")
+    piece = state["pieces"][a["piece"]]
+    piece["steps"] = (piece["steps"] or 0) + int(a["by"])
+    return [f"{side} sets {_piece_name(game, a['piece'])} to {piece['steps']} steps ({a['by']:+d})"]
+
+
+def do_flip(game, state, side, a, dice):
+    _need(state, "pieces", a["piece"], "piece")
+    piece = state["pieces"][a["piece"]]
+    piece["face"] = "down" if piece["face"] == "up" else "up"
+    return [f"{side} flips {_piece_name(game, a['piece'])} face {piece['face']}"]
+
+
+def do_mark(game, state, side, a, dice):
+    marks = state["marks"].setdefault(a["target"], [])
+    if a["do"] == "mark":
+        marks.append(a["text"])
+        return [f"{side} marks {_piece_name(game, a['target']) if a['target'] in state['pieces'] else _loc_name(game, a['target'])} with {a['text']}"]
+    if a["text"] not in marks:
+        raise IllegalAction(f"no marker {a['text']!r} there")
+    marks.remove(a["text"])
+    if not marks:
+        del state["marks"][a["target"]]
+    return [f"{side} removes {a['text']} from {a['target']}"]
+
+
+def do_roll(game, state, side, a, dice):
+    m = DICE.match(a["expr"])
+    if not m:
+        raise IllegalAction(f"{a['expr']!r} is not a dice expression")
+    count, sides = int(m.group(1) or 1), int(m.group(2))
+    if not (1 <= count <= 100 and 2 <= sides <= 1000):
+        raise IllegalAction("roll 1 to 100 dice of 2 to 1000 faces")
+    zero = "read 0-9" in a["expr"] or (sides == 10 and game.d10_zero)
+    purpose = a.get("purpose") or a["expr"]
+    if m.group(3):
+        hits = dice.pool(count, sides, int(m.group(4)), purpose, at_most=m.group(3) == "<=")
+        values = dice.rolls[-1]["values"]
+        text = f"{side} rolls {a['expr']} for {purpose}: {' '.join(map(str, values))} -> {hits} successes"
+    elif sides == 10 and zero and count == 1:
+        values = [dice.d10(purpose, zero_based=True)]
+        text = f"{side} rolls d10 (0-9) for {purpose}: {values[0]}"
+    elif sides == 100 and count == 1:
+        values = [dice.d100(purpose, zero_based=zero)]
+        text = f"{side} rolls d100 for {purpose}: {values[0]}"
+    else:
+        total = dice.total(count, sides, purpose)
+        values = dice.rolls[-1]["values"]
+        text = f"{side} rolls {a['expr']} for {purpose}: {' '.join(map(str, values))} = {total}"
+    state["last_roll"] = {"by": side, "expr": a["expr"], "sides": sides, "values": values, "zero": zero}
+    return [text]
+
+
+def do_reroll(game, state, side, a, dice):
+    last = state.get("last_roll")
+    if not last or last["by"] != side:
+        raise IllegalAction("only your own last roll can be re-rolled")
+    index = int(a["die"]) - 1
+    if not 0 <= index < len(last["values"]):
+        raise IllegalAction(f"the last roll has {len(last['values'])} dice")
+    new = dice.roll(last["sides"], f"re-roll of die {index + 1} of {last['expr']}: {a['reason']}")
+    if last["zero"]:
+        new -= 1
+    old, last["values"][index] = last["values"][index], new
+    return [f"{side} re-rolls die {index + 1} of {last['expr']} ({a['reason']}): {old} -> {new}"]
+
+
+def do_draw(game, state, side, a, dice):
+    deck_id, count = a["deck"], int(a["count"])
+    deck = game.decks.get(deck_id)
+    if deck is None:
+        raise IllegalAction(f"no deck {deck_id!r}")
+    if deck.get("owner") == "shared":
+        pile = state["shared"][deck_id]
+        if not pile["shuffled"]:
+            pile["draw"] = dice.shuffle(pile["draw"], f"shuffle {deck.get('name', deck_id)}")
+            pile["shuffled"] = True
+        if count > len(pile["draw"]):
+            raise IllegalAction(f"{deck.get('name', deck_id)} has {len(pile['draw'])} cards left")
+        drawn, pile["draw"] = pile["draw"][:count], pile["draw"][count:]
+        state["hands"][side] += drawn
+        return [f"{side} draws {', '.join(game.item_name(i) for i in drawn)} from {deck.get('name', deck_id)} (face up)"]
+    if deck.get("owner") != side:
+        raise IllegalAction(f"{deck.get('name', deck_id)} belongs to {deck.get('owner')}")
+    tokens = dice.draw_private(side, deck_id, count)
+    state["own"][deck_id]["in_pool"] -= count
+    state["hands"][side] += tokens
+    return [f"{side} draws {count} from {deck.get('name', deck_id)}: " + " ".join(f"[[{t}]]" for t in tokens)]
+
+
+def _take_card(game, state, side, card, dice) -> tuple[str, str | None]:
+    """Take ``card`` out of ``side``'s hand, opening it if hidden: (item, own deck id or None)."""
+    hand = state["hands"][side]
+    if card not in hand:
+        raise IllegalAction(f"{side} does not hold that card")
+    hand.remove(card)
+    if len(card) == 64 and all(c in "0123456789abcdef" for c in card):  # a hidden card: open it
+        item = dice.reveal(side, card)
+        deck = next((d for d, dd in game.decks.items() if dd.get("owner") == side and item in game._items(d)), None)
+        return item, deck
+    deck = next((d for d in game.decks if card in game._items(d)), None)
+    return card, deck
+
+
+def do_card(game, state, side, a, dice):
+    item, deck_id = _take_card(game, state, side, a["card"], dice)
+    name = game.item_name(item)
+    if a["do"] == "play":
+        state["played"].append(item)
+        return [f"{side} plays {name}"]
+    if deck_id is None:
+        raise IllegalAction(f"{name} belongs to no deck")
+    pile = state["own"].get(deck_id) or state["shared"][deck_id]
+    if a["do"] == "discard":
+        pile["discard"].append(item)
+        return [f"{side} discards {name}"]
+    if a["do"] == "remove":
+        pile["removed"].append(item)
+        return [f"{side} removes {name} from the game"]
+    if deck_id in state["own"]:  # return to its own (hidden) pool
+        dice.add_private(side, deck_id, [item])
+        pile["in_pool"] += 1
+    else:
+        pile["draw"].append(item)
+    return [f"{side} returns {name} to {game.decks[deck_id].get('name', deck_id)}"]
+
+
+def do_reshuffle(game, state, side, a, dice):
+    deck_id = a["deck"]
+    deck = game.decks.get(deck_id)
+    if deck is None:
+        raise IllegalAction(f"no deck {deck_id!r}")
+    if deck_id in state["own"]:
+        if deck.get("owner") != side:
+            raise IllegalAction(f"{deck.get('name', deck_id)} belongs to {deck.get('owner')}")
+        pile = state["own"][deck_id]
+        n = len(pile["discard"])
+        dice.add_private(side, deck_id, pile["discard"])
+        pile["in_pool"] += n
+        pile["discard"] = []
+        return [f"{side} shuffles {n} discards back into {deck.get('name', deck_id)}"]
+    pile = state["shared"][deck_id]
+    pile["draw"] = dice.shuffle(pile["draw"] + pile["discard"], f"reshuffle {deck.get('name', deck_id)}")
+    pile["discard"], pile["shuffled"] = [], True
+    return [f"{side} reshuffles {deck.get('name', deck_id)}"]
+
+
+def do_next(game, state, side, a, dice):
+    if a["what"] == "turn":
+        state["turn"] += 1
+        state["phase"] = 0
+    else:
+        state["phase"] += 1
+    return [f"{side}: now turn {state['turn']}, {game._phase(state)}"]
+
+
+def do_say(game, state, side, a, dice):
+    return [f"{side} says: {a['text']}"]
+
+
+def do_pass(game, state, side, a, dice):
+    sides = list(game.sides)
+    state["active"] = sides[(sides.index(side) + 1) % len(sides)]
+    return [f"{side} hands over to {state['active']}"]
+
+
+def do_end(game, state, side, a, dice):
+    state["over"] = {"winner": None, "result": a["result"], "reason": f"declared by {side}"}
+    return [f"{side} ends the game: {a['result']}"]
+
+
+HANDLERS = {"move": do_move, "step": do_step, "flip": do_flip, "mark": do_mark, "unmark": do_mark, "roll": do_roll,
+            "reroll": do_reroll, "draw": do_draw, "play": do_card, "discard": do_card, "return": do_card,
+            "remove": do_card, "reshuffle": do_reshuffle, "next": do_next, "say": do_say, "pass": do_pass,
+            "end": do_end}
+
+
+# --- showing ----------------------------------------------------------------------
+
+def describe(game, view: dict[str, Any]) -> list[str]:
+    lines = [f"Turn {view['turn']}, {game._phase(view)}; {view['active']} to act"]
+    at: dict[str, list[str]] = {}
+    for pid, piece in sorted(view["pieces"].items()):
+        label = _piece_name(game, pid)
+        if piece["steps"] is not None:
+            label += f" {piece['steps']}"
+        if piece["face"] == "down":
+            label += " (face down)"
+        marks = view["marks"].get(pid)
+        if marks:
+            label += f" [{', '.join(marks)}]"
+        at.setdefault(piece["at"], []).append(label)
+    for lid in [*game.locations, "off-map"]:
+        if lid in at or lid in view["marks"]:
+            marks = f" [{', '.join(view['marks'][lid])}]" if lid in view["marks"] else ""
+            lines.append(f"{_loc_name(game, lid)}{marks}: {', '.join(at.get(lid, [])) or 'empty'}")
+    for side in game.sides:
+        hand = view["hands"][side]
+        if hand:
+            lines.append(f"{side} hand: " + " ".join(f"[[{c}]]" if len(c) == 64 else game.item_name(c) for c in hand))
+    for d_id, pile in view["shared"].items():
+        lines.append(f"{game.decks[d_id].get('name', d_id)}: {len(pile['draw'])} to draw, {len(pile['discard'])} discarded")
+    for d_id, pile in view["own"].items():
+        lines.append(f"{game.decks[d_id].get('name', d_id)}: {pile['in_pool']} in the deck, "
+                     f"{len(pile['discard'])} discarded, {len(pile['removed'])} removed")
+    if view["played"]:
+        lines.append("played: " + ", ".join(game.item_name(i) for i in view["played"]))
+    return lines

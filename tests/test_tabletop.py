@@ -1,0 +1,196 @@
+"""Table-top mode through the CLI: two campaigns exchanging files, free orders, sealed dice,
+private decks, and a clean verify; and a short game for every shipped pack."""
+
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem.armor import find_blocks
+from pbem.datapack import load, shipped
+from tests.conftest import Player, assert_refused, pbem
+
+MINI = """
+[pack]
+id = "mini"
+title = "Mini war"
+sides = ["red", "blue"]
+dice = "d6"
+phases = []
+
+[[location]]
+id = "hill"
+name = "Hill"
+adjacent = ["ford"]
+provisional = false
+
+[[location]]
+id = "ford"
+name = "Ford"
+adjacent = ["hill"]
+provisional = false
+
+[[piece]]
+id = "red-guard"
+name = "Red Guard"
+side = "red"
+steps = 4
+start = "hill"
+provisional = false
+
+[[piece]]
+id = "blue-lancers"
+name = "Blue Lancers"
+side = "blue"
+start = "ford"
+provisional = false
+
+[[deck]]
+id = "red-deck"
+name = "Red orders"
+owner = "red"
+size = 3
+provisional = false
+
+[[card]]
+id = "red-charge-card"
+deck = "red-deck"
+name = "Charge"
+count = 2
+provisional = false
+
+[[card]]
+id = "red-rally-card"
+deck = "red-deck"
+name = "Rally"
+count = 1
+provisional = false
+
+[[deck]]
+id = "events"
+name = "Events"
+owner = "shared"
+size = 2
+provisional = false
+
+[[card]]
+id = "storm"
+deck = "events"
+name = "Storm"
+count = 2
+provisional = false
+
+[track]
+phases = ["Movement", "Combat"]
+"""
+
+
+class Table:
+    def __init__(self, root: Path, pack: str, sides: tuple[str, str], *extra: str):
+        self.runner = CliRunner()
+        self.a = self._player(root, "alice", sides[0])
+        self.b = self._player(root, "bob", sides[1])
+        self.run(self.a, "new", "tabletop", "--pack", pack, "--as", sides[0], "--key", "alice", "--opponent",
+                 self.b.pub, "--campaign", self.a.dir, *extra)
+        self.run(self.b, "join", next((self.a.dir / "sent").glob("*genesis.pbem")), "--key", "bob",
+                 "--campaign", self.b.dir)
+        self.run(self.a, "ingest", "--campaign", self.a.dir, next((self.b.dir / "sent").glob("*join.pbem")))
+        self.files = {"alice": [], "bob": []}
+
+    def _player(self, root, name, side):
+        p = Player(name, side, root / "homes" / name, root / name)
+        p.home.mkdir(parents=True)
+        self.run(p, "keys", "new", name)
+        self.run(p, "keys", "export", name, "-o", p.pub)
+        return p
+
+    def run(self, p, *args):
+        return pbem(self.runner, *args, env=p.env)
+
+    def act(self, p, *orders):
+        """``p`` gives ``orders``; the signed file (if any) is delivered to the other player."""
+        out = self.run(p, "play", *orders, "--campaign", p.dir).output
+        m = re.search(r"signed turn file #\d+: (\S+)", out)
+        if m:
+            other = self.b if p is self.a else self.a
+            self.files[p.name].append(Path(m.group(1)))
+            self.run(other, "ingest", "--campaign", other.dir, m.group(1))
+        return out
+
+
+@pytest.fixture
+def table(tmp_path):
+    (tmp_path / "mini").mkdir()
+    (tmp_path / "mini" / "pack.toml").write_text(MINI)
+    return Table(tmp_path, str(tmp_path / "mini"), ("red", "blue"))
+
+
+def test_a_table_top_game_by_files(table):
+    t = table
+    out = t.act(t.a, "move red guard to ford", "step red -1", "mark ford with smoke", "roll 3d6 for fire")
+    assert "signed turn file" in out  # the roll waits for blue's reveal
+    t.act(t.b)  # blue reveals: the roll is resolved, red is still to act: a reveal-only reply
+    report = t.run(t.a, "report", "--campaign", t.a.dir).output
+    assert re.search(r"red rolls 3d6 for fire: \d \d \d = \d+", report)
+    out = t.act(t.a, "draw 2 from red orders", "play charge", "pass")
+    assert "signed turn file" in out
+    bob_view = t.run(t.b, "report", "--campaign", t.b.dir).output
+    assert "red plays Charge" in bob_view
+    assert re.search(r"red hand: a concealed item$", bob_view, re.M)
+    alice_view = t.run(t.a, "report", "--campaign", t.a.dir, "--all").output
+    assert re.search(r"red hand: (Charge|Rally)$", alice_view, re.M)
+    t.act(t.b, "draw 1 from events")  # a shared deck: its shuffle waits for red's reveal
+    t.act(t.a)
+    t.act(t.b, "say well played", "next turn", "end blue concedes")
+    for p in (t.a, t.b):
+        out = t.run(p, "verify", p.dir).output
+        assert out.startswith("OK: ")
+    status = t.run(t.a, "status", "--campaign", t.a.dir).output
+    assert "game over: blue concedes" in status
+
+
+def test_no_file_from_red_names_a_card_still_in_its_hand(table):
+    t = table
+    t.act(t.a, "draw 2 from red orders", "play charge", "pass")
+    for path in t.files["alice"]:
+        text = "".join(b.payload[96:].decode() for b in find_blocks(path.read_text()))
+        opened = re.findall(r'"item":"([^"]+)"', text)
+        named = set(re.findall(r"red-(?:charge|rally)-card(?:#\d)?", text))
+        assert named <= set(opened), (named, opened)
+
+
+def test_orders_that_make_no_sense_are_refused_with_a_reason(table):
+    t = table
+    r = t.runner.invoke(__import__("pbem.cli", fromlist=["cli"]).cli,
+                        ["play", "move red guard to atlantis", "--campaign", str(t.a.dir)], env=t.a.env)
+    assert_refused(r, "illegal-order")
+    assert "no location 'atlantis'" in r.stderr
+    r = t.runner.invoke(__import__("pbem.cli", fromlist=["cli"]).cli,
+                        ["play", "roll lots of dice", "--campaign", str(t.a.dir)], env=t.a.env)
+    assert_refused(r, "illegal-order")
+
+
+SHIPPED = sorted(shipped())
+
+
+@pytest.mark.parametrize("name", SHIPPED)
+def test_a_short_game_with_every_shipped_pack(tmp_path, name):
+    pack = load(shipped()[name])
+    sides = tuple(pack["pack"]["sides"][:2])
+    concealed = any(p.get("concealed") for p in pack.get("piece", []))
+    t = Table(tmp_path, name, sides, *(["--reveal-concealed"] if concealed else []))
+    piece = next((p for p in pack["piece"] if p.get("side") == sides[0] and int(p.get("count", 1)) == 1),
+                 None) or next(p for p in pack["piece"] if int(p.get("count", 1)) == 1)
+    target = next(loc for loc in pack["location"] if loc["id"] != piece["start"])
+    dice = pack["pack"].get("dice", "d6")
+    t.act(t.a, f"move {piece['id']} to {target['id']}", f"roll 2{dice}" if dice != "d100" else "roll d100")
+    t.act(t.b)
+    own = next((d for d in pack.get("deck", []) if d.get("owner") == sides[0]), None)
+    t.act(t.a, *([f"draw 1 from {own['id']}"] if own else []), "pass")
+    t.act(t.b, "say good game", "end a short test game")
+    for p in (t.a, t.b):
+        assert t.run(p, "verify", p.dir).output.startswith("OK: ")
+    report = t.run(t.a, "report", "--campaign", t.a.dir, "--all").output
+    if any(e.get("provisional") for kind in ("location", "piece", "card") for e in pack.get(kind, [])):
+        assert "PROVISIONAL DATA" in report
