@@ -180,11 +180,14 @@ def test_a_short_game_with_every_shipped_pack(tmp_path, name):
     sides = tuple(pack["pack"]["sides"][:2])
     concealed = any(p.get("concealed") for p in pack.get("piece", []))
     t = Table(tmp_path, name, sides, *(["--reveal-concealed"] if concealed else []))
-    piece = next((p for p in pack["piece"] if p.get("side") == sides[0] and int(p.get("count", 1)) == 1),
-                 None) or next(p for p in pack["piece"] if int(p.get("count", 1)) == 1)
-    target = next(loc for loc in pack["location"] if loc["id"] != piece["start"])
+    pieces = [p for p in pack.get("piece", []) if int(p.get("count", 1)) == 1]
+    piece = next((p for p in pieces if p.get("side") == sides[0]), pieces[0] if pieces else None)
+    moves = []
+    if piece:  # a pack may have no pieces (their set-ups are in booklets we do not have)
+        target = next(loc for loc in pack["location"] if loc["id"] != piece.get("start"))
+        moves = [f"move {piece['id']} to {target['id']}"]
     dice = pack["pack"].get("dice", "d6")
-    t.act(t.a, f"move {piece['id']} to {target['id']}", f"roll 2{dice}" if dice != "d100" else "roll d100")
+    t.act(t.a, *moves, f"roll 2{dice}" if dice != "d100" else "roll d100")
     t.act(t.b)
     own = next((d for d in pack.get("deck", []) if d.get("owner") == sides[0]), None)
     t.act(t.a, *([f"draw 1 from {own['id']}"] if own else []), "pass")
