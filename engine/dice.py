@@ -172,6 +172,11 @@ class Dice:
         """The item behind ``side``'s token: the envelope must open it (or it was opened before)."""
         return self._private().reveal(side, token)
 
+    def choose_private(self, side: str, pool: str, value: Any) -> str:
+        """Hide an item ``side`` chooses from its ``pool``; ``value`` comes from the action
+        (``{"$hide": item}`` in its owner's tool, the token everywhere else).  The token."""
+        return self._private().choose(side, pool, value)
+
     def add_private(self, side: str, pool: str, items: list[str]) -> None:
         """Put known items (e.g. discards reshuffled) back into ``side``'s hidden pool."""
         self._private().add(side, pool, items)

@@ -233,7 +233,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     if records is not None:
         ctx = private.PrivateContext(match["game_id"], seq, side, records, {s: c["link"] for s, c in chains.items()},
                                      body, (build or {}).get("secret"), match.get("opening"),
-                                     {s: c["index"] for s, c in chains.items()})
+                                     {s: c["index"] for s, c in chains.items()}, (build or {}).get("chosen"))
     state, pending = match["game"], match["pending"]
     events: list[dict[str, Any]] = []
     rolls: list[dict[str, Any]] = []
@@ -289,11 +289,12 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     if ctx is not None and records is not None:
         ctx.finish()
         if body.get("private_secret") is not None:
-            _reveal_secret(match["game_id"], side, records[side], body["private_secret"])
+            _reveal_secret(match["game_id"], side, records[side], body["private_secret"], body.get("private_chosen"))
             events.append({"text": f"{side} reveals its private secret: all its hidden draws check out"})
         new["private"] = records
         if build is not None:
             build["private"] = ctx.body()
+            build["chosen_out"] = ctx.chosen_out
     elif body.get("private_secret") is not None:
         raise ProtocolError("bad-private", "this game has no private pools")
     return new, events, rolls
@@ -335,7 +336,7 @@ def _with(dice: Dice, ctx: private.PrivateContext | None) -> Dice:
     return dice
 
 
-def _reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: Any) -> None:
+def _reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: Any, chosen: Any = None) -> None:
     if record["secret"] is not None:
         raise ProtocolError("bad-secret", f"{side} has already revealed its private secret")
     if not (isinstance(secret_hex, str) and len(secret_hex) == 64 and _is_hex(secret_hex)):
@@ -343,11 +344,17 @@ def _reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: 
     secret = bytes.fromhex(secret_hex)
     if private.anchor(game_id, side, secret) != record["anchor"]:
         raise ProtocolError("cheating", f"{side}'s revealed private secret is not the one it committed to")
+    chosen = chosen or {}
+    if not (isinstance(chosen, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in chosen.items())):
+        raise ProtocolError("bad-secret", f"{side}'s hidden choices must map tokens to items")
+    opened = dict(record, secret=secret_hex)  # with the secret out, every hidden item must open
+    if chosen:
+        opened["chosen"] = dict(sorted(chosen.items()))
     try:
-        private.simulate(game_id, side, record, secret)
+        private.simulate(game_id, side, opened, secret)
     except private.PrivateError as e:  # a draw that the committed secret does not give: cheating, named
         raise ProtocolError(e.code, str(e)) from None
-    record["secret"] = secret_hex
+    record.update(opened)
 
 
 def _resolve(game: Game, match: dict[str, Any], state: dict[str, Any], action: dict[str, Any], declared_in: int,

@@ -62,16 +62,36 @@ def new_side(pools: dict[str, list[str]], anchor_hex: str) -> dict[str, Any]:
             "log": [], "opened": {}, "secret": None}
 
 
-def simulate(game_id: str, side: str, record: dict[str, Any], secret: bytes) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]]]:
+def simulate(game_id: str, side: str, record: dict[str, Any], secret: bytes,
+             chosen: dict[str, str] | None = None) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]]]:
     """Replay a side's private log with its secret: (remaining pools, {token: opening}).
+
+    ``chosen`` names the items the side chose to hide (its own record of them, or
+    what it published at the end); a chosen token it cannot open is unchecked
+    while the game goes on and cheating once the side has revealed its secret.
 
     :raises PrivateError: a logged token is not what the secret gives (cheating).
     """
     pools = {p: list(items) for p, items in record["initial"].items()}
     known: dict[str, dict[str, Any]] = {}
+    chosen = {**record.get("chosen", {}), **(chosen or {})}
     for entry in record["log"]:
         if "add" in entry:
             pools[entry["add"]] = sorted(pools[entry["add"]] + entry["items"])
+            continue
+        if "choose" in entry:
+            tok, n = entry["token"], entry["n"]
+            item = chosen.get(tok)
+            if item is None:
+                if record.get("secret"):
+                    raise PrivateError("cheating", f"{side} never opened the item it hid in envelope #{entry['envelope']}")
+                continue
+            opening = {"item": item, "n": n, "nonce": nonce(secret, n)}
+            if item not in pools[entry["choose"]] or token(game_id, side, n, item, opening["nonce"]) != tok:
+                raise PrivateError("cheating", f"{side}'s hidden choice in envelope #{entry['envelope']} is not an "
+                                   f"item of its {entry['choose']} committed with its secret")
+            pools[entry["choose"]].remove(item)
+            known[tok] = opening
             continue
         remaining = pools[entry["pool"]]
         for offset, tok in enumerate(entry["tokens"]):
@@ -97,7 +117,7 @@ class PrivateContext:
 
     def __init__(self, game_id: str, seq: int, author: str, records: dict[str, Any], links: dict[str, str],
                  body: dict[str, Any], secret: bytes | None = None, opening: str | None = None,
-                 link_index: dict[str, int] | None = None) -> None:
+                 link_index: dict[str, int] | None = None, chosen: dict[str, str] | None = None) -> None:
         self.opening = opening  # the creator, whose anchor the joiner must not draw on
         self.link_index = link_index or {}
         self.game_id, self.seq, self.author = game_id, seq, author
@@ -110,10 +130,12 @@ class PrivateContext:
         self.open_in: dict[str, dict[str, Any]] = dict(given.get("open", {}))
         self.draws_out: list[list[str]] = []
         self.open_out: dict[str, dict[str, Any]] = {}
+        self.chosen_out: list[tuple[str, str]] = []  # build mode: (token, item) hidden by choice, in order
         self._known: dict[str, dict[str, Any]] = {}
         self._pools: dict[str, list[str]] = {}
+        self.chosen_known = dict(chosen or {})
         if secret is not None:  # what the author holds at the start of this envelope
-            self._pools, self._known = simulate(game_id, author, records[author], secret)
+            self._pools, self._known = simulate(game_id, author, records[author], secret, self.chosen_known)
 
     # -- build-mode knowledge ---------------------------------------------------
     def _simulated(self) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]]]:
@@ -171,6 +193,39 @@ class PrivateContext:
         record["draws"] += count
         record["sizes"][pool] -= count
         return list(entry["tokens"])
+
+    def choose(self, side: str, pool: str, value: Any) -> str:
+        """Hide an item ``side`` chooses from its ``pool`` (a concealed set-up): its token.
+
+        The author's tool passes ``{"$hide": item}``; the signed action carries the
+        token instead (``pbem`` swaps them, in order), which is what replays see.
+        """
+        if side != self.author:
+            raise PrivateError("not-owner", f"only {side} can hide one of its items, in its own envelope")
+        record = self.records[side]
+        if pool not in record["sizes"] or record["sizes"][pool] < 1:
+            raise PrivateError("bad-private", f"{side} has nothing left to hide in {pool!r}")
+        n = record["n"]
+        if isinstance(value, dict) and "$hide" in value:
+            if not self.build:
+                raise PrivateError("bad-private", "a hidden choice must travel as its token")
+            item = value["$hide"]
+            pools, known = self._simulated()
+            if item not in pools.get(pool, []):
+                raise PrivateError("bad-private", f"{item!r} is not in {side}'s {pool}")
+            opening = {"item": item, "n": n, "nonce": nonce(self.secret, n)}  # type: ignore[arg-type]
+            tok = token(self.game_id, side, n, item, opening["nonce"])
+            pools[pool].remove(item)
+            known[tok] = opening
+            self.chosen_out.append((tok, item))
+        elif isinstance(value, str) and len(value) == 64:
+            tok = value
+        else:
+            raise PrivateError("bad-private", f"a hidden choice must be a 64-hex token, got {value!r}")
+        record["log"].append({"choose": pool, "n": n, "token": tok, "envelope": self.seq})
+        record["n"] += 1
+        record["sizes"][pool] -= 1
+        return tok
 
     def add(self, side: str, pool: str, items: list[str]) -> None:
         record = self.records[side]

@@ -476,8 +476,18 @@ class Campaign:
 
     def _build(self) -> dict[str, Any]:
         """Build mode for engine.match.advance: our private secret, if the game has hidden pools."""
-        hidden = self._secrets().get("private")
-        return {"secret": bytes.fromhex(hidden)} if hidden else {}
+        data = self._secrets()
+        hidden = data.get("private")
+        return {"secret": bytes.fromhex(hidden), "chosen": dict(data.get("chosen", {}))} if hidden else {}
+
+    def _remember_chosen(self, chosen: list[tuple[str, str]]) -> None:
+        """Keep the items we hid by choice: only we know them, and we open them at the end."""
+        data = dict(self._secrets())
+        data["chosen"] = {**data.get("chosen", {}), **dict(chosen)}
+        path = self.dir / "secrets" / "chain.json"
+        locked = json.loads(path.read_text()).get("encrypted")
+        vault.write(path, data, self.unlock() if locked and self.unlock else None)
+        self._secret_cache = data
 
     def preview(self, actions: list[dict[str, Any]], reveal: str) -> tuple[dict[str, Any], list, list]:
         """The match, events and rolls if this side signed ``actions`` now."""
@@ -486,8 +496,11 @@ class Campaign:
             return match, [], []
         head = self.ledger.head()
         assert head is not None
-        return protocol.advance(self.game, match, head[0] + 1, self.side, {"reveal": reveal, "actions": actions},
-                                self._build())
+        build = self._build()
+        result = protocol.advance(self.game, match, head[0] + 1, self.side, {"reveal": reveal, "actions": actions},
+                                  build)
+        self._draft_chosen = dict(build.get("chosen_out", []))  # what the draft hides: ours to name
+        return result
 
     def knowledge(self, match: dict[str, Any] | None = None) -> dict[str, str]:
         """Every hidden token this side may name: its own, and what is public."""
@@ -504,7 +517,8 @@ class Campaign:
             return {}
         from engine.private import simulate
 
-        _, known = simulate(self.genesis["game"], self.side, record, bytes.fromhex(hidden))
+        chosen = {**self._secrets().get("chosen", {}), **getattr(self, "_draft_chosen", {})}
+        _, known = simulate(self.genesis["game"], self.side, record, bytes.fromhex(hidden), chosen)
         return {tok: opening["item"] for tok, opening in known.items()}
 
     def play(self, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
@@ -528,8 +542,10 @@ class Campaign:
             return play(self, identity, orders, ask)
         reveal = self._next_link()
         if waiting["why"] == "secret":  # the game is over: open every hidden draw to the opponent
-            envelope = self._sign(identity, {"reveal": reveal, "actions": [],
-                                             "private_secret": self._secrets()["private"]})
+            body = {"reveal": reveal, "actions": [], "private_secret": self._secrets()["private"]}
+            if self._secrets().get("chosen"):  # the items we hid by choice, opened at last
+                body["private_chosen"] = self._secrets()["chosen"]
+            envelope = self._sign(identity, body)
             path = self._archive("sent", envelope)
             return PlayResult(envelope, path, [], [], [])
         actions = self.draft()
@@ -578,14 +594,20 @@ class Campaign:
         assert head is not None
         game = self.game
         build = self._build()
+        chosen: list[tuple[str, str]] = []
         if build:  # our private draws and openings go in the body, computed from our secret
             protocol.advance(game, self.match(), head[0] + 1, self.side, body, build)
             if build.get("private"):
                 body = dict(body, private=build["private"])
+            chosen = build.get("chosen_out", [])
+            if chosen:  # the signed actions carry the tokens of what we hid, never the items
+                body = dict(body, actions=_swap_hidden(body["actions"], [tok for tok, _ in chosen]))
         content = {"v": 1, "game": self.genesis["game"], "seq": head[0] + 1, "prev": head[1], "author": self.side,
                    "kind": "turn", "engine": history.engine_stamp(game), "body": body, "state": ""}
         content["state"] = _state_after(self.match(), self.genesis, content, head)
         envelope = seal(identity, content)
+        if chosen:
+            self._remember_chosen(chosen)
         self._store([history.apply(envelope, self.genesis, self.match(), head)])
         return envelope
 
@@ -603,6 +625,19 @@ def _state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, c
         return state_hash(protocol.join(match, content["author"], content["body"]))  # type: ignore[arg-type]
     new, _, _ = protocol.advance(game, match, content["seq"], content["author"], content["body"])  # type: ignore[arg-type]
     return state_hash(new)
+
+
+def _swap_hidden(value: Any, tokens: list[str]) -> Any:
+    """``value`` with each ``{"$hide": item}``, in order, replaced by the next token."""
+    if isinstance(value, dict):
+        if "$hide" in value:
+            if not tokens:
+                raise PbemError("a hidden choice was not committed", str(value), code="bad-private")
+            return tokens.pop(0)
+        return {k: _swap_hidden(v, tokens) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_swap_hidden(v, tokens) for v in value]
+    return value
 
 
 def _private_secret(game: Game, game_id: str, side: str, body: dict[str, Any]) -> bytes | None:

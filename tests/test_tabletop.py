@@ -178,9 +178,8 @@ SHIPPED = sorted(shipped())
 def test_a_short_game_with_every_shipped_pack(tmp_path, name):
     pack = load(shipped()[name])
     sides = tuple(pack["pack"]["sides"][:2])
-    concealed = any(p.get("concealed") for p in pack.get("piece", []))
-    t = Table(tmp_path, name, sides, *(["--reveal-concealed"] if concealed else []))
-    pieces = [p for p in pack.get("piece", []) if int(p.get("count", 1)) == 1]
+    t = Table(tmp_path, name, sides)
+    pieces = [p for p in pack.get("piece", []) if int(p.get("count", 1)) == 1 and not p.get("concealed")]
     piece = next((p for p in pieces if p.get("side") == sides[0]), pieces[0] if pieces else None)
     moves = []
     if piece:  # a pack may have no pieces (their set-ups are in booklets we do not have)
@@ -191,9 +190,81 @@ def test_a_short_game_with_every_shipped_pack(tmp_path, name):
     t.act(t.b)
     own = next((d for d in pack.get("deck", []) if d.get("owner") == sides[0]), None)
     t.act(t.a, *([f"draw 1 from {own['id']}"] if own else []), "pass")
-    t.act(t.b, "say good game", "end a short test game")
+    hidden = next((p for p in pack.get("piece", []) if p.get("concealed") and p.get("side") == sides[1]), None)
+    deploy = [f"deploy {hidden['id']} to {pack['location'][0]['id']}"] if hidden else []
+    t.act(t.b, *deploy, "say good game", "end a short test game")
+    for _ in range(2):  # each side with hidden items reveals its secret
+        for p in (t.a, t.b):
+            if "It is your" in t.run(p, "report", "--campaign", p.dir).output or \
+                    "Reveal your private secret" in t.run(p, "report", "--campaign", p.dir).output:
+                t.act(p)
     for p in (t.a, t.b):
         assert t.run(p, "verify", p.dir).output.startswith("OK: ")
     report = t.run(t.a, "report", "--campaign", t.a.dir, "--all").output
     if any(e.get("provisional") for kind in ("location", "piece", "card") for e in pack.get(kind, [])):
         assert "PROVISIONAL DATA" in report
+
+
+CONCEALED = MINI + """
+[[piece]]
+id = "blue-spy-one"
+name = "Spy One"
+side = "blue"
+concealed = true
+start = "off-map"
+provisional = false
+
+[[piece]]
+id = "blue-spy-two"
+name = "Spy Two"
+side = "blue"
+concealed = true
+start = "off-map"
+provisional = false
+"""
+
+
+def test_concealed_pieces_are_hidden_until_revealed_and_checked_at_the_end(tmp_path):
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "pack.toml").write_text(CONCEALED)
+    t = Table(tmp_path, str(tmp_path / "pack"), ("red", "blue"))
+    t.act(t.a, "pass")
+    t.act(t.b, "deploy spy two to hill", "deploy spy one to ford", "move spy two to ford", "pass")
+    red_view = t.run(t.a, "report", "--campaign", t.a.dir).output
+    assert "a concealed item (blue, concealed)" in red_view and "Spy" not in red_view
+    blue_view = t.run(t.b, "report", "--campaign", t.b.dir, "--all").output
+    assert "Spy One (blue, concealed)" in blue_view and "Spy Two (blue, concealed)" in blue_view
+    for path in t.files["bob"]:  # bob's files: tokens, never the spies' ids, until one is revealed
+        text = "".join(b.payload[96:].decode() for b in find_blocks(path.read_text()))
+        assert "blue-spy" not in text
+    t.act(t.a, "pass")
+    t.act(t.b, "reveal spy two", "end blue reveals its spy")
+    assert "blue reveals Spy Two at Ford" in t.run(t.a, "report", "--campaign", t.a.dir).output
+    t.act(t.b)  # red hid nothing; blue owes its secret and the spies it hid
+    for p in (t.a, t.b):
+        assert t.run(p, "verify", p.dir).output.startswith("OK: ")
+    final = t.run(t.a, "report", "--campaign", t.a.dir, "--all").output
+    assert "Spy One" in final  # after the end every hidden choice is opened and checked
+
+
+def test_a_false_hidden_choice_is_cheating_at_the_end(tmp_path):
+    import json
+
+    from engine import match as protocol
+    from pbem.campaign import Campaign
+
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "pack.toml").write_text(CONCEALED)
+    t = Table(tmp_path, str(tmp_path / "pack"), ("red", "blue"))
+    t.act(t.a, "pass")
+    t.act(t.b, "deploy spy one to hill", "pass")
+    bob = Campaign.open(t.b.dir)
+    secrets = bob._secrets()
+    record = json.loads(json.dumps(Campaign.open(t.a.dir).match()["private"]["blue"]))
+    (tok,) = secrets["chosen"]
+    with pytest.raises(protocol.ProtocolError) as e:  # bob claims at the end that he hid the other spy
+        protocol._reveal_secret(bob.genesis["game"], "blue", record, secrets["private"], {tok: "blue-spy-two"})
+    assert e.value.code == "cheating" and "hidden choice in envelope" in str(e.value)
+    with pytest.raises(protocol.ProtocolError) as e:  # or does not open it at all
+        protocol._reveal_secret(bob.genesis["game"], "blue", json.loads(json.dumps(record)), secrets["private"], {})
+    assert e.value.code == "cheating"

@@ -11,9 +11,9 @@ genesis as the option ``pack``: the engine reads no file, and the pack both
 players play with is pinned and signed.  A side's own decks are private pools
 (engine.private); shared decks are shuffled with the shared dice.
 
-Not yet: concealed pieces (their identities would need commitments to items
-the owner chooses).  A pack that has them is played only with the option
-``reveal_concealed``, which both players see in the genesis.
+Concealed pieces start in their owner's hidden pool; "deploy" puts one on the
+map as a commitment token chosen by its owner (engine.private ``choose``),
+"reveal" opens it; the option ``reveal_concealed`` plays them face up.
 """
 
 from __future__ import annotations
@@ -47,12 +47,14 @@ class TableTop:
     def setup(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         if scenario not in self.scenarios:
             raise RulesError(f"no scenario {scenario!r}; the pack has {', '.join(self.scenarios)}")
-        concealed = [p["id"] for p in self.pack.get("piece", []) if p.get("concealed")]
-        if concealed and not options.get("reveal_concealed"):
-            raise RulesError(f"{len(concealed)} pieces start concealed, which table-top mode cannot hide yet; "
-                             "play with the option reveal_concealed (both players then see every piece)")
+        unknown = sorted(set(options) - {"pack", "reveal_concealed"})
+        if unknown:
+            raise RulesError(f"unknown table-top options: {', '.join(unknown)}")
+        hide = not options.get("reveal_concealed")
         pieces = {}
         for p in self.pack.get("piece", []):
+            if hide and p.get("concealed"):
+                continue  # in its owner's hidden pool until deployed (engine.private)
             for k in range(int(p.get("count", 1))):
                 pid = p["id"] if int(p.get("count", 1)) == 1 else f"{p['id']}-{k + 1}"
                 pieces[pid] = {"at": p.get("start", "off-map"), "steps": p.get("steps"), "face": "up", "marks": []}
@@ -61,7 +63,8 @@ class TableTop:
         own = {d_id: {"discard": [], "removed": [], "in_pool": len(self._items(d_id))}
                for d_id, d in sorted(self.decks.items()) if d.get("owner") != "shared"}
         return {"turn": 1, "phase": 0, "active": self.sides[0], "pieces": pieces, "shared": shared, "own": own,
-                "hands": {s: [] for s in self.sides}, "played": [], "marks": {}, "options": dict(options)}
+                "hands": {s: [] for s in self.sides}, "played": [], "marks": {}, "hidden": {},
+                "options": {k: v for k, v in options.items() if k != "pack"}}
 
     def _items(self, deck_id: str) -> list[str]:
         items = []
@@ -76,9 +79,18 @@ class TableTop:
         for d_id, deck in sorted(self.decks.items()):
             if deck.get("owner") in self.sides:
                 pools.setdefault(deck["owner"], {})[d_id] = self._items(d_id)
+        if not state["options"].get("reveal_concealed"):
+            for p in self.pack.get("piece", []):
+                if p.get("concealed") and p.get("side") in self.sides:
+                    pools.setdefault(p["side"], {}).setdefault("concealed", []).append(p["id"])
         return pools
 
+    def concealed_of(self, side: str) -> list[str]:
+        return [p["id"] for p in self.pack.get("piece", []) if p.get("concealed") and p.get("side") == side]
+
     def item_name(self, item: str) -> str:
+        if item in self.piece_data:
+            return self.piece_data[item].get("name", item)
         base = item.split("#")[0]
         card = next((c for c in self.pack.get("card", []) if c["id"] == base), None)
         return card.get("name", base) if card else item

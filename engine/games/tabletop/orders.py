@@ -3,6 +3,7 @@
     move 86th Brigade to Krithia        step 86th -1        flip 86th        mark Krithia with smoke
     roll 3d6 for landing fire           roll 7d6>=4         roll d100        roll d10 read 0-9
     reroll die 2 because cocked         draw 2 from allied-deck             play Royal Navy Seaplanes
+    deploy 1/33rd to Krithia (a concealed piece of yours)   reveal 1/33rd
     discard ...   return ...   remove ...   reshuffle allied-deck
     next phase   next turn   say <text>   pass   end <result>
 
@@ -29,11 +30,18 @@ def parse(game, state: dict[str, Any], side: str, text: str, known: dict[str, st
     low = words.lower()
     verb, _, rest = low.partition(" ")
     rest_raw = words[len(verb):].strip()
-    if verb == "move":
+    if verb in ("move", "deploy"):
         m = re.match(r"^(.*?)\s+to\s+(.+)$", rest_raw, re.I)
         if not m:
-            raise IllegalAction("say 'move PIECE to LOCATION'")
-        return {"do": "move", "piece": _piece(game, state, m.group(1)), "to": _location(game, m.group(2))}
+            raise IllegalAction(f"say '{verb} PIECE to LOCATION'")
+        if verb == "deploy":  # one of our concealed pieces: its identity travels as a commitment
+            placed = set((known or {}).values())
+            mine = {pid: game.piece_data[pid].get("name", pid) for pid in game.concealed_of(side) if pid not in placed}
+            return {"do": "deploy", "piece": {"$hide": _match("concealed piece of yours", m.group(1), mine)},
+                    "to": _location(game, m.group(2))}
+        return {"do": "move", "piece": _piece(game, state, m.group(1), side, known), "to": _location(game, m.group(2))}
+    if verb == "reveal":
+        return {"do": "unveil", "piece": _hidden(game, state, side, rest_raw, known or {})}
     if verb == "step":
         m = re.match(r"^(.*?)\s*([+-]\d+)$", rest_raw)
         if not m:
@@ -93,10 +101,19 @@ def _match(kind: str, text: str, entries: dict[str, str]) -> str:
     raise IllegalAction(f"no {kind} '{text}'")
 
 
-def _piece(game, state, text):
+def _piece(game, state, text, side=None, known=None):
     names = {pid: game.piece_data.get(pid.rsplit("-", 1)[0] if pid not in game.piece_data else pid, {}).get("name", pid)
              for pid in state["pieces"]}
+    for tok, hidden in state.get("hidden", {}).items():  # our own concealed pieces, by name
+        if hidden["side"] == side and tok in (known or {}):
+            names[tok] = game.item_name(known[tok])
     return _match("piece", text, names)
+
+
+def _hidden(game, state, side, text, known):
+    names = {tok: game.item_name(known[tok]) for tok, h in state.get("hidden", {}).items()
+             if h["side"] == side and tok in known}
+    return _match("concealed piece of yours on the map", text, names)
 
 
 def _location(game, text):
@@ -152,12 +169,38 @@ def _need(state, key, value, what):
 
 
 def do_move(game, state, side, a, dice):
+    if a["piece"] in state.get("hidden", {}):
+        hidden = state["hidden"][a["piece"]]
+        if hidden["side"] != side:
+            raise IllegalAction("only its owner moves a concealed piece")
+        if a["to"] not in game.locations and a["to"] != "off-map":
+            raise IllegalAction(f"no location {a['to']!r}")
+        before, hidden["at"] = hidden["at"], a["to"]
+        return [f"{side} moves [[{a['piece']}]] from {_loc_name(game, before)} to {_loc_name(game, a['to'])}"]
     _need(state, "pieces", a["piece"], "piece")
     if a["to"] not in game.locations and a["to"] != "off-map":
         raise IllegalAction(f"no location {a['to']!r}")
     piece = state["pieces"][a["piece"]]
     before, piece["at"] = piece["at"], a["to"]
     return [f"{side} moves {_piece_name(game, a['piece'])} from {_loc_name(game, before)} to {_loc_name(game, a['to'])}"]
+
+
+def do_deploy(game, state, side, a, dice):
+    if a["to"] not in game.locations:
+        raise IllegalAction(f"no location {a['to']!r}")
+    token = dice.choose_private(side, "concealed", a["piece"])
+    state["hidden"][token] = {"side": side, "at": a["to"]}
+    return [f"{side} deploys [[{token}]] at {_loc_name(game, a['to'])}"]
+
+
+def do_unveil(game, state, side, a, dice):
+    hidden = state.get("hidden", {}).get(a["piece"])
+    if hidden is None or hidden["side"] != side:
+        raise IllegalAction("only its owner reveals a concealed piece of its own")
+    item = dice.reveal(side, a["piece"])
+    del state["hidden"][a["piece"]]
+    state["pieces"][item] = {"at": hidden["at"], "steps": game.piece_data[item].get("steps"), "face": "up", "marks": []}
+    return [f"{side} reveals {game.item_name(item)} at {_loc_name(game, hidden['at'])}"]
 
 
 def do_step(game, state, side, a, dice):
@@ -332,7 +375,7 @@ def do_end(game, state, side, a, dice):
     return [f"{side} ends the game: {a['result']}"]
 
 
-HANDLERS = {"move": do_move, "step": do_step, "flip": do_flip, "mark": do_mark, "unmark": do_mark, "roll": do_roll,
+HANDLERS = {"deploy": do_deploy, "unveil": do_unveil, "move": do_move, "step": do_step, "flip": do_flip, "mark": do_mark, "unmark": do_mark, "roll": do_roll,
             "reroll": do_reroll, "draw": do_draw, "play": do_card, "discard": do_card, "return": do_card,
             "remove": do_card, "reshuffle": do_reshuffle, "next": do_next, "say": do_say, "pass": do_pass,
             "end": do_end}
@@ -353,6 +396,8 @@ def describe(game, view: dict[str, Any]) -> list[str]:
         if marks:
             label += f" [{', '.join(marks)}]"
         at.setdefault(piece["at"], []).append(label)
+    for tok, hidden in sorted(view.get("hidden", {}).items()):
+        at.setdefault(hidden["at"], []).append(f"[[{tok}]] ({hidden['side']}, concealed)")
     for lid in [*game.locations, "off-map"]:
         if lid in at or lid in view["marks"]:
             marks = f" [{', '.join(view['marks'][lid])}]" if lid in view["marks"] else ""
