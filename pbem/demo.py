@@ -45,6 +45,11 @@ def run(directory: Path | None, module: str, echo: Callable[[str], None], *, max
 
     from engine.registry import get_game
 
+    if module == "tabletop":
+        from .errors import PbemError
+
+        raise PbemError("the demo plays a rules module", "table-top games are played by people: see the README's "
+                        "'Table-top play' section", code="bad-module")
     game = get_game(module)
     first, second = game.sides[0], game.sides[1]
     camps: dict[str, Campaign] = {}
