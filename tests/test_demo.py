@@ -40,8 +40,12 @@ def test_python_dash_m_pbem():
 
 
 def test_every_command_has_help():
+    import click
+
     runner = CliRunner()
-    for name, command in cli.commands.items():
+    ctx = click.Context(cli)
+    for name in cli.list_commands(ctx):
+        command = cli.get_command(ctx, name)
         sub = getattr(command, "commands", {})
         for path in [[name]] + [[name, s] for s in sub]:
             r = runner.invoke(cli, [*path, "--help"])

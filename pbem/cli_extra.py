@@ -1,0 +1,292 @@
+"""The less used commands (identities, data packs, e-mail), loaded only when named:
+every command pays for what ``pbem`` imports at start-up, and a cold ingest should not."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import click
+
+from .cli import _Group, _home, _keystore, _mail_config, _next, _open, _passphrase, campaign_option
+from .errors import PbemError
+
+
+# --- identities -------------------------------------------------------------
+
+@click.group(cls=_Group)
+def keys() -> None:
+    """Identities: Ed25519 keys that sign your turn files."""
+
+
+@keys.command("new")
+@click.argument("name")
+@click.option("--passphrase/--no-passphrase", default=False, help="Encrypt the private key with a passphrase (asked twice).")
+@click.pass_context
+def keys_new(ctx: click.Context, name: str, passphrase: bool) -> None:
+    """Make a new identity NAME and print its fingerprint.
+
+    \b
+    Example:
+        pbem keys new alice
+        pbem keys export alice > alice.pub     # send this to your opponent
+    """
+    secret = None
+    if passphrase:
+        secret = (os.environ.get("PBEM_PASSPHRASE") or click.prompt("Passphrase", hide_input=True,
+                                                                      confirmation_prompt=True)).encode()
+    identity = _keystore(ctx).create(name, secret)
+    click.echo(f"identity {name}: fingerprint {identity.fingerprint}")
+    click.echo(f"Send your opponent the public key: pbem keys export {name} > {name}.pub")
+    click.echo("Compare fingerprints by phone or in person: e-mail proves nothing.")
+
+
+@keys.command("import")
+@click.argument("name")
+@click.argument("ssh_key", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_context
+def keys_import(ctx: click.Context, name: str, ssh_key: Path) -> None:
+    """Use an existing OpenSSH ed25519 private key (e.g. ~/.ssh/id_ed25519) as identity NAME."""
+    store = _keystore(ctx)
+    try:
+        identity = store.import_openssh(name, ssh_key, None)
+    except PbemError as e:
+        if "password" not in e.detail.lower() and "encrypted" not in e.detail.lower():
+            raise
+        identity = store.import_openssh(name, ssh_key, _passphrase(name))
+    click.echo(f"identity {name}: fingerprint {identity.fingerprint} (from {ssh_key})")
+
+
+@keys.command("list")
+@click.pass_context
+def keys_list(ctx: click.Context) -> None:
+    """List your identities and their fingerprints."""
+    from .keys import fingerprint
+
+    store = _keystore(ctx)
+    names = store.names()
+    if not names:
+        click.echo(f"no identities in {store.dir}; make one with 'pbem keys new NAME'")
+    for name in names:
+        click.echo(f"{name}\t{fingerprint(store.public(name))}")
+
+
+@keys.command("show")
+@click.argument("name")
+@click.pass_context
+def keys_show(ctx: click.Context, name: str) -> None:
+    """Show identity NAME: fingerprint, public key, file."""
+    from .keys import fingerprint
+
+    store = _keystore(ctx)
+    public = store.public(name)
+    click.echo(f"name:        {name}\nfingerprint: {fingerprint(public)}\npublic key:  {store.public_line(name).strip()}")
+    click.echo(f"private key: {store.dir / (name + '.key')}")
+
+
+@keys.command("export")
+@click.argument("name")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file instead of stdout.")
+@click.pass_context
+def keys_export(ctx: click.Context, name: str, output: Path | None) -> None:
+    """Print the public key of NAME (an OpenSSH line) to send to opponents."""
+    line = _keystore(ctx).public_line(name)
+    if output:
+        output.write_text(line)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(line, nl=False)
+
+
+# --- data packs -------------------------------------------------------------------------
+
+@click.group(cls=_Group)
+def pack() -> None:
+    """Data packs: what a rulebook gives about its game (docs/packs.md)."""
+
+
+@pack.command("list")
+def pack_list() -> None:
+    """The packs shipped with pbem."""
+    from .datapack import load, shipped
+
+    for name, path in shipped().items():
+        head = load(path)["pack"]
+        click.echo(f"{name}\t{head.get('title', '')} ({', '.join(head.get('sides', []))})")
+
+
+@pack.command("check")
+@click.argument("pack_dir", metavar="DIR_OR_NAME")
+def pack_check(pack_dir: str) -> None:
+    """Validate a pack and list every problem at once (exit 1 if there is any).
+
+    \b
+    Example:
+        pbem pack check gallipoli-blocks
+        pbem pack check ~/my-packs/assault-on-gallipoli
+    """
+    from .datapack import check, find, load, provisional_notes
+
+    path = find(pack_dir)
+    data = load(path)
+    problems = check(data)
+    for problem in problems:
+        click.echo(f"  {problem}")
+    if problems:
+        raise PbemError(f"{len(problems)} problem(s) in the pack", str(path), code="bad-pack")
+    kinds = {k: len(data.get(k, [])) for k in ("location", "piece", "deck", "card", "scenario")}
+    click.echo(f"OK: {path}: " + ", ".join(f"{n} {k}s" for k, n in kinds.items()))
+    for note in provisional_notes(data):
+        click.echo(f"  PROVISIONAL: {note}")
+
+
+# --- e-mail -------------------------------------------------------------------------
+
+@click.group(cls=_Group)
+def mail() -> None:
+    """E-mail: server settings, addresses, sending the outbox, reading a mailbox."""
+
+
+def _secret_env(name: str, what: str) -> str | None:
+    value = os.environ.get(name)
+    if value:
+        return value
+    if sys.stdin.isatty():
+        return click.prompt(f"{what} password", hide_input=True)
+    return None
+
+
+def _server(text: str | None, security: str | None, user: str | None, old, cafile: str | None = None):
+    from .mail import Server
+
+    if text is None:
+        if old is None or (security is None and user is None and cafile is None):
+            return old
+        return Server(old.host, old.port, security or old.security, old.user if user is None else user,
+                      old.cafile if cafile is None else cafile)
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise click.BadParameter(f"'{text}' is not HOST:PORT")
+    return Server(host, int(port), security or (old.security if old else "starttls"),
+                  user if user is not None else (old.user if old else ""),
+                  cafile if cafile is not None else (old.cafile if old else ""))
+
+
+@mail.command("config")
+@click.option("--smtp", metavar="HOST:PORT", help="Outgoing server.")
+@click.option("--smtp-security", type=click.Choice(["ssl", "starttls", "none"]))
+@click.option("--smtp-user")
+@click.option("--smtp-cafile", type=click.Path(exists=True, dir_okay=False), help="Also trust this CA (PEM).")
+@click.option("--imap", metavar="HOST:PORT", help="Incoming server.")
+@click.option("--imap-security", type=click.Choice(["ssl", "starttls", "none"]))
+@click.option("--imap-user")
+@click.option("--imap-cafile", type=click.Path(exists=True, dir_okay=False), help="Also trust this CA (PEM).")
+@click.option("--from", "sender", help="Your address, as the From of what pbem sends.")
+@click.option("--folder", help="IMAP folder to read (default INBOX).")
+@click.pass_context
+def mail_config(ctx: click.Context, smtp, smtp_security, smtp_user, smtp_cafile, imap, imap_security, imap_user,
+                imap_cafile, sender, folder):
+    """Set (or show) the mail servers.  Passwords are never stored: they come from
+    PBEM_SMTP_PASSWORD / PBEM_IMAP_PASSWORD or a prompt.
+
+    \b
+    Example:
+        pbem mail config --smtp smtp.example.org:587 --smtp-user alice --from alice@example.org \\
+                         --imap imap.example.org:993 --imap-security ssl --imap-user alice
+    """
+    from .keys import default_home
+    from .mail import save_config
+
+    config = _mail_config(ctx)
+    changed = any(v is not None for v in (smtp, smtp_security, smtp_user, smtp_cafile, imap, imap_security,
+                                          imap_user, imap_cafile, sender, folder))
+    if changed:
+        config.smtp = _server(smtp, smtp_security, smtp_user, config.smtp, smtp_cafile)
+        config.imap = _server(imap, imap_security, imap_user, config.imap, imap_cafile)
+        config.sender = config.sender if sender is None else sender
+        config.folder = config.folder if folder is None else folder
+        click.echo(f"wrote {save_config(_home(ctx) or default_home(), config)}")
+    for kind, server in (("smtp", config.smtp), ("imap", config.imap)):
+        click.echo(f"{kind}: " + (f"{server.host}:{server.port} {server.security} user {server.user or '-'}"
+                                  if server else "not set"))
+    click.echo(f"from: {config.sender or '-'}   folder: {config.folder}")
+
+
+@mail.command("address")
+@click.argument("side")
+@click.argument("address")
+@campaign_option
+def mail_address(side: str, address: str, campaign: Path | None) -> None:
+    """Record the e-mail ADDRESS of SIDE (a side, 'referee', or your own) in this campaign."""
+    from .mail import set_address
+
+    camp = _open(campaign)
+    set_address(camp, side, address)
+    click.echo(f"{side}: {address}")
+
+
+@mail.command("send")
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@campaign_option
+@click.pass_context
+def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None) -> None:
+    """Send FILES (default: every message waiting in the campaign's outbox/) by SMTP."""
+    from .mail import send
+
+    camp = _open(campaign)
+    config = _mail_config(ctx)
+    password = _secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user else None
+    sent = send(camp, config, password, list(files) or None)
+    for path in sent:
+        click.echo(f"sent {path.name}")
+    if not sent:
+        click.echo("nothing to send")
+
+
+@mail.command("fetch")
+@campaign_option
+@click.pass_context
+def mail_fetch(ctx: click.Context, campaign: Path | None) -> None:
+    """Ingest the new messages of the IMAP folder (each message on its own; refused ones are reported)."""
+    from .mail import fetch
+
+    camp = _open(campaign)
+    result = fetch(camp, _mail_config(ctx), _secret_env("PBEM_IMAP_PASSWORD", "IMAP"))
+    for line in result.accepted:
+        click.echo(f"accepted {line}")
+    for line in result.skipped:
+        click.echo(f"skipped {line}")
+    for sender, subject, reason in result.refused:
+        click.echo(f"REFUSED a message from {sender} ({subject!r}): {reason}", err=True)
+    _next(camp)
+
+
+@mail.command("run")
+@campaign_option
+@click.pass_context
+def mail_run(ctx: click.Context, campaign: Path | None) -> None:
+    """Referee: read new mail, adjudicate, send each player its own file, answer malformed mail.
+
+    Safe to run again and again (e.g. from cron): nothing is processed twice.
+    """
+    from .mail import run
+
+    camp = _open(campaign)
+    if not camp.refereed or camp.side != "referee":
+        raise PbemError("pbem mail run is for the referee of a referee game", "players use pbem mail fetch",
+                        code="not-referee")
+    config = _mail_config(ctx)
+    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    result = run(camp, identity, config, _secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user
+                 else None, _secret_env("PBEM_IMAP_PASSWORD", "IMAP"))
+    for line in result.fetched.accepted:
+        click.echo(f"accepted {line}")
+    for sender, subject, reason in result.fetched.refused:
+        click.echo(f"answered a malformed message from {sender}: {reason.splitlines()[0]}")
+    for seq in result.adjudicated:
+        click.echo(f"adjudicated #{seq}")
+    for path in result.sent:
+        click.echo(f"sent {path.name}")
+
+
