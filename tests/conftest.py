@@ -112,6 +112,15 @@ class Player:
         return self.home.parent / f"{self.name}.pub"
 
 
+def new_player(runner: CliRunner, root: Path, name: str, side: str) -> Player:
+    """A player with a fresh identity in its own home, its public key exported beside the homes."""
+    player = Player(name, side, root / "homes" / name, root / name)
+    player.home.mkdir(parents=True)
+    pbem(runner, "keys", "new", name, env=player.env)
+    pbem(runner, "keys", "export", name, "-o", player.pub, env=player.env)
+    return player
+
+
 class Duel:
     """Two players, alice (red) and bob (blue), each with a home and a campaign, playing barrage.
 
@@ -134,11 +143,7 @@ class Duel:
     # identities and commands ------------------------------------------------
     def new_identity(self, name: str, side: str = "") -> Player:
         """A player with a fresh identity in its own home, and its public key exported next to the homes."""
-        player = Player(name, side, self.root / "homes" / name, self.root / name)
-        player.home.mkdir(parents=True)
-        self.run(player, "keys", "new", name)
-        self.run(player, "keys", "export", name, "-o", player.pub)
-        return player
+        return new_player(self.runner, self.root, name, side)
 
     def identity(self, player: Player):
         """The player's signing identity, loaded from his key store (for forging tests)."""

@@ -11,7 +11,7 @@ from pbem.armor import find_blocks
 from pbem.campaign import Campaign
 from pbem.demo import choose
 from pbem.envelope import open_block
-from tests.conftest import Player, assert_refused, invoke, pbem
+from tests.conftest import assert_refused, invoke, new_player, pbem
 
 
 class Refereed:
@@ -31,11 +31,7 @@ class Refereed:
         self.sent_to = {"allied": [], "ottoman": []}
 
     def _player(self, name, side):
-        p = Player(name, side, self.root / "homes" / name, self.root / name)
-        p.home.mkdir(parents=True)
-        self.run(p, "keys", "new", name)
-        self.run(p, "keys", "export", name, "-o", p.pub)
-        return p
+        return new_player(self.runner, self.root, name, side)
 
     def run(self, p, *args):
         return pbem(self.runner, *args, env=p.env)

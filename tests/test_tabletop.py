@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from pbem.armor import find_blocks
 from pbem.datapack import load, shipped
-from tests.conftest import Player, assert_refused, pbem
+from tests.conftest import assert_refused, new_player, pbem
 
 MINI = """
 [pack]
@@ -99,11 +99,7 @@ class Table:
         self.files = {"alice": [], "bob": []}
 
     def _player(self, root, name, side):
-        p = Player(name, side, root / "homes" / name, root / name)
-        p.home.mkdir(parents=True)
-        self.run(p, "keys", "new", name)
-        self.run(p, "keys", "export", name, "-o", p.pub)
-        return p
+        return new_player(self.runner, root, name, side)
 
     def run(self, p, *args):
         return pbem(self.runner, *args, env=p.env)
