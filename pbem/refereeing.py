@@ -34,6 +34,9 @@ def new_game(directory: Path, module: str, identity: Identity, players: dict[str
 
     from .campaign import Campaign
 
+    if module == "tabletop":
+        raise PbemError("table-top mode cannot be refereed yet", "its hidden pools need the players' own secrets",
+                        code="bad-module")
     try:
         game = get_game(module)
     except UnknownGame as e:
