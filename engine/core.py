@@ -22,6 +22,7 @@ nothing behind.
 from __future__ import annotations
 
 import json
+import marshal
 from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol
 
@@ -92,8 +93,9 @@ class Game(Protocol):
 
 
 def copy_state(state: State) -> State:
-    """A deep copy of plain JSON data (faster than copy.deepcopy for this shape)."""
-    return json.loads(json.dumps(state))
+    """A deep copy of plain JSON data.  marshal round-trips dicts, lists, strings and
+    integers exactly and is several times faster than json or copy.deepcopy."""
+    return marshal.loads(marshal.dumps(state))
 
 
 def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice) -> tuple[State, list[Event]]:

@@ -85,20 +85,32 @@ def seal(identity: Identity, content: dict[str, Any]) -> Envelope:
     return Envelope(payload, text)
 
 
-def open_block(block: armor_mod.Block) -> Envelope:
+def check_signature(payload: bytes) -> None:
+    """The Ed25519 signature of a payload (safe to run in another thread: it releases the GIL).
+
+    :raises ArmorError: too short to hold a signed envelope.
+    :raises SignatureError: the signature does not verify.
+    """
+    if len(payload) < 97:
+        raise ArmorError("damaged turn file", "the body is too short to hold a signed envelope")
+    try:
+        Ed25519PublicKey.from_public_bytes(payload[64:96]).verify(payload[:64], DOMAIN + payload[96:])
+    except (InvalidSignature, ValueError):
+        raise SignatureError("bad signature", "the turn file was changed after it was signed, or was not signed by the key it names") from None
+
+
+def open_block(block: armor_mod.Block, *, signature_checked: bool = False) -> Envelope:
     """Verify a block's signature, then parse and check its content.
+
+    ``signature_checked``: the caller has already run ``check_signature`` on this payload.
 
     :raises SignatureError: the signature does not verify.
     :raises ArmorError: content not canonical, fields missing, header disagrees.
     """
     payload = block.payload
-    if len(payload) < 97:
-        raise ArmorError("damaged turn file", "the body is too short to hold a signed envelope")
-    signature, public, body = payload[:64], payload[64:96], payload[96:]
-    try:
-        Ed25519PublicKey.from_public_bytes(public).verify(signature, DOMAIN + body)
-    except (InvalidSignature, ValueError):
-        raise SignatureError("bad signature", "the turn file was changed after it was signed, or was not signed by the key it names") from None
+    if not signature_checked:
+        check_signature(payload)
+    public, body = payload[64:96], payload[96:]
     try:
         content = parse_canonical(body)
     except NotCanonical as e:
