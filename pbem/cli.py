@@ -591,11 +591,12 @@ def rebuild(campaign: Path | None) -> None:
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to put the demo (default: a new folder under ./logs).")
 @click.option("--game", "module", default="hill60", show_default=True, help="Game module to play.")
-def demo(directory: Path | None, module: str) -> None:
+@click.option("--referee", "refereed", is_flag=True, help="A refereed game: an umpire and two players, three databases.")
+def demo(directory: Path | None, module: str, refereed: bool) -> None:
     """Play a whole game between two simulated players, by real signed turn files."""
-    from .demo import run
+    from .demo import run, run_refereed
 
-    run(directory, module, click.echo)
+    (run_refereed if refereed else run)(directory, module, click.echo)
 
 
 @cli.command()

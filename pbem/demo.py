@@ -104,3 +104,51 @@ def _deliver(sender: Campaign, envelope, receiver: Campaign) -> None:
     """What the e-mail does: the receiver ingests the file the sender wrote."""
     path = sender.dir / "sent" / _file(envelope)
     receiver.ingest([(str(path), path.read_text())])
+
+
+def run_refereed(directory: Path | None, module: str, echo: Callable[[str], None]) -> Path:
+    """A refereed game: a referee and two players, three campaign databases, files only."""
+    from . import refereeing
+
+    if directory is None:
+        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+        directory = Path("logs") / f"demo-referee-{stamp}"
+    directory.mkdir(parents=True, exist_ok=True)
+    store = KeyStore(directory / "home")
+    ids = {n: store.load(n) if n in store.names() else store.create(n) for n in ("umpire", "alice", "bob")}
+    from engine.registry import get_game
+
+    game = get_game(module)
+    first, second = game.sides[0], game.sides[1]
+    ref, genesis = refereeing.new_game(directory / "umpire", module, ids["umpire"],
+                                       {first: (ids["alice"].public, "alice"), second: (ids["bob"].public, "bob")})
+    echo(f"the umpire creates a refereed game of {game.title}: alice is {first}, bob is {second}")
+    camps = {"referee": ref}
+    who = {"referee": ids["umpire"], first: ids["alice"], second: ids["bob"]}
+    for side, name in ((first, "alice"), (second, "bob")):
+        camps[side], joined = Campaign.join(directory / name, genesis.raw, ids[name])
+        ref.ingest([(f"{name}'s join", joined.raw)])
+    echo("both players join; their joins travel in the umpire's first file")
+    for _ in range(500):
+        waiting = ref.waiting()
+        if waiting is None:
+            break
+        side = waiting["side"]
+        result = camps[side].play(who[side], [], lambda prompt, events, rolls, refusal: choose(prompt))
+        if side == "referee":
+            targets = result.paths or [result.path]
+            for path in targets:
+                for player in (first, second):
+                    if len(targets) == 1 or path.parent.name == f"to-{player}":
+                        camps[player].ingest([(str(path), path.read_text())])
+            echo(f"  #{result.envelope.seq} umpire: " + ("discloses the game" if len(targets) == 1 else
+                                                        "adjudicates; one sealed view per player"))
+        else:
+            ref.ingest([(str(result.path), result.path.read_text())])
+            echo(f"  #{result.envelope.seq} {side}: orders sealed to the umpire")
+    for name, camp in (("umpire", ref), ("alice", camps[first]), ("bob", camps[second])):
+        echo(f"verify {name} ({camp.dir}): {verify_path(camp.dir).summary()}")
+    echo("")
+    echo(render(camps[first], "text", since=-1))
+    echo(f"Everything is in {directory}: the umpire's, alice's and bob's campaigns, and their identities.")
+    return directory

@@ -50,3 +50,11 @@ def test_every_command_has_help():
         for path in [[name]] + [[name, s] for s in sub]:
             r = runner.invoke(cli, [*path, "--help"])
             assert r.exit_code == 0 and len(r.output) > 80, path
+
+
+def test_refereed_demo_verifies_all_three_databases(tmp_path):
+    result = CliRunner().invoke(cli, ["demo", "--referee", "--dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    verified = [line for line in result.output.splitlines() if line.startswith("verify ")]
+    assert len(verified) == 3 and all(": OK: " in line for line in verified)
+    assert sum("views you received match" in line for line in verified) == 2
