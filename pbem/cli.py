@@ -359,6 +359,11 @@ def ingest(files: tuple[str, ...], campaign: Path | None) -> None:
         _next(camp)
 
 
+FREE_ORDERS = ("Orders in words, e.g.: move PIECE to LOCATION; step PIECE -1; flip PIECE; mark X with TEXT; "
+               "roll 3d6 [for PURPOSE]; draw N from DECK; play CARD; deploy PIECE to LOCATION; reveal PIECE; "
+               "next phase; next turn; say TEXT; pass; end RESULT")
+
+
 def _ask_interactively(prompt, events, rolls, refusal):
     from .report import _dice_text
 
@@ -372,6 +377,8 @@ def _ask_interactively(prompt, events, rolls, refusal):
     click.echo(f"\n{prompt.side}: {prompt.text}")
     for i, choice in enumerate(prompt.choices, 1):
         click.echo(f"  {i}. {choice.label}")
+    if prompt.free:
+        click.echo(FREE_ORDERS)
     answer = click.prompt("Choose (number or order; 'undo' takes back, 'quit' keeps a draft)", default="quit",
                           show_default=False)
     return None if answer.strip().lower() in ("quit", "q", "") else answer
@@ -417,7 +424,7 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
             click.echo(f"{camp.side}: {text}")
             for i, label in enumerate(labels, 1):
                 click.echo(f"  {i}. {label}")
-            click.echo("Give your orders: pbem play N [N...]")
+            click.echo(FREE_ORDERS if not labels else "Give your orders: pbem play N [N...]")
             return
     result = camp.play(identity, list(orders), ask)
     if ask is None:

@@ -264,3 +264,8 @@ def test_a_false_hidden_choice_is_cheating_at_the_end(tmp_path):
     with pytest.raises(protocol.ProtocolError) as e:  # or does not open it at all
         protocol._reveal_secret(bob.genesis["game"], "blue", json.loads(json.dumps(record)), secrets["private"], {})
     assert e.value.code == "cheating"
+
+
+def test_play_without_orders_says_what_orders_look_like(table):
+    out = table.run(table.a, "play", "--campaign", table.a.dir).output
+    assert "red: turn 1, Movement" in out and "move PIECE to LOCATION" in out and "roll 3d6" in out
