@@ -172,6 +172,11 @@ class Dice:
         """The item behind ``side``'s token: the envelope must open it (or it was opened before)."""
         return self._private().reveal(side, token)
 
+    def seal(self, side: str, value: Any) -> str:
+        """Seal a text ``side`` writes now and opens later (a secret note, a plotted move):
+        ``{"$hide": text}`` in its own tool, the token everywhere else.  Open it with ``reveal``."""
+        return self._private().choose(side, None, value)
+
     def choose_private(self, side: str, pool: str, value: Any) -> str:
         """Hide an item ``side`` chooses from its ``pool``; ``value`` comes from the action
         (``{"$hide": item}`` in its owner's tool, the token everywhere else).  The token."""

@@ -87,10 +87,12 @@ def simulate(game_id: str, side: str, record: dict[str, Any], secret: bytes,
                     raise PrivateError("cheating", f"{side} never opened the item it hid in envelope #{entry['envelope']}")
                 continue
             opening = {"item": item, "n": n, "nonce": nonce(secret, n)}
-            if item not in pools[entry["choose"]] or token(game_id, side, n, item, opening["nonce"]) != tok:
-                raise PrivateError("cheating", f"{side}'s hidden choice in envelope #{entry['envelope']} is not an "
-                                   f"item of its {entry['choose']} committed with its secret")
-            pools[entry["choose"]].remove(item)
+            pool = entry["choose"]
+            if (pool is not None and item not in pools[pool]) or token(game_id, side, n, item, opening["nonce"]) != tok:
+                raise PrivateError("cheating", f"{side}'s hidden choice in envelope #{entry['envelope']} is not "
+                                   f"{'an item of its ' + pool if pool else 'what it sealed'}, committed with its secret")
+            if pool is not None:
+                pools[pool].remove(item)
             known[tok] = opening
             continue
         remaining = pools[entry["pool"]]
@@ -194,8 +196,9 @@ class PrivateContext:
         record["sizes"][pool] -= count
         return list(entry["tokens"])
 
-    def choose(self, side: str, pool: str, value: Any) -> str:
-        """Hide an item ``side`` chooses from its ``pool`` (a concealed set-up): its token.
+    def choose(self, side: str, pool: str | None, value: Any) -> str:
+        """Hide an item ``side`` chooses from its ``pool`` (a concealed set-up), or, with no
+        pool, any text it wants sealed until later (a secret note, a plotted order): its token.
 
         The author's tool passes ``{"$hide": item}``; the signed action carries the
         token instead (``pbem`` swaps them, in order), which is what replays see.
@@ -203,7 +206,7 @@ class PrivateContext:
         if side != self.author:
             raise PrivateError("not-owner", f"only {side} can hide one of its items, in its own envelope")
         record = self.records[side]
-        if pool not in record["sizes"] or record["sizes"][pool] < 1:
+        if pool is not None and (pool not in record["sizes"] or record["sizes"][pool] < 1):
             raise PrivateError("bad-private", f"{side} has nothing left to hide in {pool!r}")
         n = record["n"]
         if isinstance(value, dict) and "$hide" in value:
@@ -211,11 +214,12 @@ class PrivateContext:
                 raise PrivateError("bad-private", "a hidden choice must travel as its token")
             item = value["$hide"]
             pools, known = self._simulated()
-            if item not in pools.get(pool, []):
+            if not isinstance(item, str) or (pool is not None and item not in pools.get(pool, [])):
                 raise PrivateError("bad-private", f"{item!r} is not in {side}'s {pool}")
             opening = {"item": item, "n": n, "nonce": nonce(self.secret, n)}  # type: ignore[arg-type]
             tok = token(self.game_id, side, n, item, opening["nonce"])
-            pools[pool].remove(item)
+            if pool is not None:
+                pools[pool].remove(item)
             known[tok] = opening
             self.chosen_out.append((tok, item))
         elif isinstance(value, str) and len(value) == 64:
@@ -224,7 +228,8 @@ class PrivateContext:
             raise PrivateError("bad-private", f"a hidden choice must be a 64-hex token, got {value!r}")
         record["log"].append({"choose": pool, "n": n, "token": tok, "envelope": self.seq})
         record["n"] += 1
-        record["sizes"][pool] -= 1
+        if pool is not None:
+            record["sizes"][pool] -= 1
         return tok
 
     def add(self, side: str, pool: str, items: list[str]) -> None:

@@ -269,3 +269,21 @@ def test_a_false_hidden_choice_is_cheating_at_the_end(tmp_path):
 def test_play_without_orders_says_what_orders_look_like(table):
     out = table.run(table.a, "play", "--campaign", table.a.dir).output
     assert "red: turn 1, Movement" in out and "move PIECE to LOCATION" in out and "roll 3d6" in out
+
+
+def test_secret_notes_are_sealed_until_opened(table):
+    t = table
+    t.act(t.a, "note we attack the ford at dawn", "pass")
+    bob_view = t.run(t.b, "report", "--campaign", t.b.dir).output
+    assert "red writes sealed note 1: a concealed item" in bob_view and "dawn" not in bob_view
+    mine = t.run(t.a, "report", "--campaign", t.a.dir, "--all").output
+    assert "red writes sealed note 1: we attack the ford at dawn" in mine
+    for path in t.files["alice"]:
+        text = path.read_text() + "".join(b.payload[96:].decode() for b in find_blocks(path.read_text()))
+        assert "dawn" not in text
+    t.act(t.b, "pass")
+    t.act(t.a, "open note 1", "end red opens its plan")
+    assert "red opens note 1: we attack the ford at dawn" in t.run(t.b, "report", "--campaign", t.b.dir).output
+    t.act(t.a)  # red's secret: the note is checked against it
+    for p in (t.a, t.b):
+        assert t.run(p, "verify", p.dir).output.startswith("OK: ")

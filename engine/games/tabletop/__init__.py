@@ -63,7 +63,7 @@ class TableTop:
         own = {d_id: {"discard": [], "removed": [], "in_pool": len(self._items(d_id))}
                for d_id, d in sorted(self.decks.items()) if d.get("owner") != "shared"}
         return {"turn": 1, "phase": 0, "active": self.sides[0], "pieces": pieces, "shared": shared, "own": own,
-                "hands": {s: [] for s in self.sides}, "played": [], "marks": {}, "hidden": {},
+                "hands": {s: [] for s in self.sides}, "played": [], "marks": {}, "hidden": {}, "notes": [],
                 "options": {k: v for k, v in options.items() if k != "pack"}}
 
     def _items(self, deck_id: str) -> list[str]:
@@ -75,7 +75,7 @@ class TableTop:
         return items
 
     def private_pools(self, state: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
-        pools: dict[str, dict[str, list[str]]] = {}
+        pools: dict[str, dict[str, list[str]]] = {side: {} for side in self.sides}  # every side may seal notes
         for d_id, deck in sorted(self.decks.items()):
             if deck.get("owner") in self.sides:
                 pools.setdefault(deck["owner"], {})[d_id] = self._items(d_id)

@@ -5,7 +5,7 @@
     reroll die 2 because cocked         draw 2 from allied-deck             play Royal Navy Seaplanes
     deploy 1/33rd to Krithia (a concealed piece of yours)   reveal 1/33rd
     discard ...   return ...   remove ...   reshuffle allied-deck
-    next phase   next turn   say <text>   pass   end <result>
+    next phase   next turn   say <text>   note <secret text>   open note 2   pass   end <result>
 
 Names may be abbreviated to any unambiguous prefix of a piece's, location's,
 deck's or card's name or id.
@@ -79,6 +79,16 @@ def parse(game, state: dict[str, Any], side: str, text: str, known: dict[str, st
         return {"do": "next", "what": low.split()[1]}
     if verb == "say":
         return {"do": "say", "text": rest_raw}
+    if verb == "note":  # a secret note: sealed now, opened later with 'open note N'
+        if not rest_raw:
+            raise IllegalAction("say 'note TEXT'")
+        return {"do": "note", "text": {"$hide": rest_raw}}
+    if low.startswith("open note"):
+        m = re.match(r"^open note\s+(\d+)$", low)
+        notes = [i for i, n in enumerate(state.get("notes", []), 1) if n["by"] == side and "text" not in n]
+        if not m or int(m.group(1)) not in notes:
+            raise IllegalAction(f"say 'open note N' for one of your sealed notes: {notes or 'none'}")
+        return {"do": "unseal", "note": int(m.group(1))}
     if low == "pass":
         return {"do": "pass"}
     if verb == "end":
@@ -360,6 +370,22 @@ def do_next(game, state, side, a, dice):
     return [f"{side}: now turn {state['turn']}, {game._phase(state)}"]
 
 
+def do_note(game, state, side, a, dice):
+    token = dice.seal(side, a["text"])
+    state["notes"].append({"by": side, "token": token})
+    return [f"{side} writes sealed note {len(state['notes'])}: [[{token}]]"]
+
+
+def do_unseal(game, state, side, a, dice):
+    notes = state.get("notes", [])
+    index = int(a["note"]) - 1
+    if not 0 <= index < len(notes) or notes[index]["by"] != side or "text" in notes[index]:
+        raise IllegalAction("no sealed note of yours with that number")
+    text = dice.reveal(side, notes[index]["token"])
+    notes[index]["text"] = text
+    return [f"{side} opens note {index + 1}: {text}"]
+
+
 def do_say(game, state, side, a, dice):
     return [f"{side} says: {a['text']}"]
 
@@ -377,7 +403,7 @@ def do_end(game, state, side, a, dice):
 
 HANDLERS = {"deploy": do_deploy, "unveil": do_unveil, "move": do_move, "step": do_step, "flip": do_flip, "mark": do_mark, "unmark": do_mark, "roll": do_roll,
             "reroll": do_reroll, "draw": do_draw, "play": do_card, "discard": do_card, "return": do_card,
-            "remove": do_card, "reshuffle": do_reshuffle, "next": do_next, "say": do_say, "pass": do_pass,
+            "remove": do_card, "reshuffle": do_reshuffle, "next": do_next, "say": do_say, "note": do_note, "unseal": do_unseal, "pass": do_pass,
             "end": do_end}
 
 
