@@ -55,8 +55,16 @@ def _aead_key(shared: bytes, game_id: str, purpose: str) -> bytes:
                 info=b"pbem/v1/box\0" + purpose.encode()).derive(shared)
 
 
+PAD = 256
+
+
 def seal_box(recipient: bytes, plaintext: bytes, game_id: str, purpose: str, aad: bytes) -> dict[str, str]:
-    """Encrypt to ``recipient``'s X25519 key with a fresh ephemeral key."""
+    """Encrypt JSON to ``recipient``'s X25519 key with a fresh ephemeral key.
+
+    The JSON is padded with spaces to a multiple of 256 bytes, so that the length of
+    sealed orders says little about them (JSON readers ignore trailing spaces).
+    """
+    plaintext += b" " * (-len(plaintext) % PAD)
     eph = X25519PrivateKey.generate()
     key = _aead_key(eph.exchange(X25519PublicKey.from_public_bytes(recipient)), game_id, purpose)
     nonce = hashlib.sha256(aad).digest()[:12]  # unique per (game, number, author): the key is fresh anyway

@@ -194,3 +194,13 @@ def test_no_audit_before_disclosure_and_disclose_on_demand(tmp_path):
     assert "referee disclosed" in g.run(g.alice, "verify", g.alice.dir).output
     r = invoke(g.runner, "play", "1", "--campaign", g.alice.dir, env=g.alice.env)
     assert r.exit_code == 1  # nothing follows a disclosure
+
+
+def test_sealed_orders_are_padded_so_their_length_says_little():
+    from pbem import referee
+
+    secret, public = referee.box_keypair()
+    short = referee.seal_box(public, b'[{"do":"end"}]', "ab" * 16, "orders", b"aad")
+    longer = referee.seal_box(public, b'[{"do":"move","to":"Kabak Kuyu","unit":"18aus"}]', "ab" * 16, "orders", b"aad")
+    assert len(short["ct"]) == len(longer["ct"])
+    assert referee.open_box(secret, short, "ab" * 16, "orders", b"aad").rstrip() == b'[{"do":"end"}]'
