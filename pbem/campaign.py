@@ -312,7 +312,12 @@ class Campaign:
                     self._conflict(env, *stored)
             if match is None:
                 match = self.match()
-            applied = history.apply(env, genesis, match, head, build)
+            try:
+                applied = history.apply(env, genesis, match, head, build)
+            except RefusedTurn as e:
+                if e.code == "cheating":  # signed by its author's pinned key: keep it, it proves the cheat
+                    e.detail = f"{e.detail}; the envelope is kept as evidence in {self._evidence(env)}"
+                raise
             todo.append(applied)
             batch[env.seq] = env
             match, head = applied.match, (env.seq, env.hash)

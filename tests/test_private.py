@@ -129,6 +129,8 @@ def test_a_false_opening_is_refused_at_once(raid):
     assert_refused(result, "cheating")
     assert "allied's opening of hidden item" in result.stderr and "does not match its commitment" in result.stderr
     assert db_bytes(raid.bob.dir) == before
+    evidence = list((raid.bob.dir / "evidence").glob("*.pbem"))  # the signed lie is kept
+    assert len(evidence) == 1 and evidence[0].read_text() == forged.read_text()
 
 
 def test_a_secret_other_than_the_committed_one_is_cheating(raid):
