@@ -496,7 +496,7 @@ def status(campaign: Path | None) -> None:
         click.echo(f"{len(drafted)} drafted action(s) not yet signed")
     evidence = sorted((camp.dir / "evidence").glob("*.pbem")) if (camp.dir / "evidence").is_dir() else []
     for path in evidence:
-        click.echo(f"EVIDENCE of equivocation kept: {path}")
+        click.echo(f"EVIDENCE kept (equivocation or cheating, signed by its author): {path}")
     for _, seq, author, raw, received in camp.ledger.claims():
         from .armor import find_blocks
         from .envelope import open_block
