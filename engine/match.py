@@ -382,4 +382,5 @@ def _label(game: Game, state: dict[str, Any], action: dict[str, Any]) -> str:
     for choice in game.prompt(state).choices:
         if choice.action == action:
             return choice.label
-    return str(action)
+    describe = getattr(game, "action_label", None)  # free play: the module words its own actions
+    return describe(action) if describe else str(action)

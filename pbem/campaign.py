@@ -85,8 +85,13 @@ class Campaign:
     def new(cls, directory: Path, module: str, side: str, identity: Identity, opponent_key: bytes,
             opponent_name: str, scenario: str | None = None, options: dict[str, Any] | None = None,
             mode: str = "sealed", chain: int = protocol.CHAIN_LENGTH, deadline_hours: int | None = None,
-            lock: bytes | None = None) -> tuple[Campaign, Envelope]:
-        """Create a game: the genesis envelope, pinning both sides' keys."""
+            lock: bytes | None = None, entropy: Callable[[int], bytes] = secrets_mod.token_bytes
+            ) -> tuple[Campaign, Envelope]:
+        """Create a game: the genesis envelope, pinning both sides' keys.
+
+        ``entropy(n)`` gives the random bytes (game id, secrets); tests pass a fixed source
+        so that a game's turn files are the same byte for byte on every run.
+        """
         try:
             if module == "tabletop":
                 from engine.registry import tabletop_game
@@ -105,14 +110,14 @@ class Campaign:
             raise PbemError("the opponent's key is your own", "name the public key your opponent sent you", code="bad-key")
         scenario = scenario or next(iter(game.scenarios))
         other = next(s for s in game.sides if s != side)
-        game_id = secrets_mod.token_hex(16)
-        secret = secrets_mod.token_bytes(32)
+        game_id = entropy(16).hex()
+        secret = entropy(32)
         anchor = protocol.chain_links(game_id, side, secret, chain)[0]
         body = {"mode": mode, "scenario": scenario, "options": options or {}, "title": game.title,
                 "chain": chain, "anchor": anchor.hex(), "deadline_hours": deadline_hours,
                 "sides": {side: {"key": base64.b64encode(identity.public).decode(), "name": identity.name},
                           other: {"key": base64.b64encode(opponent_key).decode(), "name": opponent_name}}}
-        hidden = _private_secret(game, game_id, side, body)
+        hidden = _private_secret(game, game_id, side, body, entropy)
         content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": side,
                    "kind": "genesis", "engine": history.engine_stamp(game), "body": body, "state": ""}
         try:
@@ -126,8 +131,8 @@ class Campaign:
         return campaign, envelope
 
     @classmethod
-    def join(cls, directory: Path, invitation: str, identity: Identity, lock: bytes | None = None
-             ) -> tuple[Campaign, Envelope]:
+    def join(cls, directory: Path, invitation: str, identity: Identity, lock: bytes | None = None,
+             entropy: Callable[[int], bytes] = secrets_mod.token_bytes) -> tuple[Campaign, Envelope]:
         """Accept an invitation: check the genesis, commit our chain, write the join envelope."""
         envelopes = [open_block(b) for b in find_blocks(invitation)]
         geneses = [e for e in envelopes if e.kind == "genesis"]
@@ -142,11 +147,11 @@ class Campaign:
                             f"identity '{identity.name}' ({identity.fingerprint}) is not a player named in it", code="wrong-key")
         side = mine[0]
         game_id = genesis.game
-        secret = secrets_mod.token_bytes(32)
+        secret = entropy(32)
         chain = genesis.content["body"]["chain"]
         anchor = protocol.chain_links(game_id, side, secret, chain)[0]
         body = {"anchor": anchor.hex()}
-        hidden = _private_secret(history.game_of(genesis.content), game_id, side, body)
+        hidden = _private_secret(history.game_of(genesis.content), game_id, side, body, entropy)
         box = None
         if genesis.content["body"].get("mode") == "referee":
             from .referee import box_keypair
@@ -645,13 +650,14 @@ def _swap_hidden(value: Any, tokens: list[str]) -> Any:
     return value
 
 
-def _private_secret(game: Game, game_id: str, side: str, body: dict[str, Any]) -> bytes | None:
+def _private_secret(game: Game, game_id: str, side: str, body: dict[str, Any],
+                    entropy: Callable[[int], bytes] = secrets_mod.token_bytes) -> bytes | None:
     """A new private secret, committed in ``body``, for a game with hidden pools."""
     if not hasattr(game, "private_pools"):
         return None
     from engine.private import anchor
 
-    hidden = secrets_mod.token_bytes(32)
+    hidden = entropy(32)
     body["private_anchor"] = anchor(game_id, side, hidden)
     return hidden
 

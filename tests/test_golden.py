@@ -59,7 +59,7 @@ from pbem.keys import Identity
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"
 KEYS = HERE / "keys"
-# Table-top mode is a frame built from a data pack: its games are played per pack in test_tabletop.py.
+# Table-top mode is built from a data pack: its golden game, over a small pack, is test_golden_tabletop.py.
 MODULES = sorted(m for m in BUILTIN_GAMES if m != "tabletop")
 PLAYERS = ("alice", "bob")  # alice creates the game as the module's first side, bob joins as the second
 CHAIN = protocol.CHAIN_LENGTH  # what `pbem new` uses by default

@@ -110,6 +110,19 @@ class TableTop:
     def apply(self, state: dict[str, Any], side: str, action: dict[str, Any], dice: Dice):
         return orders.apply(self, state, side, action, dice)
 
+    def action_label(self, action: dict[str, Any]) -> str:
+        """An action in the words a player would type (for 'X declares: ...')."""
+        do = action.get("do", "?")
+        if do == "roll":
+            return f"roll {action['expr']} for {action.get('purpose', action['expr'])}"
+        if do == "draw":
+            return f"draw {action['count']} from {self.decks.get(action['deck'], {}).get('name', action['deck'])}"
+        if do == "reshuffle":
+            return f"reshuffle {self.decks.get(action['deck'], {}).get('name', action['deck'])}"
+        if do == "reroll":
+            return f"re-roll die {action['die']} because {action['reason']}"
+        return do
+
     def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
         return state  # hands hold commitment tokens; the display names only one's own
 
