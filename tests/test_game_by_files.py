@@ -121,3 +121,28 @@ def test_report_shows_rolls_with_purpose_and_what_is_asked(players):
     assert "roll: assault on Hill 60: allied fire (hits on 6)" in report
     assert "(declared in #2, seeded in #3)" in report
     assert "What is asked of you" in report
+
+
+def test_interactive_play_asks_until_the_turn_file_is_signed(players):
+    alice, bob = players
+    result = CliRunner().invoke(cli, ["play", "-i", "--campaign", str(alice.dir)],
+                                env={"PBEM_HOME": str(alice.home)},
+                                input="dig in at Kabak\nundo\nassualt Hill 60\ndig in at Kabak Kuyu\nend turn\n")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert "1. " in out and "Choose (number or order" in out
+    assert "did you mean 'assault Hill 60 from Kabak Kuyu'" in out  # the typo was refused, then asked again
+    assert "signed turn file #2" in out
+    sent = alice.newest_sent()
+    from pbem.envelope import read_envelopes
+
+    (env,) = read_envelopes(sent.read_text())
+    assert [a["do"] for a in env.content["body"]["actions"]] == ["dig", "end"]
+
+
+def test_interactive_quit_keeps_a_draft(players):
+    alice, _ = players
+    result = CliRunner().invoke(cli, ["play", "-i", "--campaign", str(alice.dir)],
+                                env={"PBEM_HOME": str(alice.home)}, input="dig in at Kabak Kuyu\nquit\n")
+    assert result.exit_code == 0 and "1 action(s) drafted" in result.output
+    assert "1 drafted action(s)" in alice.c("status").output
