@@ -139,6 +139,7 @@ def games() -> None:
         click.echo(f"{game.name}\t{game.title} (version {game.version}; sides: {', '.join(game.sides)})")
         for name, text in game.scenarios.items():
             click.echo(f"    scenario {name}: {text}")
+    click.echo("tabletop\ttable-top mode for any game with a data pack: pbem new tabletop --pack NAME (pbem pack list)")
 
 
 def _read_public(path: Path) -> tuple[bytes, str]:
