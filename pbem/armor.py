@@ -78,7 +78,33 @@ def find_blocks(text: str) -> list[Block]:
     return blocks
 
 
+def _parse_as_written(lines: list[str]) -> Block | None:
+    """The block exactly as ``armor`` writes it (the common case: stored, or sent as a file):
+    read it without tokenizing.  Anything else goes the tolerant way."""
+    if len(lines) < 9 or lines[6] != "":
+        return None
+    headers = {}
+    for key, line in zip(HEADERS, lines[1:6]):
+        prefix = key + ": "
+        if not line.startswith(prefix) or " " in line[len(prefix):] or not line[len(prefix):]:
+            return None
+        headers[key] = line[len(prefix):]
+    body = "".join(lines[7:-1])
+    if not body or not _B64.match(body) or len(body) % 4 or any(len(x) != WIDTH for x in lines[7:-2]):
+        return None
+    try:
+        payload = base64.b64decode(body, validate=True)
+    except binascii.Error:
+        return None
+    if base64.b64encode(payload).decode() != body:
+        return None
+    return Block(headers, payload, "\n".join(lines) + "\n")
+
+
 def _parse(lines: list[str]) -> Block:
+    fast = _parse_as_written(lines)
+    if fast is not None:
+        return fast
     tokens = " ".join(_clean(line) for line in lines[1:-1]).split()
     headers: dict[str, str] = {}
     chunks: list[str] = []
