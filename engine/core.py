@@ -23,8 +23,7 @@ from __future__ import annotations
 
 import json
 import marshal
-from dataclasses import dataclass
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, NamedTuple, Protocol
 
 from .dice import Dice
 
@@ -44,16 +43,14 @@ class IllegalAction(RulesError):
         self.legal = legal or []
 
 
-@dataclass(frozen=True)
-class Choice:
+class Choice(NamedTuple):
     """One legal action: ``label`` is what a player reads and types, ``action`` what is signed."""
 
     label: str
     action: dict[str, Any]
 
 
-@dataclass(frozen=True)
-class Prompt:
+class Prompt(NamedTuple):
     """Who must decide now (``side``; None when the game is over) and how.
 
     ``choices`` are every legal action.  A game whose actions cannot all be
@@ -67,8 +64,7 @@ class Prompt:
     free: bool = False
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     winner: str | None  # None for a draw
     result: str  # "Allied victory", "draw"
     reason: str = ""

@@ -22,7 +22,7 @@ from __future__ import annotations
 import base64
 import binascii
 import re
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .errors import ArmorError
 
@@ -33,8 +33,7 @@ _B64 = re.compile(r"^[A-Za-z0-9+/]*={0,2}$")
 WIDTH = 64
 
 
-@dataclass(frozen=True)
-class Block:
+class Block(NamedTuple):
     headers: dict[str, str]
     payload: bytes
     raw: str  # the block's lines exactly as found, markers included

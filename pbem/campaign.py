@@ -19,7 +19,6 @@ import base64
 import json
 import secrets as secrets_mod
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -46,21 +45,22 @@ def locate(path: Path | None) -> tuple[Path, Path]:
     return path, path / DB_NAME
 
 
-@dataclass
 class IngestResult:
-    accepted: list[Envelope] = field(default_factory=list)
-    skipped: list[tuple[Envelope, str]] = field(default_factory=list)
-    claims: list[Envelope] = field(default_factory=list)
+    """What an ingest accepted, skipped (with why) and recorded beside the chain."""
+
+    def __init__(self) -> None:
+        self.accepted: list[Envelope] = []
+        self.skipped: list[tuple[Envelope, str]] = []
+        self.claims: list[Envelope] = []
 
 
-@dataclass
 class PlayResult:
-    envelope: Envelope | None  # None when the actions were only drafted
-    path: Path | None
-    events: list[dict[str, Any]]
-    rolls: list[dict[str, Any]]
-    drafted: list[dict[str, Any]]
-    paths: list[Path] = field(default_factory=list)  # a referee's files, one per player
+    """What ``play`` signed (``envelope`` None when the actions were only drafted)."""
+
+    def __init__(self, envelope: Envelope | None, path: Path | None, events: list[dict[str, Any]],
+                 rolls: list[dict[str, Any]], drafted: list[dict[str, Any]], paths: list[Path] | None = None) -> None:
+        self.envelope, self.path, self.events, self.rolls, self.drafted = envelope, path, events, rolls, drafted
+        self.paths = paths or []  # a referee's files, one per player
 
 
 # ask(prompt, events so far, rolls so far, why the last order was refused) -> an order, or None to stop

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -30,10 +29,18 @@ KINDS = ("genesis", "join", "turn", "claim", "view")
 FIELDS = {"v", "game", "seq", "prev", "author", "kind", "engine", "body", "state"}
 
 
-@dataclass(frozen=True)
 class Envelope:
-    payload: bytes  # signature | public key | canonical JSON
-    raw: str  # the armored block as received (or as written)
+    """A signed envelope: ``payload`` is signature | public key | canonical JSON, ``raw`` the
+    armored block as received (or as written).  Equal when their payloads are."""
+
+    def __init__(self, payload: bytes, raw: str) -> None:
+        self.payload, self.raw = payload, raw
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Envelope) and other.payload == self.payload
+
+    def __hash__(self) -> int:
+        return hash(self.payload)
 
     @property
     def signature(self) -> bytes:

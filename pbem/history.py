@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-from dataclasses import dataclass, field
 from typing import Any
 
 from engine import match as protocol
@@ -26,14 +25,16 @@ from .errors import PbemError, RefusedTurn
 GENESIS_PREV = "0" * 64
 
 
-@dataclass
 class Applied:
-    envelope: Envelope
-    match: dict[str, Any]
-    state_json: bytes
-    state_hash: str
-    events: list[dict[str, Any]] = field(default_factory=list)
-    rolls: list[dict[str, Any]] = field(default_factory=list)
+    """One envelope checked and applied: the match after it, and what it derived."""
+
+    __slots__ = ("envelope", "match", "state_json", "state_hash", "events", "rolls")
+
+    def __init__(self, envelope: Envelope, match: dict[str, Any], state_json: bytes, state_hash: str,
+                 events: list[dict[str, Any]] | None = None, rolls: list[dict[str, Any]] | None = None) -> None:
+        self.envelope, self.match, self.state_json, self.state_hash = envelope, match, state_json, state_hash
+        self.events = events if events is not None else []
+        self.rolls = rolls if rolls is not None else []
 
 
 def engine_stamp(game: Game) -> dict[str, str]:

@@ -13,7 +13,6 @@ import hashlib
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
@@ -40,10 +39,11 @@ def public_raw(key: Ed25519PublicKey) -> bytes:
     return key.public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
 
 
-@dataclass
 class Identity:
-    name: str
-    private: Ed25519PrivateKey
+    """A named Ed25519 private key."""
+
+    def __init__(self, name: str, private: Ed25519PrivateKey) -> None:
+        self.name, self.private = name, private
 
     @property
     def public(self) -> bytes:

@@ -6,7 +6,7 @@ loaded from disk.  Everything is our own design; see RULES.md 1.4.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 SIDES: tuple[str, ...] = ("allied", "ottoman")
 SIDE_NAMES: dict[str, str] = {"allied": "Allied", "ottoman": "Ottoman"}
@@ -34,8 +34,7 @@ BOMBARDMENT_DICE = 2
 BOMBARDMENT_TARGET = 6
 
 
-@dataclass(frozen=True)
-class Unit:
+class Unit(NamedTuple):
     id: str  # short and lowercase: what actions carry
     name: str  # what players read
     side: str
