@@ -272,7 +272,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
                 other = _other(game, side)
                 if needs_opening(game, dict(match, chains=chains), side):
                     raise ProtocolError("too-early", f"{side} cannot roll unsealed dice on {other}'s anchor, which it "
-                                        f"saw before committing; wait for {other}'s opening reveal")
+                                        f"saw before committing; wait for {other}'s opening reveal") from None
                 other_link = {"side": other, "index": chains[other]["index"], "link": chains[other]["link"]}
                 state, new_events, new_rolls = _resolve(game, match, state, action, seq, seq, own, other_link,
                                                         declarations, "unsealed", ctx)

@@ -403,7 +403,6 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
         pbem play                      # shows the choices and asks
         pbem play 2 "end turn"         # non-interactive
     """
-    from .campaign import Campaign
     from .report import _dice_text
 
     camp = _open(campaign)
@@ -459,7 +458,6 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
 @campaign_option
 def undo(campaign: Path | None) -> None:
     """Take back the last drafted action (signed turn files cannot be taken back)."""
-    from .campaign import Campaign
 
     camp = _open(campaign)
     action = camp.take_back()
@@ -472,7 +470,6 @@ def undo(campaign: Path | None) -> None:
 @campaign_option
 def status(campaign: Path | None) -> None:
     """Who owes what, since when."""
-    from .campaign import Campaign
 
     camp = _open(campaign, readonly=True)
     seq, _ = camp.ledger.state()
@@ -542,7 +539,6 @@ def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
     The game itself goes on when the turn file comes: no one can be forced
     to answer, but a stall is on the record.
     """
-    from .campaign import Campaign
 
     camp = _open(campaign)
     identity = _keystore(ctx).load(camp.identity_name, _passphrase)
@@ -563,7 +559,6 @@ def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
 @campaign_option
 def report(fmt: str, everything: bool, output: Path | None, campaign: Path | None) -> None:
     """The turn report from your side's point of view (text for e-mail, or HTML)."""
-    from .campaign import Campaign
     from .report import render
 
     camp = _open(campaign, readonly=True)
@@ -588,7 +583,6 @@ def verify(path: Path) -> None:
 @campaign_option
 def rebuild(campaign: Path | None) -> None:
     """Recompute the derived tables (states, rolls, events) from the envelopes."""
-    from .campaign import Campaign
     from .verify import verify_ledger
 
     camp = _open(campaign)

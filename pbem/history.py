@@ -14,7 +14,7 @@ import json
 from typing import Any
 
 from engine import match as protocol
-from engine.canonical import canonical_json, state_hash
+from engine.canonical import canonical_json
 from engine.core import Game, IllegalAction
 from engine.registry import UnknownGame, get_game
 

@@ -18,7 +18,6 @@ import json
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from .errors import PbemError
 

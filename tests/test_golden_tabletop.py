@@ -9,7 +9,6 @@ import difflib
 import hashlib
 from pathlib import Path
 
-import pytest
 
 from pbem.campaign import Campaign
 from pbem.datapack import load

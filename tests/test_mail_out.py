@@ -8,7 +8,7 @@ import pytest
 from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult, LoginPassword
 
-from tests.conftest import Duel, assert_refused
+from tests.conftest import assert_refused
 
 
 class Inbox:

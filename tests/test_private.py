@@ -9,7 +9,6 @@ from click.testing import CliRunner
 
 from pbem.armor import find_blocks
 from pbem.campaign import Campaign
-from pbem.envelope import open_block
 from tests.conftest import Duel, assert_refused, db_bytes, forge, next_state, read_envelope
 
 ALLIED_CARDS = [f"allied-raid-card-{v}" for v in range(1, 10)]

@@ -5,6 +5,8 @@ import re
 from pathlib import Path
 
 import pytest
+
+from pbem.errors import PbemError
 from click.testing import CliRunner
 
 from pbem.armor import find_blocks
@@ -114,7 +116,7 @@ def test_each_player_gets_only_its_own_view_and_no_ones_orders(game):
             secret = bytes.fromhex(Campaign.open(game.by_side(side).dir)._secrets()["box"])
             for e in envelopes:
                 if e.author == other and "orders" in e.content["body"]:
-                    with pytest.raises(Exception):
+                    with pytest.raises(PbemError, match="does not open"):
                         referee.open_box(secret, e.content["body"]["orders"], e.game, "orders",
                                          referee.orders_aad(e.game, e.seq, e.author))
 
