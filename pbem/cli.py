@@ -555,14 +555,23 @@ def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
 @click.option("--html", "fmt", flag_value="html", help="HTML instead of plain text.")
 @click.option("--text", "fmt", flag_value="text", default=True, hidden=True)
 @click.option("--all", "everything", is_flag=True, help="The whole game, not only what is new since your last turn.")
+@click.option("--at", "at", type=click.IntRange(0), metavar="N",
+              help="Step back: the game as it stood after envelope N (with --all: everything up to it).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
 @campaign_option
-def report(fmt: str, everything: bool, output: Path | None, campaign: Path | None) -> None:
-    """The turn report from your side's point of view (text for e-mail, or HTML)."""
+def report(fmt: str, everything: bool, at: int | None, output: Path | None, campaign: Path | None) -> None:
+    """The turn report from your side's point of view (text for e-mail, or HTML).
+
+    \b
+    Example:
+        pbem report --all --at 12      # the whole story up to envelope #12, and the map then
+    """
     from .report import render
 
     camp = _open(campaign, readonly=True)
-    text = render(camp, fmt, since=-1 if everything else None)
+    if at is not None and camp.ledger.envelope_index(at) is None:
+        raise PbemError(f"no envelope #{at}", f"this campaign holds #0 to #{camp.ledger.head()[0]}", code="no-envelope")
+    text = render(camp, fmt, since=-1 if everything else (at - 1 if at is not None else None), at=at)
     if output:
         output.write_text(text)
         click.echo(f"wrote {output}")

@@ -18,29 +18,32 @@ from .campaign import Campaign
 from .hidden import public_knowledge, show, show_prompt
 
 
-def context(campaign: Campaign, side: str | None = None, since: int | None = None) -> dict[str, Any]:
+def context(campaign: Campaign, side: str | None = None, since: int | None = None,
+            at: int | None = None) -> dict[str, Any]:
     """Everything a report shows to ``side`` (default: the campaign's own side).
 
     ``since``: show envelopes after this sequence number; default: after this
     side's own last envelope, i.e. what happened since it last acted.
+    ``at``: the game as it stood after envelope ``at`` (a step back through the history).
     """
     side = side or campaign.side
     game = campaign.game
     genesis = campaign.genesis
-    seq, match = campaign.ledger.state()
-    authors = {s: a for s, _, a, _, _, _ in campaign.ledger.envelopes()}
+    seq, match = campaign.ledger.state(at)
+    authors = {s: a for s, _, a, _, _, _ in campaign.ledger.envelopes() if s <= seq}
     if since is None:
         own = [s for s, a in authors.items() if a == side]
         since = own[-1] if own else -1
     entries: dict[int, dict[str, Any]] = {}
     for s, _, author, kind, _, received in campaign.ledger.envelopes():
-        if s > since:
+        if since < s <= seq:
             entries[s] = {"seq": s, "author": author, "kind": kind, "received": received, "events": [], "rolls": []}
     for event in campaign.ledger.events(since):
-        if event["to"] is None or side in event["to"]:
+        if event["seq"] in entries and (event["to"] is None or side in event["to"]):
             entries[event["seq"]]["events"].append(event["text"])
     for roll in campaign.ledger.rolls(since):
-        entries[roll["seq"]]["rolls"].append(roll)
+        if roll["seq"] in entries:
+            entries[roll["seq"]]["rolls"].append(roll)
     if campaign.refereed:
         if side != "referee":
             return _player_context(campaign, side, since, seq, entries)
@@ -111,10 +114,11 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int,
             view = json.loads(payload)
             entries[view_seq]["events"] = list(view["events"])
             entries[view_seq]["rolls"] = [dict(r, seq=view_seq, mode="referee") for r in view["rolls"]]
-    view = latest_view(campaign)
+    views = [json.loads(p) for _, view_seq, _, _, p in campaign.ledger.views(side) if view_seq <= seq]
+    view = views[-1] if views else None
     game = campaign.game
     lines = game.describe(view["view"]) if view else ["The referee has not started the game yet."]
-    waiting = campaign.waiting()
+    waiting = campaign.waiting() if view is latest_view(campaign) or not view else view["waiting"]
     mine = view is not None and view["prompt"] is not None and waiting is not None and waiting["side"] == side
     return _context(campaign, side, seq, entries, lines, waiting, view["prompt"]["text"] if mine else "",
                     [label for label, _ in view["prompt"]["choices"]] if mine else [],
@@ -157,7 +161,8 @@ def _dice_text(roll: dict[str, Any]) -> str:
     return f"{roll['spec']}: {values}{result}{tag}"
 
 
-def render(campaign: Campaign, fmt: str = "text", side: str | None = None, since: int | None = None) -> str:
+def render(campaign: Campaign, fmt: str = "text", side: str | None = None, since: int | None = None,
+           at: int | None = None) -> str:
     """The report as plain text (an e-mail body) or HTML."""
     template = {"text": "report.txt.j2", "html": "report.html.j2"}[fmt]
-    return _environment().get_template(template).render(**context(campaign, side, since))
+    return _environment().get_template(template).render(**context(campaign, side, since, at))

@@ -146,3 +146,17 @@ def test_interactive_quit_keeps_a_draft(players):
                                 env={"PBEM_HOME": str(alice.home)}, input="dig in at Kabak Kuyu\nquit\n")
     assert result.exit_code == 0 and "1 action(s) drafted" in result.output
     assert "1 drafted action(s)" in alice.c("status").output
+
+
+def test_report_steps_back_through_the_history(players):
+    alice, bob = players
+    alice.c("play", "dig in at Kabak Kuyu")
+    alice.c("play", "end turn")
+    bob.c("ingest", str(alice.newest_sent()))
+    then = alice.c("report", "--at", "1").output
+    assert "after envelope #1" in then and "#1 ottoman (join)" in then and "#2 allied" not in then
+    assert "It is your decision" in then  # as it stood then
+    now = alice.c("report", "--all").output
+    assert "after envelope #2" in now and "#2 allied (turn)" in now
+    missing = alice.c("report", "--at", "99", ok=False)
+    assert missing.exit_code == 1 and "no-envelope" in missing.output
