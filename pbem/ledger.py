@@ -142,10 +142,6 @@ class Ledger:
         row = self.conn.execute("select hash, author from envelopes where seq = ?", (seq,)).fetchone()
         return (row[0], row[1]) if row else None
 
-    def by_hash(self, digest: str) -> int | None:
-        row = self.conn.execute("select seq from envelopes where hash = ?", (digest,)).fetchone()
-        return row[0] if row else None
-
     def envelopes(self) -> Iterator[tuple[int, str, str, str, str, str]]:
         """(seq, hash, author, kind, raw, received_at) in sequence order."""
         yield from self.conn.execute("select seq, hash, author, kind, raw, received_at from envelopes order by seq")
@@ -196,11 +192,6 @@ class Ledger:
     def received_at(self, seq: int) -> str | None:
         row = self.conn.execute("select received_at from envelopes where seq = ?", (seq,)).fetchone()
         return row[0] if row else None
-
-    def count(self, table: str) -> int:
-        if table not in ("envelopes", "rolls", "events", "states", "claims"):
-            raise ValueError(table)
-        return self.conn.execute(f"select count(*) from {table}").fetchone()[0]
 
     # -- writing --------------------------------------------------------------
     def begin(self) -> None:
