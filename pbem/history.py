@@ -158,20 +158,27 @@ def check_claim(env: Envelope, genesis: dict[str, Any], stored: tuple[str, str] 
         raise RefusedTurn("malformed timeout claim", f"{where}: needs owed_by, since and claimed_at", code="bad-claim")
 
 
-def _apply_genesis(env: Envelope) -> Applied:
+def _start(env: Envelope, creator: str | None = None) -> tuple[Game, dict[str, Any]]:
+    """The checks every genesis passes, and the match it starts (``creator``: who must sign it)."""
     c = env.content
     where = _where(env)
-    if c["kind"] != "genesis" or c["seq"] != 0 or c["prev"] != GENESIS_PREV:
-        raise RefusedTurn("not a genesis", f"{where}: a campaign starts with envelope #0 of kind genesis", code="not-genesis")
+    if c["kind"] != "genesis" or c["seq"] != 0 or c["prev"] != GENESIS_PREV or creator not in (None, c["author"]):
+        raise RefusedTurn("not a genesis", f"{where}: a campaign starts with envelope #0 of kind genesis"
+                          + (f", signed by the {creator}" if creator else ""), code="not-genesis")
     if not (len(c["game"]) == 32 and all(ch in "0123456789abcdef" for ch in c["game"])):
         raise RefusedTurn("bad game id", f"{where}: game id must be 32 hex digits", code="bad-genesis")
     if pinned_key(c, c["author"]) != env.public:
         raise RefusedTurn("genesis not signed by its author's key", where, code="wrong-key")
     game = game_of(c)
     try:
-        new = protocol.start(game, c["game"], c["author"], c["body"])
+        return game, protocol.start(game, c["game"], c["author"], c["body"])
     except protocol.ProtocolError as e:
         raise RefusedTurn(str(e), where, code=e.code) from None
+
+
+def _apply_genesis(env: Envelope) -> Applied:
+    game, new = _start(env)
+    c = env.content
     return _finish(env, new, [{"text": f"{c['author']} creates a game of {game.title} ({c['body']['scenario']})"}], [])
 
 
@@ -205,15 +212,7 @@ def _apply_referee(env: Envelope, genesis: dict[str, Any] | None, match: dict[st
     events: list[dict[str, Any]] = []
     rolls: list[dict[str, Any]] = []
     if genesis is None:
-        if c["kind"] != "genesis" or c["seq"] != 0 or c["author"] != referee.REFEREE or c["prev"] != GENESIS_PREV:
-            raise RefusedTurn("not a genesis", f"{where}: a referee game starts with the referee's genesis", code="not-genesis")
-        if pinned_key(c, c["author"]) != env.public:
-            raise RefusedTurn("genesis not signed by its author's key", where, code="wrong-key")
-        game = game_of(c)
-        try:
-            full = protocol.start(game, c["game"], c["author"], c["body"])
-        except protocol.ProtocolError as e:
-            raise RefusedTurn(str(e), where, code=e.code) from None
+        game, full = _start(env, referee.REFEREE)
         new = {"public": referee.public_start(c), "full": full if build else None}
         return _finish_referee(env, new, [{"text": f"the referee creates a game of {game.title}"}], [])
     assert match is not None and head is not None

@@ -35,10 +35,10 @@ from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
 from engine import match as protocol
 from engine.canonical import canonical_json, digest
+from engine.referee import REFEREE
 
 from .errors import RefusedTurn
 
-REFEREE = "referee"
 
 
 # --- sealed boxes -----------------------------------------------------------
