@@ -8,6 +8,7 @@ from .core import Game
 
 BUILTIN_GAMES: dict[str, str] = {
     "barrage": "engine.games.barrage:GAME",
+    "gallipoli-blocks": "engine.games.gallipoli_blocks:GAME",
     "hill60": "engine.games.hill60:GAME",
     "raid": "engine.games.raid:GAME",
     "tabletop": "engine.games.tabletop:TableTop",  # a class: built from a data pack (tabletop_game)

@@ -1,0 +1,118 @@
+"""The Gallipoli block-and-card game (rules document 002), every rule of the text enforced.
+
+Rules by section: ``sequence`` (6 set-up, 7.1 turn, 8.2 events, 7.1.3 supply,
+7.1.4 victory), ``ops`` (8.1 operations, 9.1 landing), ``combat`` (10).  The
+board and blocks are in ``data``, the provisional cards in ``cards``; what the
+text lacks and how it was filled in is in RULES.md.
+
+Hidden information: hands are private draws, every block on the board is a
+sealed token ("<block>:<steps>") opened only when the rules reveal it, face-
+down cards stay hand tokens until shown, and the attacker's leading blocks are
+sealed until step 7.  When the game is decided each side opens what is still
+concealed and every opening is checked against how the block entered play.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from engine.core import Outcome, Prompt, RulesError
+from engine.dice import Dice
+
+from . import board, rules, sequence
+from . import cards as card_data
+from .data import BLOCKS
+
+DEFAULT_CARDS = card_data.table()
+OPTIONS = {
+    "zero_entrenches": "true (default): with no cards played the defender is entrenched, 0 >= 0 as 10.1 step 2 "
+                       "reads; false: entrenchment needs at least one point",
+    "turns": "stop after this many turns (the rules set no limit; for short games by agreement)",
+    "cards": "the printed card values, by card id, laid over the provisional ones (see RULES.md)",
+}
+
+
+class GallipoliBlocks:
+    name: ClassVar[str] = "gallipoli-blocks"
+    title: ClassVar[str] = "Gallipoli, a block and card game (rules document 002)"
+    version: ClassVar[str] = "1"
+    sides: ClassVar[tuple[str, ...]] = ("allied", "ottoman")
+    scenarios: ClassVar[dict[str, str]] = {"full-game": "the whole campaign, until a victory check ends it (7.1.4)"}
+    provisional: ClassVar[tuple[str, ...]] = (
+        "map: connections, terrain, beaches, objectives and HQ links reconstructed from the peninsula's geography "
+        "(the rules name the spaces only); sources in packs/gallipoli-blocks",
+        "cards: all 54 cards' OPS, symbols, asterisks, Early/Late and events are placeholders of ours "
+        "(three titles kept from the text); owners may supply the printed values (option 'cards')",
+        "Allied set-up (6.2 is cut off): groups A and B start concealed in the ANZAC and British HQ spaces",
+        "landing (9.0 is missing): a landing may go against an Ottoman-held beach, as 9.1 describes, "
+        "and then attacks it without a further OPS",
+    )
+
+    def _cards(self, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
+        supplied = state["options"].get("cards")
+        if supplied:  # rare: the owner's printed values
+            return card_data.table(supplied)
+        return DEFAULT_CARDS
+
+    def setup(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
+        if scenario not in self.scenarios:
+            raise RulesError(f"no scenario {scenario!r}; this game has: {', '.join(self.scenarios)}")
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise RulesError(f"unknown options {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        turns = options.get("turns")
+        if turns is not None and (not isinstance(turns, int) or turns < 1):
+            raise RulesError("option turns is a whole number of turns, 1 or more")
+        try:
+            table = card_data.table(options.get("cards"))
+        except ValueError as e:
+            raise RulesError(str(e)) from None
+        state = sequence.new_state(dict(options), table)
+        rules.settle(state, None, [], table)
+        return state
+
+    def private_pools(self, state: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
+        table = self._cards(state)
+        return {board.seat(state, army): {f"{army}-{sub}": sorted(c for c, v in table.items()
+                                                                   if v["army"] == army and v["subdeck"] == sub)
+                                          for sub in ("early", "late")} for army in board.ARMIES}
+
+    def item_name(self, item: str) -> str:
+        if item in card_data.CARDS:
+            return card_data.CARDS[item][0]
+        block_id, _, steps = item.partition(":")
+        if block_id in BLOCKS:
+            return BLOCKS[block_id][0] + (f" (sealed at {steps} steps)" if steps else "")
+        return f"sealed choice of {len(item.split())} leading block(s)"
+
+    def prompt(self, state: dict[str, Any]) -> Prompt:
+        return rules.prompt(state, self._cards(state))
+
+    def apply(self, state: dict[str, Any], side: str, action: dict[str, Any], dice: Dice):
+        return state, rules.apply(state, side, action, dice, self._cards(state))
+
+    def parse_order(self, state: dict[str, Any], side: str, text: str,
+                    known: dict[str, str] | None = None) -> dict[str, Any]:
+        prompt = self.prompt(state)
+        for choice in prompt.choices:  # a listed choice, by its words
+            if " ".join(text.lower().split()) == choice.label.lower() and choice.action.get("do") not in (
+                    "setup", "reinforce", "supply", "lead"):
+                return choice.action
+        return rules.parse_order(state, side, text, known or {}, self._cards(state))
+
+    def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
+        return state  # only tokens and what the rules revealed: the display names one's own items
+
+    def outcome(self, state: dict[str, Any]) -> Outcome | None:
+        result = state["result"]
+        if result is None or len(state["frames"]) > 1:
+            return None
+        return Outcome(result["winner"], result["result"], result["reason"])
+
+    def describe(self, view: dict[str, Any]) -> list[str]:
+        from .describe import describe
+
+        return describe(view, self._cards(view))
+
+
+GAME = GallipoliBlocks()

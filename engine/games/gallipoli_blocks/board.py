@@ -1,0 +1,203 @@
+"""Blocks on the board: who owns what, where, and what is known of it (rules 3, 4).
+
+A block on the board is a commitment token (engine.private ``seal``): its
+owner's tool seals ``"<block id>:<steps>"`` (a dummy is just its id) and the
+opponent sees only where the token stands.  The public record of a token:
+
+    army, at      owner and space
+    id, steps     None while concealed; filled in once the rules reveal it
+    hits          hits taken while concealed (supply), checked when it opens
+    origin        how it entered ("setup:south", "setup:north", "setup:A",
+                  "card:<id>"): the rules its sealed value must obey
+    born          the clock when it entered, so one block cannot be on the
+                  board twice at once (checked when tokens open)
+    stop          it landed this turn and may not move or attack (9.1)
+
+What the rules once revealed stays known to both players (the tool
+remembers what a careful player would have noted).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core import IllegalAction
+
+from .data import BLOCKS, SPACES
+
+ARMIES = ("allied", "ottoman")
+HQ = {"allied": ("anzac-hq", "british-hq"), "ottoman": ("ottoman-hq",)}
+STACK = 6  # 4.5
+SOUTH = tuple(s for s, v in SPACES.items() if v[1] == "southern")
+NORTH = ("maidos", "kilia-liman", "boghali")  # 6.1 second deployment area
+
+
+def enemy(army: str) -> str:
+    return "ottoman" if army == "allied" else "allied"
+
+
+def seat(state: dict[str, Any], army: str) -> str:
+    """The player (pbem side) who commands ``army``: the tournament bid may swap them (6.5)."""
+    return state["seats"][army]
+
+
+def army_of(state: dict[str, Any], side: str) -> str:
+    return next(a for a in ARMIES if state["seats"][a] == side)
+
+
+def name(space: str) -> str:
+    return SPACES[space][0]
+
+
+def terrain(space: str) -> str:
+    return SPACES[space][2]
+
+
+def adjacent(space: str) -> tuple[str, ...]:
+    return SPACES[space][4]
+
+
+def is_hq(space: str) -> bool:
+    return terrain(space) == "hq"
+
+
+def in_suvla(space: str) -> bool:
+    return SPACES[space][1] == "suvla"
+
+
+def objectives() -> list[str]:
+    return [s for s, v in SPACES.items() if v[3]]
+
+
+def strength(block_id: str, steps: int) -> int:
+    """Current strength of a block with ``steps`` left (3.1-3.2); a dummy has none."""
+    table = BLOCKS[block_id][3]
+    return table[4 - steps] if table else 0
+
+
+def is_dummy(block_id: str) -> bool:
+    return not BLOCKS[block_id][3]
+
+
+def block_name(block_id: str) -> str:
+    return BLOCKS[block_id][0]
+
+
+def tokens(state: dict[str, Any], space: str | None = None, army: str | None = None) -> list[str]:
+    """Tokens on the board, in a fixed order (the state's dict order is its creation order)."""
+    return [t for t, b in state["blocks"].items()
+            if (space is None or b["at"] == space) and (army is None or b["army"] == army)]
+
+
+def occupant(state: dict[str, Any], space: str) -> str | None:
+    for b in state["blocks"].values():
+        if b["at"] == space:
+            return b["army"]
+    return None
+
+
+def room(state: dict[str, Any], space: str) -> int:
+    return 10**6 if is_hq(space) else STACK - len(tokens(state, space))
+
+
+def may_enter(state: dict[str, Any], army: str, space: str) -> bool:
+    """8.1.1: not enemy-occupied, not an enemy HQ, not Suvla before its card, within the stacking limit."""
+    if is_hq(space) and space not in HQ[army]:
+        return False
+    if in_suvla(space) and not state["suvla_open"]:
+        return False
+    return occupant(state, space) in (None, army) and room(state, space) > 0
+
+
+def parse_sealed(value: str) -> tuple[str, int | None]:
+    """``"<id>:<steps>"`` or a dummy's ``"<id>"``; raises IllegalAction on anything else."""
+    block_id, _, steps = value.partition(":")
+    if block_id not in BLOCKS:
+        raise IllegalAction(f"cheating: a sealed block is {value!r}, which is no block of the game")
+    if is_dummy(block_id):
+        if steps:
+            raise IllegalAction(f"cheating: dummy {block_id} was sealed with steps")
+        return block_id, None
+    if steps not in ("1", "2", "3", "4"):
+        raise IllegalAction(f"cheating: {block_id} was sealed with {steps!r} steps")
+    return block_id, int(steps)
+
+
+def sealed_value(block_id: str, steps: int | None) -> str:
+    return block_id if steps is None else f"{block_id}:{steps}"
+
+
+def check_origin(state: dict[str, Any], tok: str, block_id: str, steps: int | None) -> None:
+    """What a just-opened token is must fit how it entered (6.1, 6.2, 8.2.1) and must not be
+    on the board twice at once.  A tool never seals anything else: failing here is cheating."""
+    b = state["blocks"][tok] if tok in state["blocks"] else state["gone"][tok]
+    army, origin = b["army"], b["origin"]
+    if BLOCKS[block_id][1] != army:
+        raise IllegalAction(f"cheating: a {army} token opened as {block_id}")
+    if origin.startswith("setup:") and army == "allied":
+        group = origin.split(":")[1].lower()
+        if BLOCKS[block_id][4] != group or steps != 4:
+            raise IllegalAction(f"cheating: {block_id} at {steps} steps did not set up in group {group.upper()}")
+    if origin.startswith("card:") and army == "allied":
+        entering = b.get("entering", [])
+        if block_id not in entering or steps != 4:
+            raise IllegalAction(f"cheating: {block_id} is not a block the card brings at full strength")
+    live = [(t, x) for t, x in list(state["blocks"].items()) + list(state["gone"].items())
+            if t != tok and x.get("id") == block_id]
+    for other, x in live:
+        if x["born"] < b.get("died", 10**9) and b["born"] < x.get("died", 10**9):
+            raise IllegalAction(f"cheating: {block_name(block_id)} is on the board twice")
+    quota = state["quota"].get(origin)
+    if quota is not None:
+        spent = sum(x["sealed_steps"] for x in list(state["blocks"].values()) + list(state["gone"].values())
+                    if x["origin"] == origin and x.get("sealed_steps") is not None)
+        if spent + (steps or 0) > quota:
+            raise IllegalAction(f"cheating: more than {quota} steps deployed for {origin}")
+
+
+def open_block(state: dict[str, Any], tok: str, dice: Any) -> str:
+    """Reveal a token (its owner's envelope must carry the opening): its block id.
+    Dummies are eliminated on the spot (3.6).  Returns an event text."""
+    b = state["blocks"][tok]
+    if b["id"] is not None:
+        return f"{describe_block(b)} at {name(b['at'])} is revealed again"
+    block_id, steps = parse_sealed(dice.reveal(seat(state, b["army"]), tok))
+    check_origin(state, tok, block_id, steps)
+    b["id"], b["sealed_steps"] = block_id, steps
+    if steps is not None:
+        b["steps"] = steps - b["hits"]
+        if b["steps"] < 1:
+            raise IllegalAction(f"cheating: {block_name(block_id)} should have been eliminated by its hits")
+    if block_id.startswith("ott-dummy"):
+        eliminate(state, tok)
+        return f"a block at {name(b['at'])} is revealed: a dummy, eliminated (3.6)"
+    return f"{describe_block(b)} at {name(b['at'])} is revealed"
+
+
+def describe_block(b: dict[str, Any]) -> str:
+    if b["id"] is None:
+        return "a concealed block"
+    if b["steps"] is None:
+        return block_name(b["id"])
+    return f"{block_name(b['id'])} ({b['steps']} steps, strength {strength(b['id'], b['steps'])})"
+
+
+def eliminate(state: dict[str, Any], tok: str) -> None:
+    b = state["blocks"].pop(tok)
+    b["died"] = state["clock"]
+    state["gone"][tok] = b
+
+
+def hit(state: dict[str, Any], tok: str) -> str:
+    """One hit on a revealed block (10.3.1, 10.3.4): one step lost, eliminated from step 1."""
+    b = state["blocks"][tok]
+    label = describe_block(b)
+    if b["steps"] is None or b["steps"] <= 1:
+        eliminate(state, tok)
+        return f"{label} takes a hit and is eliminated"
+    b["steps"] -= 1
+    return f"{label} takes a hit: {b['steps']} steps left"
+
+
+def objectives_held(state: dict[str, Any]) -> list[str]:
+    return [s for s in objectives() if occupant(state, s) == "allied"]

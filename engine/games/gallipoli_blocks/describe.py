@@ -1,0 +1,51 @@
+"""The situation in words, for reports.  Hidden items appear as [[token]]: the display
+layer names a side's own (its blocks, its hand) and shows the enemy's as concealed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import board
+from .data import SPACES
+
+
+def describe(view: dict[str, Any], cards: dict[str, dict[str, Any]]) -> list[str]:
+    held = board.objectives_held(view)
+    lines = [f"Turn {view['turn']}; Allied hand size {view['hand_size']}; Allied objectives held "
+             f"{len(held)} of 4 needed ({', '.join(board.name(s) for s in held) or 'none'}); "
+             f"Suvla Region {'open' if view['suvla_open'] else 'closed until Suvla Bay Invasion'}"]
+    if view["result"]:
+        lines.append(f"Result: {view['result']['result']} — {view['result']['reason']}")
+    for space in SPACES:
+        toks = board.tokens(view, space)
+        if not toks:
+            continue
+        marks = []
+        if space in board.objectives():
+            marks.append("objective")
+        marks.append(board.terrain(space))
+        parts = [block_text(view["blocks"][t], t) for t in toks]
+        lines.append(f"  {board.name(space)} [{', '.join(marks)}]: " + "; ".join(parts))
+    for army in board.ARMIES:
+        hand = " ".join(f"[[{t}]]" for t in view["hands"][army]) or "none"
+        deck = view["deck"][army]
+        lines.append(f"{army} hand ({len(view['hands'][army])}): {hand}")
+        lines.append(f"{army} deck: {deck['early']} early + {deck['late']} late; discards: "
+                     + (", ".join(cards[c]["name"] for c in view["discard"][army]) or "none")
+                     + "; removed: " + (", ".join(cards[c]["name"] for c in view["removed"][army]) or "none"))
+    gone = [b for b in view["gone"].values() if b.get("id")]
+    if gone:
+        lines.append("eliminated: " + ", ".join(board.block_name(b["id"]) for b in gone))
+    if any(c.get("supplied") for c in cards.values()):
+        lines.append("cards: values supplied by the players (option 'cards')")
+    else:
+        lines.append("cards: PROVISIONAL placeholder values (the rules text gives none)")
+    return lines
+
+
+def block_text(b: dict[str, Any], tok: str) -> str:
+    if b["id"] is None:
+        extra = f", -{b['hits']} step(s) since" if b["hits"] else ""
+        return f"[[{tok}]] ({b['army']}, concealed{extra})"
+    stop = ", stopped" if b["stop"] else ""
+    return f"{board.describe_block(b)} ({b['army']}{stop})"

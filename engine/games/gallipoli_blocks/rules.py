@@ -1,0 +1,328 @@
+"""The game contract for the block game: prompt, apply, settle, and orders typed in words.
+
+``prompt`` reads the top frame and offers every legal action; ``apply`` hands
+the action to the frame's rule and then ``settle``s every frame that needs no
+decision (events resolving, fire, automatic hits, the turn sequence).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from engine.core import Choice, IllegalAction, Prompt
+
+from . import board, combat, ops, sequence
+from .board import army_of, enemy, seat
+from .data import BLOCKS, SPACES
+
+
+def hand_choices(state: dict[str, Any], army: str, verb: str, action: dict[str, Any]) -> list[Choice]:
+    return [Choice(f"{verb} [[{t}]]", dict(action, card=t)) for t in state["hands"][army]]
+
+
+def prompt(state: dict[str, Any], cards: dict) -> Prompt:
+    frame = state["frames"][-1]
+    kind = frame["k"]
+    if kind == "sequence":
+        return Prompt(None, state["result"]["result"] if state["result"] else "the game is over")
+    army = combat.decider(frame) if kind == "battle" else frame.get("army") if kind != "landing" else enemy(frame["army"])
+    side = seat(state, army)
+    if kind == "deploy":
+        return Prompt(side, f"{army}: deploy concealed blocks ({deploy_help(state, frame)}); "
+                            f"'deploy BLOCK STEPS SPACE', 'deploy dummy SPACE', then 'done'",
+                      (Choice("done", {"do": "done"}),), free=True)
+    if kind == "allied-setup":
+        return Prompt(side, "allied: set up groups A (ANZAC HQ) and B (British HQ), concealed (6.2)",
+                      (Choice("set up", {"do": "setup"}),), free=True)
+    if kind == "phase":
+        limit = sequence.hand_limit(state, army)
+        text = (f"turn {state['turn']}, {army} player phase: play one card for OPS or as an event, "
+                f"or discard and draw up to {limit} (7.1)")
+        choices = [] if frame["discarding"] else [
+            c for t in state["hands"][army] for c in (Choice(f"play [[{t}]] for OPS", {"do": "play", "card": t, "as": "ops"}),
+                                                      Choice(f"play [[{t}]] as event", {"do": "play", "card": t, "as": "event"}))]
+        choices += hand_choices(state, army, "discard", {"do": "discard"})
+        choices.append(Choice(f"draw up to {limit}", {"do": "draw"}))
+        return Prompt(side, text, tuple(choices))
+    if kind == "response":
+        return Prompt(side, f"{army}: respond to {cards[frame['card']]['name']} with a 'Play in response' event?",
+                      tuple([Choice("no response", {"do": "pass"})] + hand_choices(state, army, "respond with",
+                                                                                    {"do": "respond"})))
+    if kind == "ops":
+        return ops_prompt(state, frame, side, army)
+    if kind == "move":
+        choices = [Choice(f"move [[{t}]] to {board.name(s)}", {"do": "move", "block": t, "to": s})
+                   for t in board.tokens(state, frame["space"], army) if t not in frame["moved"]
+                   for s in ops.destinations(state, frame, army, t)]
+        return Prompt(side, f"{army}: move blocks from {board.name(frame['space'])} (8.1.1)",
+                      tuple(choices + [Choice("done moving", {"do": "done"})]))
+    if kind == "landing":
+        return Prompt(side, f"{army}: landing fire at {board.name(frame['to'])}: 3 dice, "
+                            f"a card adds its bombardment value in dice (9.1)",
+                      tuple([Choice("fire", {"do": "fire"})] + hand_choices(state, army, "bombard with",
+                                                                             {"do": "bombard"})))
+    if kind == "hits":
+        return Prompt(side, f"{army}: apply {frame['n']} hit(s) in {board.name(frame['space'])} (10.3)",
+                      tuple(Choice(f"hit [[{t}]] ({board.describe_block(state['blocks'][t])})",
+                                   {"do": "hit", "block": t}) for t in combat.candidates(state, frame)))
+    if kind == "reveal":
+        return Prompt(side, f"{army}: reveal {len(frame['tokens'])} block(s): {frame['why']}",
+                      (Choice("reveal", {"do": "reveal"}),))
+    if kind == "battle":
+        return battle_prompt(state, frame, side, army)
+    if kind == "reinforce":
+        names = ", ".join(board.block_name(b) for b in frame["blocks"])
+        return Prompt(side, f"allied reinforcements from {cards[frame['card']]['name']}: {names} (8.2.1)",
+                      (Choice("bring them in", {"do": "reinforce"}),), free=True)
+    if kind == "manual":
+        return Prompt(side, f"{army}: {cards[frame['card']]['name']} is an event this module cannot carry out: "
+                            f"write what it does (the opponent reads it; any board changes are yours to agree)",
+                      (), free=True)
+    if kind == "supply":
+        return Prompt(side, f"{army}: supply check (7.1.3): {len(frame['cut'])} block(s) out of supply lose a step; "
+                            f"your tool knows which concealed blocks are eliminated",
+                      (Choice("apply supply losses", {"do": "supply"}),), free=True)
+    if kind == "final":
+        return Prompt(side, f"{army}: the game is decided; open your concealed blocks for checking",
+                      (Choice("open concealed blocks", {"do": "open"}),))
+    raise AssertionError(f"no prompt for frame {kind}")
+
+
+def deploy_help(state: dict[str, Any], frame: dict[str, Any]) -> str:
+    if frame["origin"] == "setup":
+        return "up to 9 steps in the Southern Region and 9 in Maidos, Kilia Liman and Boghali; dummies free (6.1)"
+    return f"up to {state['quota'][frame['origin']]} steps in the Ottoman HQ; dummies free (8.2.1)"
+
+
+def ops_prompt(state: dict[str, Any], frame: dict[str, Any], side: str, army: str) -> Prompt:
+    spaces = sorted({b["at"] for b in state["blocks"].values() if b["army"] == army})
+    choices = [Choice(f"activate {board.name(s)}", {"do": "activate", "space": s}) for s in spaces
+               if any(ops.movable(state, army, t) for t in board.tokens(state, s, army))]
+    for src, dst in ops.attacks(state, army):
+        landing = " (a landing)" if ops.is_landing(state, army, src, dst) else ""
+        choices.append(Choice(f"attack {board.name(dst)} from {board.name(src)}{landing}",
+                              {"do": "attack", "from": src, "to": dst}))
+    choices.append(Choice("end operations", {"do": "end"}))
+    return Prompt(side, f"{army}: {frame['left']} OPS left: activate a space (1 OPS) or attack (1 OPS) (8.1)",
+                  tuple(choices))
+
+
+def battle_prompt(state: dict[str, Any], frame: dict[str, Any], side: str, army: str) -> Prompt:
+    step, where = frame["step"], board.name(frame["to"])
+    who = "att" if army == frame["att"] else "def"
+    if step in ("bombard", "entrench"):
+        value = "bombardment" if step == "bombard" else "entrenchment"
+        left = combat.card_limit(frame, who) - len(frame["cards"][who])
+        choices = [Choice(f"no {'more ' if frame['cards'][who] else ''}{value} card", {"do": "pass"})]
+        if left > 0:
+            choices += hand_choices(state, army, f"{value} with", {"do": "card"})
+        return Prompt(side, f"battle for {where}, step 2: play up to {left} more card(s) face down "
+                            f"for {value}", tuple(choices))
+    if step in ("show-att", "show-def"):
+        return Prompt(side, f"battle for {where}, step 2: reveal your face-down card(s)",
+                      (Choice("reveal cards", {"do": "show"}),))
+    if step in ("lead-att", "lead-def"):
+        pool = combat.eligible(state, frame) if step == "lead-att" else combat.defenders(state, frame)
+        sealed = " (sealed until step 7)" if step == "lead-att" else ""
+        return Prompt(side, f"battle for {where}, round {frame['round']}: choose 1-3 leading blocks{sealed}: "
+                            f"'lead NAME, NAME, NAME' or 'lead strongest'; may lead: "
+                            + ", ".join(f"[[{t}]]" if state["blocks"][t]["id"] is None
+                                        else board.describe_block(state["blocks"][t]) for t in pool),
+                      (Choice("lead strongest", {"do": "lead"}),), free=True)
+    if step in ("events-att", "events-def"):
+        return Prompt(side, f"battle for {where}: play Battle events (10.1 steps 5-6)?",
+                      tuple([Choice("no battle event", {"do": "pass"})]
+                            + hand_choices(state, army, "battle event", {"do": "card"})))
+    if step in ("reveal-att", "reveal-def"):
+        return Prompt(side, f"battle for {where}: reveal your leading blocks (10.1 steps 7-8)",
+                      (Choice("reveal leaders", {"do": "reveal"}),))
+    if step == "advance":
+        return Prompt(side, f"{where} is taken: advance blocks into it (10.1 step 12)?",
+                      tuple([Choice(f"advance [[{t}]]", {"do": "advance", "block": t})
+                             for t in combat.advancers(state, frame)] + [Choice("stop advancing", {"do": "stop"})]))
+    return Prompt(side, f"battle for {where}: press the attack for a second round, or retreat (10.1 step 13)",
+                  (Choice("press the attack", {"do": "press"}), Choice("retreat", {"do": "retreat"})))
+
+
+# ------------------------------------------------------------------ apply
+def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, cards: dict) -> list[dict]:
+    if not isinstance(action, dict) or not isinstance(action.get("do"), str):
+        raise IllegalAction("an action is an object with 'do'")
+    army = army_of(state, side)
+    state["clock"] += 1
+    events: list[dict] = []
+    frame = state["frames"][-1]
+    kind = frame["k"]
+    try:
+        dispatch(state, frame, kind, army, action, dice, events, cards)
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise IllegalAction(f"malformed action {action!r}: {type(e).__name__} {e}") from None
+    settle(state, dice, events, cards)
+    return events
+
+
+def dispatch(state, frame, kind, army, action, dice, events, cards) -> None:  # noqa: ANN001
+    do = action["do"]
+    if kind == "deploy":
+        sequence.do_deploy(state, frame, army, action, dice, events)
+    elif kind == "allied-setup":
+        sequence.do_allied_setup(state, frame, army, action, dice, events)
+    elif kind == "phase":
+        sequence.do_phase(state, frame, army, action, dice, events, cards)
+    elif kind == "response":
+        sequence.do_response(state, frame, army, action, dice, events, cards)
+    elif kind == "ops":
+        ops.do_ops(state, frame, army, action, dice, events)
+    elif kind == "move":
+        ops.do_move(state, frame, army, action, dice, events)
+    elif kind == "landing":
+        ops.do_landing_fire(state, frame, army, action, dice, events, cards)
+    elif kind == "hits":
+        combat.apply_hit(state, frame, action["block"], events)
+    elif kind == "reveal":
+        combat.do_reveal(state, frame, dice, events)
+    elif kind == "battle":
+        combat.do_battle(state, frame, army, action, dice, events, cards)
+    elif kind == "reinforce":
+        sequence.do_reinforce(state, frame, army, action, dice, events)
+    elif kind == "manual":
+        sequence.do_manual(state, frame, army, action, events, cards)
+    elif kind == "supply":
+        sequence.do_supply(state, frame, army, action, dice, events)
+    elif kind == "final":
+        sequence.do_final(state, frame, army, dice, events)
+    else:
+        raise IllegalAction(f"no one acts at {kind} ({do})")
+
+
+def settle(state: dict[str, Any], dice: Any, events: list, cards: dict) -> None:
+    """Resolve every frame that needs no decision, until one does (or the game ends)."""
+    while True:
+        frame = state["frames"][-1]
+        kind = frame["k"]
+        if kind == "sequence":
+            if not sequence.sequence(state, frame, dice, events):
+                return
+        elif kind == "event":
+            sequence.resolve_event(state, frame, events, cards)
+        elif kind == "landed":
+            ops.after_landing(state, frame, events)
+        elif kind == "ops" and frame["left"] <= 0:
+            state["frames"].pop()
+        elif kind == "battle":
+            if not combat.settle_battle(state, frame, dice, events):
+                return
+        elif kind == "hits":
+            if not combat.settle_hits(state, frame, events):
+                return
+        else:
+            return
+
+
+# ------------------------------------------------------------------ orders in words (free prompts)
+def _find(pattern: str, text: str) -> re.Match | None:
+    return re.fullmatch(pattern, " ".join(text.lower().split()))
+
+
+def find_space(text: str) -> str:
+    text = text.strip().lower()
+    hits = [s for s, v in SPACES.items() if s == text or v[0].lower() == text]
+    hits = hits or [s for s, v in SPACES.items() if v[0].lower().startswith(text) or s.startswith(text)]
+    if len(hits) != 1:
+        raise IllegalAction(f"no single space called {text!r}")
+    return hits[0]
+
+
+def find_block(text: str, army: str, among: list[str] | None = None) -> str:
+    text = text.strip().lower()
+    pool = among if among is not None else [b for b, v in BLOCKS.items() if v[1] == army]
+    hits = [b for b in pool if b == text or BLOCKS[b][0].lower() == text]
+    hits = hits or [b for b in pool if text in BLOCKS[b][0].lower() or b.startswith(text)]
+    if len(hits) != 1:
+        raise IllegalAction(f"no single {army} block called {text!r}" + (f" (matches: {len(hits)})" if hits else ""))
+    return hits[0]
+
+
+def own_blocks(state: dict[str, Any], army: str, known: dict[str, str]) -> dict[str, str]:
+    """Our tokens on the board -> block id (from our own knowledge, or what is public)."""
+    out = {}
+    for t, b in state["blocks"].items():
+        if b["army"] == army:
+            bid = b["id"] or (board.parse_sealed(known[t])[0] if t in known else None)
+            if bid:
+                out[t] = bid
+    return out
+
+
+def current_steps(state: dict[str, Any], tok: str, known: dict[str, str]) -> int | None:
+    b = state["blocks"][tok]
+    if b["id"] is not None:
+        return b["steps"]
+    _, steps = board.parse_sealed(known[tok])
+    return None if steps is None else steps - b["hits"]
+
+
+def parse_order(state: dict[str, Any], side: str, text: str, known: dict[str, str], cards: dict) -> dict[str, Any]:
+    frame = state["frames"][-1]
+    army = army_of(state, side)
+    kind, step = frame["k"], frame.get("step")
+    words = " ".join(text.lower().split())
+    if kind == "deploy":
+        if words == "done":
+            return {"do": "done"}
+        mine = own_blocks(state, army, known)
+        m = _find(r"deploy dummy (?:in |at |to )?(.+)", text)
+        if m:
+            free = [b for b in sorted(BLOCKS) if BLOCKS[b][1] == army and board.is_dummy(b) and b not in mine.values()]
+            if not free:
+                raise IllegalAction("all five dummy blocks are on the board")
+            return {"do": "deploy", "at": find_space(m.group(1)), "block": {"$hide": free[0]}}
+        m = _find(r"deploy (.+?) (?:at |strength |at strength )?([1-4]) (?:steps? )?(?:in |at |to )?(.+)", text)
+        if not m:
+            raise IllegalAction("say 'deploy BLOCK STEPS SPACE' (e.g. 'deploy 25th 4 krithia'), "
+                                "'deploy dummy SPACE' or 'done'")
+        bid = find_block(m.group(1), army, [b for b in BLOCKS if BLOCKS[b][1] == army and not board.is_dummy(b)])
+        if bid in mine.values():
+            raise IllegalAction(f"{board.block_name(bid)} is already on the board")
+        return {"do": "deploy", "at": find_space(m.group(3)), "block": {"$hide": f"{bid}:{m.group(2)}"}}
+    if kind == "allied-setup":
+        return {"do": "setup", **{hq: [{"$hide": f"{b}:4"} for b in sorted(BLOCKS)
+                                       if BLOCKS[b][1] == "allied" and BLOCKS[b][4] == g]
+                                  for hq, g in (("anzac-hq", "a"), ("british-hq", "b"))}}
+    if kind == "reinforce":
+        return {"do": "reinforce", "blocks": [{"$hide": f"{b}:4"} for b in frame["blocks"]]}
+    if kind == "manual":
+        return {"do": "note", "text": text}
+    if kind == "supply":
+        return supply_order(state, frame, known)
+    if kind == "battle" and step in ("lead-att", "lead-def"):
+        pool = combat.eligible(state, frame) if step == "lead-att" else combat.defenders(state, frame)
+        names = own_blocks(state, army, known)
+        if words in ("lead strongest", "lead", "strongest"):
+            ranked = sorted(pool, key=lambda t: (-board.strength(names[t], current_steps(state, t, known) or 4)
+                                                 if names.get(t) and not board.is_dummy(names[t]) else 1, pool.index(t)))
+            chosen = ranked[:combat.LEADERS]
+        else:
+            m = _find(r"lead (.+)", text)
+            if not m:
+                raise IllegalAction("say 'lead NAME, NAME' or 'lead strongest'")
+            ids = {names[t]: t for t in pool if t in names}
+            chosen = [ids[find_block(part, army, list(ids))] for part in m.group(1).split(",")]
+            if not 1 <= len(chosen) <= combat.LEADERS or len(set(chosen)) != len(chosen):
+                raise IllegalAction("choose one to three different blocks")
+        return {"do": "lead", "blocks": {"$hide": " ".join(chosen)} if step == "lead-att" else chosen}
+    raise IllegalAction(f"'{text}' is not an order here")
+
+
+def supply_order(state: dict[str, Any], frame: dict[str, Any], known: dict[str, str]) -> dict[str, Any]:
+    """What our own tool knows: which concealed blocks the hit eliminates; forts keep their strongest two."""
+    cut = [t for t in frame["cut"] if t in state["blocks"]]
+    spared = []
+    for fort in sequence.FORTS:
+        inside = [t for t in cut if state["blocks"][t]["at"] == fort]
+        inside.sort(key=lambda t: -(current_steps(state, t, known) or 0))
+        spared += inside[:2]
+    eliminated = [t for t in cut if t not in spared and state["blocks"][t]["id"] is None
+                  and (current_steps(state, t, known) or 0) <= 1]
+    return {"do": "supply", "spared": spared, "eliminated": eliminated}
