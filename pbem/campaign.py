@@ -16,6 +16,7 @@ every check has passed, so a refused input leaves the database as it was.
 from __future__ import annotations
 
 import base64
+import hmac
 import json
 import secrets as secrets_mod
 from collections.abc import Callable
@@ -575,6 +576,7 @@ class Campaign:
                 known = self.knowledge(match)
                 prompt = show_prompt(prompt, known, game)
                 events = [dict(e, text=show(e["text"], known, game)) for e in events]
+            self.situation = (match["game"], self.knowledge(match) if "private" in match else {})  # for players
             order = queue.pop(0) if queue else (ask(prompt, events, rolls, refusal) if ask else None)
             refusal = None
             if order is None:
@@ -587,7 +589,8 @@ class Campaign:
             try:
                 if prompt.free and hasattr(game, "parse_order"):  # free play: orders in the game's words
                     known = self.knowledge(match) if "private" in match else {}
-                    actions.append(game.parse_order(match["game"], side, order, known))
+                    action = game.parse_order(match["game"], side, order, known)
+                    actions.append(self._shuffle_hidden(action, head_seq=self.ledger.head()[0], index=len(actions)))
                 else:
                     actions.append(find_choice(prompt, order).action)
             except IllegalAction as e:
@@ -598,6 +601,16 @@ class Campaign:
         self._save_draft([])
         path = self._archive("sent", envelope)
         return PlayResult(envelope, path, events, rolls, actions)
+
+    def _shuffle_hidden(self, action: dict[str, Any], head_seq: int, index: int) -> dict[str, Any]:
+        """Lists of items hidden together (blocks entering concealed) go out in an order only
+        we know: their tokens' order must not tell which is which.  The order is keyed by our
+        private secret, so our own tool reproduces it (drafts, golden games)."""
+        hidden = self._secrets().get("private")
+        if not hidden:
+            return action
+        return shuffle_hidden(action, hmac.digest(bytes.fromhex(hidden), b"pbem/v1/order\0" + json.dumps(
+            [head_seq, index]).encode(), "sha256"))
 
     def _sign(self, identity: Identity, body: dict[str, Any]) -> Envelope:
         head = self.ledger.head()
@@ -635,6 +648,22 @@ def _state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, c
         return state_hash(protocol.join(match, content["author"], content["body"]))  # type: ignore[arg-type]
     new, _, _ = protocol.advance(game, match, content["seq"], content["author"], content["body"])  # type: ignore[arg-type]
     return state_hash(new)
+
+
+def shuffle_hidden(value: Any, key: bytes) -> Any:
+    """``value`` with every list made only of ``{"$hide": ...}`` items put in an order drawn
+    from ``key`` (Fisher-Yates over HMAC-SHA256 output)."""
+    if isinstance(value, dict):
+        return {k: shuffle_hidden(v, hmac.digest(key, k.encode(), "sha256")) for k, v in value.items()}
+    if isinstance(value, list) and len(value) > 1 and all(isinstance(v, dict) and "$hide" in v for v in value):
+        from engine.dice import Dice
+
+        order, dice = list(value), Dice(key)
+        for i in range(len(order) - 1, 0, -1):
+            j = dice._uniform(i + 1)
+            order[i], order[j] = order[j], order[i]
+        return order
+    return value
 
 
 def _swap_hidden(value: Any, tokens: list[str]) -> Any:

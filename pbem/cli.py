@@ -601,9 +601,10 @@ def rebuild(campaign: Path | None) -> None:
 @cli.command()
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to put the demo (default: a new folder under ./logs).")
-@click.option("--game", "module", default="hill60", show_default=True, help="Game module to play.")
+@click.option("--game", "module", default=None,
+              help="Game module to play (default: gallipoli-blocks; with --referee: hill60).")
 @click.option("--referee", "refereed", is_flag=True, help="A refereed game: an umpire and two players, three databases.")
-def demo(directory: Path | None, module: str, refereed: bool) -> None:
+def demo(directory: Path | None, module: str | None, refereed: bool) -> None:
     """Play a whole game between two simulated players, by real signed turn files."""
     from .demo import run, run_refereed
 

@@ -26,6 +26,15 @@ def test_demo_plays_a_game_by_files_and_verifies_both_sides(tmp_path):
     assert {p.name for p in received_by_bob} >= {p.name for p in sent_by_alice}
     assert verify_path(alice).state_hash == verify_path(bob).state_hash
     assert (alice / "report.html").read_text().startswith("<!doctype html>")
+    # the default game is the block game: a landing, a battle and a supply check, all by files
+    assert "Gallipoli, a block and card game" in out
+    assert "landing fire at" in out and "battle for" in out and "supply check" in out
+
+
+def test_demo_of_the_small_game_by_name(tmp_path):
+    result = CliRunner().invoke(cli, ["demo", "--game", "hill60", "--dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    assert "Hill 60" in result.output and result.output.count(": OK: ") == 2
 
 
 def test_demo_of_the_dice_duel_by_name(tmp_path):

@@ -48,6 +48,13 @@ class GallipoliBlocks:
         "and then attacks it without a further OPS",
     )
 
+    @staticmethod
+    def player(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:
+        """A simple, sensible player (bot.py), for the demo and tests."""
+        from .bot import order
+
+        return order(state, side, prompt, known)
+
     def _cards(self, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
         supplied = state["options"].get("cards")
         if supplied:  # rare: the owner's printed values

@@ -84,9 +84,11 @@ def block_name(block_id: str) -> str:
 
 
 def tokens(state: dict[str, Any], space: str | None = None, army: str | None = None) -> list[str]:
-    """Tokens on the board, in a fixed order (the state's dict order is its creation order)."""
-    return [t for t, b in state["blocks"].items()
-            if (space is None or b["at"] == space) and (army is None or b["army"] == army)]
+    """Tokens on the board in a defined order, by entry then token: never the dict's order,
+    which a state read back from its canonical (key-sorted) JSON does not keep."""
+    return sorted((t for t, b in state["blocks"].items()
+                   if (space is None or b["at"] == space) and (army is None or b["army"] == army)),
+                  key=lambda t: (state["blocks"][t]["born"], t))
 
 
 def occupant(state: dict[str, Any], space: str) -> str | None:

@@ -301,6 +301,8 @@ def out_of_supply(state: dict[str, Any], army: str) -> list[str]:
 def supply_check(state: dict[str, Any], events: list) -> None:
     """Known blocks lose their step now; concealed ones (and a fort's choice of the two blocks
     it keeps in supply) are their owner's to resolve, in a ``supply`` frame."""
+    if not any(out_of_supply(state, army) for army in ARMIES):
+        events.append({"text": "supply check (7.1.3): every block traces to its HQ"})
     for army in reversed(ARMIES):  # frames are a stack: the Allied player resolves first
         cut = out_of_supply(state, army)
         if not cut:

@@ -4,12 +4,13 @@ tool replays the signed body; both must reach the same state."""
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Callable
 from typing import Any
 
 from engine import match as protocol
-from engine.canonical import state_hash
+from engine.canonical import canonical_json, state_hash
 from engine.core import IllegalAction, Prompt
 from engine.games.gallipoli_blocks import GAME
 from engine.games.gallipoli_blocks import bot
@@ -70,7 +71,8 @@ class Table:
         if build is not None:
             self.chosen[side].update(dict(build["chosen_out"]))
         self.seq += 1
-        self.m = theirs[0]
+        # as the ledger keeps it: canonical JSON, keys sorted (so no rule may lean on dict order)
+        self.m = json.loads(canonical_json(theirs[0]))
         self.events += [e["text"] for e in theirs[1]]
         self.rolls += theirs[2]
         self.bodies.append((side, signed))
