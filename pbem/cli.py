@@ -139,6 +139,8 @@ def games() -> None:
         click.echo(f"{game.name}\t{game.title} (version {game.version}; sides: {', '.join(game.sides)})")
         for name, text in game.scenarios.items():
             click.echo(f"    scenario {name}: {text}")
+        for name, text in getattr(game, "options", {}).items():
+            click.echo(f"    --option {name}=...: {text}")
     click.echo("tabletop\ttable-top mode for any game with a data pack: pbem new tabletop --pack NAME (pbem pack list)")
 
 
@@ -172,12 +174,18 @@ def _read_public(path: Path) -> tuple[bytes, str]:
               help="With MODULE 'tabletop': the data pack of the game (pbem pack list), or your own pack directory.")
 @click.option("--reveal-concealed", is_flag=True,
               help="Table-top: start the pack's concealed pieces face up (table-top mode cannot hide them yet).")
+@click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
+              help="A game option (pbem games lists them), e.g. --option turns=6; VALUE is read as JSON if it can be.")
+@click.option("--cards", "cards_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your printed card values (TOML or JSON, by card id) for a module that takes them "
+                   "(gallipoli-blocks: see its RULES.md).")
 @encrypt_option
 @campaign_option
 @click.pass_context
 def new(ctx: click.Context, module: str, side: str | None, key_name: str, opponent: Path | None, as_referee: bool,
         players: tuple[str, ...], scenario: str | None, mode: str, deadline: int | None, pack_name: str | None,
-        reveal_concealed: bool, encrypt_secrets: bool, campaign: Path | None) -> None:
+        reveal_concealed: bool, game_options: tuple[str, ...], cards_file: Path | None, encrypt_secrets: bool,
+        campaign: Path | None) -> None:
     """Create a game of MODULE and write the invitation (the genesis turn file).
 
     \b
@@ -194,7 +202,7 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
         return _new_refereed(ctx, module, key_name, players, scenario, deadline, encrypt_secrets, campaign)
     if not side or not opponent or players:
         raise click.UsageError("a two-player game needs --as SIDE and --opponent FILE (--player is for --referee)")
-    options: dict[str, Any] = {}
+    options: dict[str, Any] = _game_options(game_options, cards_file)
     if module == "tabletop" or pack_name:
         from .datapack import check, find, load
 
@@ -218,6 +226,33 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
     click.echo(f"Send the invitation to {name}: {path}")
+
+
+def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, Any]:
+    """``--option KEY=VALUE`` (VALUE as JSON when it parses, else text) and ``--cards FILE``."""
+    import json
+
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.UsageError(f"--option takes KEY=VALUE, got {pair!r}")
+        try:
+            options[key.strip()] = json.loads(value)
+        except ValueError:
+            options[key.strip()] = value
+    if cards_file is not None:
+        try:
+            text = cards_file.read_text()
+            if cards_file.suffix == ".json":
+                options["cards"] = json.loads(text)
+            else:
+                import tomllib
+
+                options["cards"] = tomllib.loads(text)
+        except (OSError, UnicodeDecodeError, ValueError) as e:
+            raise PbemError(f"cannot read the card values in {cards_file}", str(e), code="bad-cards") from None
+    return options
 
 
 def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple[str, ...], scenario: str | None,

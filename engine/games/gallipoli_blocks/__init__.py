@@ -37,6 +37,7 @@ class GallipoliBlocks:
     title: ClassVar[str] = "Gallipoli, a block and card game (rules document 002)"
     version: ClassVar[str] = "1"
     sides: ClassVar[tuple[str, ...]] = ("allied", "ottoman")
+    options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = {"full-game": "the whole campaign, until a victory check ends it (7.1.4)"}
     provisional: ClassVar[tuple[str, ...]] = (
         "map: connections, terrain, beaches, objectives and HQ links reconstructed from the peninsula's geography "
