@@ -28,6 +28,8 @@ OPTIONS = {
     "zero_entrenches": "true (default): with no cards played the defender is entrenched, 0 >= 0 as 10.1 step 2 "
                        "reads; false: entrenchment needs at least one point",
     "turns": "stop after this many turns (the rules set no limit; for short games by agreement)",
+    "tournament": "true: each player bids 1-8 in secret to play the Allies; the lower bid does, with that hand "
+                  "size; a coin flip breaks a tie (6.5). The seats keep their names; the report says who commands whom",
     "cards": "the printed card values, by card id, laid over the provisional ones (see RULES.md)",
 }
 
@@ -68,6 +70,8 @@ class GallipoliBlocks:
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise RulesError(f"unknown options {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        if options.get("tournament") not in (None, True, False):
+            raise RulesError("option tournament is true or false")
         turns = options.get("turns")
         if turns is not None and (not isinstance(turns, int) or turns < 1):
             raise RulesError("option turns is a whole number of turns, 1 or more")
@@ -81,6 +85,9 @@ class GallipoliBlocks:
 
     def private_pools(self, state: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
         table = self._cards(state)
+        if state["options"].get("tournament"):  # the bid decides who draws from which deck (6.5)
+            return {seat: {f"{army}-{sub}": sorted(c for c, v in table.items() if v["army"] == army and v["subdeck"] == sub)
+                           for army in board.ARMIES for sub in ("early", "late")} for seat in board.ARMIES}
         return {board.seat(state, army): {f"{army}-{sub}": sorted(c for c, v in table.items()
                                                                    if v["army"] == army and v["subdeck"] == sub)
                                           for sub in ("early", "late")} for army in board.ARMIES}
@@ -115,7 +122,8 @@ class GallipoliBlocks:
         result = state["result"]
         if result is None or len(state["frames"]) > 1:
             return None
-        return Outcome(result["winner"], result["result"], result["reason"])
+        winner = state["seats"][result["winner"]] if result["winner"] else None  # the player, not the army
+        return Outcome(winner, result["result"], result["reason"])
 
     def describe(self, view: dict[str, Any]) -> list[str]:
         from .describe import describe

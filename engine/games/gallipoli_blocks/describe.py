@@ -14,6 +14,9 @@ def describe(view: dict[str, Any], cards: dict[str, dict[str, Any]]) -> list[str
     lines = [f"Turn {view['turn']}; Allied hand size {view['hand_size']}; Allied objectives held "
              f"{len(held)} of 4 needed ({', '.join(board.name(s) for s in held) or 'none'}); "
              f"Suvla Region {'open' if view['suvla_open'] else 'closed until Suvla Bay Invasion'}"]
+    if view["seats"]["allied"] != "allied":
+        lines.append("Tournament bid (6.5): the player seated as ottoman commands the Allies, "
+                     "the player seated as allied the Ottomans")
     if view["result"]:
         lines.append(f"Result: {view['result']['result']} — {view['result']['reason']}")
     for space in SPACES:

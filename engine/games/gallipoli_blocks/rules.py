@@ -26,6 +26,11 @@ def prompt(state: dict[str, Any], cards: dict) -> Prompt:
     kind = frame["k"]
     if kind == "sequence":
         return Prompt(None, state["result"]["result"] if state["result"] else "the game is over")
+    if kind in ("bid", "bid-open"):
+        if kind == "bid":
+            return Prompt(frame["seat"], "tournament (6.5): bid 1-8 to play the Allies, sealed; the lower bid "
+                                         "plays them with that hand size: 'bid N'", (), free=True)
+        return Prompt(frame["seat"], "tournament (6.5): open your sealed bid", (Choice("open bid", {"do": "open"}),))
     army = combat.decider(frame) if kind == "battle" else frame.get("army") if kind != "landing" else enemy(frame["army"])
     side = seat(state, army)
     if kind == "deploy":
@@ -164,7 +169,9 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
 
 def dispatch(state, frame, kind, army, action, dice, events, cards) -> None:  # noqa: ANN001
     do = action["do"]
-    if kind == "deploy":
+    if kind in ("bid", "bid-open"):
+        sequence.do_bid(state, frame, frame["seat"], action, dice, events)
+    elif kind == "deploy":
         sequence.do_deploy(state, frame, army, action, dice, events)
     elif kind == "allied-setup":
         sequence.do_allied_setup(state, frame, army, action, dice, events)
@@ -268,6 +275,11 @@ def parse_order(state: dict[str, Any], side: str, text: str, known: dict[str, st
     army = army_of(state, side)
     kind, step = frame["k"], frame.get("step")
     words = " ".join(text.lower().split())
+    if kind == "bid":
+        m = _find(r"bid ([1-8])", text)
+        if not m:
+            raise IllegalAction("say 'bid N' with N from 1 to 8")
+        return {"do": "bid", "bid": {"$hide": m.group(1)}}
     if kind == "deploy":
         if words == "done":
             return {"do": "done"}

@@ -24,7 +24,8 @@ QUOTA = 9  # 6.1: steps per deployment area
 # ------------------------------------------------------------------ 6.0 set-up
 def new_state(options: dict[str, Any], cards: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return {
-        "options": options, "seats": {a: a for a in ARMIES}, "turn": 0, "stage": "ottoman-setup",
+        "options": options, "seats": {a: a for a in ARMIES}, "turn": 0,
+        "stage": "bid" if options.get("tournament") else "ottoman-setup",
         "hand_size": 6,  # 6.5
         "suvla_open": False, "blocks": {}, "gone": {}, "clock": 0, "landed": [],
         "quota": {"setup:south": QUOTA, "setup:north": QUOTA},
@@ -91,7 +92,15 @@ def sequence(state: dict[str, Any], frame: dict[str, Any], dice: Any, events: li
     stage = state["stage"]
     if state["result"] is not None:
         return False
-    if stage == "ottoman-setup":
+    if stage == "bid":  # 6.5 tournament: both seal a bid, then both open it
+        state["frames"] += [{"k": "bid-open", "seat": s} for s in reversed(ARMIES)]
+        state["frames"] += [{"k": "bid", "seat": s} for s in reversed(ARMIES)]
+        state["bids"] = {}
+        state["stage"] = "bid-result"
+    elif stage == "bid-result":
+        settle_bids(state, dice, events)
+        state["stage"] = "ottoman-setup"
+    elif stage == "ottoman-setup":
         state["frames"].append({"k": "deploy", "army": "ottoman", "origin": "setup", "placed": 0,
                                 "spaces": list(board.SOUTH) + list(board.NORTH)})
         state["stage"] = "allied-setup"
@@ -114,6 +123,36 @@ def sequence(state: dict[str, Any], frame: dict[str, Any], dice: Any, events: li
         victory_check(state, events)
         state["stage"] = "allied"
     return True
+
+
+def do_bid(state: dict[str, Any], frame: dict[str, Any], side: str, action: dict[str, Any], dice: Any,
+           events: list) -> None:
+    """6.5: a secret bid of 1-8 to play the Allies, sealed now and opened once both are in."""
+    if frame["k"] == "bid":
+        state["bids"][side] = dice.seal(side, action["bid"])
+        events.append({"text": f"the player seated as {side} seals a bid: [[{state['bids'][side]}]]"})
+    else:
+        value = dice.reveal(side, state["bids"][side])
+        if value not in [str(n) for n in range(1, 9)]:
+            raise IllegalAction(f"cheating: the sealed bid {value!r} is not a number from 1 to 8")
+        state["bids"][side] = int(value)
+        events.append({"text": f"the player seated as {side} bid {value}"})
+    state["frames"].pop()
+
+
+def settle_bids(state: dict[str, Any], dice: Any, events: list) -> None:
+    """The lower bid plays the Allies with that hand size; a coin flip breaks a tie (6.5)."""
+    bids = state["bids"]
+    low = min(bids.values())
+    takers = [s for s in ARMIES if bids[s] == low]
+    if len(takers) > 1:
+        coin = dice.coin("tournament bid tie: heads, the seat 'allied' plays the Allies (6.5)")
+        takers = ["allied" if coin == "heads" else "ottoman"]
+        events.append({"text": f"the bids tie at {low}: the coin shows {coin}"})
+    state["seats"] = {"allied": takers[0], "ottoman": next(s for s in ARMIES if s != takers[0])}
+    state["hand_size"] = low
+    events.append({"text": f"the player seated as {takers[0]} plays the Allies, with a hand size of {low}; "
+                           f"the player seated as {state['seats']['ottoman']} plays the Ottomans"})
 
 
 def hand_limit(state: dict[str, Any], army: str) -> int:
