@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.core import Prompt
 
-from . import board, combat
+from . import board, combat, ops
 from .board import army_of, enemy
 from .cards import table
 from .data import BLOCKS, SPACES
@@ -128,13 +128,17 @@ def ops_order(state: dict[str, Any], army: str, actions: list[dict[str, Any]]) -
     goals = goal_spaces(state, army)
     best, best_i = 0, None
     for i, a in enumerate(actions):
-        if a["do"] == "activate":
-            here = a["space"]
-            gain = distance(here, goals) * size(here, army)
-            if board.is_hq(here):
-                gain = 10 * size(here, army) if army == "allied" else 5
-            if gain > best:
-                best, best_i = gain, i
+        if a["do"] != "activate":
+            continue
+        here = a["space"]
+        now = distance(here, goals)
+        useful = any(distance(to, goals) < now or (board.is_hq(here) and SPACES[to][2] == "beach")
+                     for t in board.tokens(state, here, army) for to in ops.movable(state, army, t))
+        if not useful:
+            continue  # an activation that brings no block nearer is a wasted OPS
+        gain = 10 * size(here, army) if board.is_hq(here) else now * size(here, army)
+        if gain > best:
+            best, best_i = gain, i
     return str(best_i + 1) if best_i is not None else str(len(actions))
 
 
