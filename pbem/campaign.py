@@ -575,6 +575,8 @@ class Campaign:
 
                 known = self.knowledge(match)
                 prompt = show_prompt(prompt, known, game)
+                if hasattr(game, "playable"):  # what our own hidden items rule out is not offered
+                    prompt = game.playable(match["game"], prompt, known)
                 events = [dict(e, text=show(e["text"], known, game)) for e in events]
             self.situation = (match["game"], self.knowledge(match) if "private" in match else {})  # for players
             order = queue.pop(0) if queue else (ask(prompt, events, rolls, refusal) if ask else None)

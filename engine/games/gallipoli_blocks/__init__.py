@@ -115,6 +115,28 @@ class GallipoliBlocks:
                 return choice.action
         return rules.parse_order(state, side, text, known or {}, self._cards(state))
 
+    def playable(self, state: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
+        """The prompt as its owner's tool shows it: the public prompt offers every card in hand for
+        every use (it cannot see them); the owner, who can, is not offered what the card is not."""
+        table = self._cards(state)
+        frame = state["frames"][-1]
+        step = frame.get("step", "")
+
+        def fits(action: dict[str, Any]) -> bool:
+            cid = known.get(action.get("card", ""))
+            if cid is None or cid not in table:
+                return True
+            kind = table[cid]["event"]["kind"]
+            if action.get("do") == "play" and action.get("as") == "event":
+                return kind not in ("battle", "response")
+            if action.get("do") == "respond":
+                return kind == "response"
+            if frame["k"] == "battle" and step.startswith("events") and action.get("do") == "card":
+                return kind == "battle"
+            return True
+
+        return prompt._replace(choices=tuple(c for c in prompt.choices if fits(c.action)))
+
     def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
         return state  # only tokens and what the rules revealed: the display names one's own items
 

@@ -170,6 +170,8 @@ def open_block(state: dict[str, Any], tok: str, dice: Any) -> str:
         b["steps"] = steps - b["hits"]
         if b["steps"] < 1:
             raise IllegalAction(f"cheating: {block_name(block_id)} should have been eliminated by its hits")
+    elif b["hits"]:  # 3.6, 7.1.3: a dummy is eliminated by any hit
+        raise IllegalAction("cheating: a dummy block that took a hit out of supply should have been eliminated")
     if block_id.startswith("ott-dummy"):
         eliminate(state, tok)
         return f"a block at {name(b['at'])} is revealed: a dummy, eliminated (3.6)"

@@ -42,7 +42,7 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
     labels = [c.label for c in prompt.choices]
     actions = [c.action for c in prompt.choices]
 
-    def pick(test) -> str | None:  # noqa: ANN001
+    def pick(test) -> str | None:
         for i, a in enumerate(actions):
             if test(a):
                 return str(i + 1)

@@ -111,7 +111,7 @@ def table(override: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
         out[cid]["supplied"] = True
     for cid, card in out.items():
         ok = (card["army"] in ("allied", "ottoman") and card["subdeck"] in ("early", "late")
-              and card["ops"] in range(0, 4) and card["bombardment"] >= 0 and card["entrenchment"] >= 0
+              and card["ops"] in range(4) and card["bombardment"] >= 0 and card["entrenchment"] >= 0
               and card["bombardment"] + card["entrenchment"] <= 5 and card["event"].get("kind") in KINDS)
         if not ok:
             raise ValueError(f"option cards: {cid} breaks rules 5.2-5.4 or names an unknown event kind")

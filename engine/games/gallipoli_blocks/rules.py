@@ -167,7 +167,7 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
     return events
 
 
-def dispatch(state, frame, kind, army, action, dice, events, cards) -> None:  # noqa: ANN001
+def dispatch(state, frame, kind, army, action, dice, events, cards) -> None:
     do = action["do"]
     if kind in ("bid", "bid-open"):
         sequence.do_bid(state, frame, frame["seat"], action, dice, events)

@@ -27,7 +27,7 @@ def new_state(options: dict[str, Any], cards: dict[str, dict[str, Any]]) -> dict
         "options": options, "seats": {a: a for a in ARMIES}, "turn": 0,
         "stage": "bid" if options.get("tournament") else "ottoman-setup",
         "hand_size": 6,  # 6.5
-        "suvla_open": False, "blocks": {}, "gone": {}, "clock": 0, "landed": [],
+        "suvla_open": False, "blocks": {}, "gone": {}, "clock": 0, "landed": [], "entered": [],
         "quota": {"setup:south": QUOTA, "setup:north": QUOTA},
         "hands": {a: [] for a in ARMIES}, "discard": {a: [] for a in ARMIES}, "removed": {a: [] for a in ARMIES},
         "deck": {a: {sub: sum(1 for c in cards.values() if c["army"] == a and c["subdeck"] == sub)
@@ -51,7 +51,7 @@ def do_deploy(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
     if action["do"] == "done":
         state["frames"].pop()
         events.append({"text": f"{army} finishes deploying ({frame['placed']} blocks)"})
-        if frame["origin"].startswith("setup:"):  # 6.6: the Ottoman hand of ten, drawn in his own envelope
+        if frame["origin"] == "setup":  # 6.6: the Ottoman hand of ten, drawn in his own envelope
             draw(state, army, OTTOMAN_FIRST_HAND, dice, events)
         return
     at = action.get("at")
@@ -163,14 +163,17 @@ def draw(state: dict[str, Any], army: str, count: int, dice: Any, events: list) 
     """Draw from the Early subdeck, then the Late (6.3-6.4); when the deck runs out, the
     discards are shuffled in, removed cards excepted (7.1.1)."""
     deck = state["deck"][army]
-    if count > deck["early"] + deck["late"] and state["discard"][army]:
-        pile = sorted(state["discard"][army])
-        dice.add_private(seat(state, army), f"{army}-late", pile)
-        deck["late"] += len(pile)
-        state["discard"][army] = []
-        events.append({"text": f"{army} shuffles {len(pile)} discarded cards into a new draw deck (7.1.1)"})
     drawn: list[str] = []
-    for sub in ("early", "late"):
+    for sub in ("early", "late", "reshuffled"):  # the deck's own cards are drawn before the discards
+        if sub == "reshuffled":
+            if len(drawn) >= count or not state["discard"][army]:
+                break
+            pile = sorted(state["discard"][army])
+            dice.add_private(seat(state, army), f"{army}-late", pile)
+            deck["late"] += len(pile)
+            state["discard"][army] = []
+            events.append({"text": f"{army} shuffles {len(pile)} discarded cards into a new draw deck (7.1.1)"})
+            sub = "late"
         n = min(count - len(drawn), deck[sub])
         if n:
             drawn += dice.draw_private(seat(state, army), f"{army}-{sub}", n)
@@ -266,11 +269,11 @@ def resolve_event(state: dict[str, Any], frame: dict[str, Any], events: list, ca
     if kind in ("reinforce", "suvla"):
         if army == "allied":
             ids = ev.get("blocks") or [b for b, v in BLOCKS.items() if v[1] == "allied" and v[4] == ev.get("group")]
-            ids = [b for b in ids if not any(x.get("id") == b for x in state["gone"].values())]
+            ids = [b for b in ids if b not in state["entered"]]  # a card cancelled and replayed brings no one twice
             if ids:
                 state["frames"].append({"k": "reinforce", "army": army, "card": cid, "blocks": sorted(ids)})
         elif ev.get("steps"):
-            origin = f"card:{cid}"
+            origin = f"card:{cid}:{state['clock']}"  # its own quota, even if the card comes round again
             state["quota"][origin] = ev["steps"]
             state["frames"].append({"k": "deploy", "army": army, "origin": origin, "placed": 0,
                                     "spaces": ["ottoman-hq"]})
@@ -299,6 +302,7 @@ def do_reinforce(state: dict[str, Any], frame: dict[str, Any], army: str, action
         state["blocks"][tok] = {"army": army, "at": hqs[0], "id": None, "steps": None, "hits": 0,
                                 "origin": f"card:{frame['card']}", "entering": frame["blocks"],
                                 "born": state["clock"], "stop": False}
+    state["entered"] += frame["blocks"]
     state["frames"].pop()
     names = ", ".join(board.block_name(b) for b in frame["blocks"])
     events.append({"text": f"allied reinforcements enter {board.name(hqs[0])}: {names}"})

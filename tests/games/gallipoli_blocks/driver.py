@@ -11,9 +11,8 @@ from typing import Any
 
 from engine import match as protocol
 from engine.canonical import canonical_json, state_hash
-from engine.core import IllegalAction, Prompt
-from engine.games.gallipoli_blocks import GAME
-from engine.games.gallipoli_blocks import bot
+from engine.core import Prompt
+from engine.games.gallipoli_blocks import GAME, bot
 from engine.private import anchor, simulate
 
 GID = "9a" * 16
@@ -105,10 +104,13 @@ class Table:
             build = {"secret": self.secrets[side], "chosen": self.chosen[side]}
             m, _, _ = protocol.advance(GAME, self.m, self.seq + 1, side, {"reveal": reveal, "actions": actions}, build) \
                 if actions else (self.m, None, None)
-            known = {**self.known(side), **dict(build.get("chosen_out", []))}
+            chosen = {**self.chosen[side], **dict(build.get("chosen_out", []))}  # what the draft holds, too
+            _, openings = simulate(GID, side, m["private"][side], self.secrets[side], chosen)
+            known = {tok: o["item"] for tok, o in openings.items()}
             prompt = GAME.prompt(m["game"])
             if m["pending"] or prompt.side != side:
                 break
+            prompt = GAME.playable(m["game"], prompt, known)  # as the owner's tool shows it
             text = chooser(m["game"], side, prompt, known)
             if prompt.free:
                 actions.append(GAME.parse_order(m["game"], side, text, known))

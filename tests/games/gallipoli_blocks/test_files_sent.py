@@ -5,7 +5,6 @@ in the decoded bytes of every file, envelope by envelope, over a game played by 
 import email
 import json
 from email import policy as email_policy
-from pathlib import Path
 
 import pytest
 
