@@ -23,6 +23,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 from engine import match as protocol
+from engine.canonical import state_hash
 from engine.games.barrage import GAME as BARRAGE
 from pbem import history
 from pbem.campaign import Campaign
@@ -67,7 +68,7 @@ def build(directory: Path, envelopes: int, dice: int) -> tuple[Path, Envelope]:
         new, _, _ = protocol.advance(BARRAGE, match, head[0] + 1, side, body)
         content = {"v": 1, "game": genesis_content["game"], "seq": head[0] + 1, "prev": head[1], "author": side,
                    "kind": "turn", "engine": history.engine_stamp(BARRAGE), "body": body,
-                   "state": history.state_hash(new)}
+                   "state": state_hash(new)}
         env = seal(identities[side], content)
         if head[0] + 1 >= envelopes:
             extra = env

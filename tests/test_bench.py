@@ -1,0 +1,15 @@
+"""`pbem bench` runs end to end (at a small size: the targets themselves are judged on the full run,
+as ratios to floors measured in the same run, never by a timed test)."""
+
+import re
+
+from click.testing import CliRunner
+
+from pbem.cli import cli
+
+
+def test_the_benchmark_runs_and_reports_ratios_to_its_floors():
+    result = CliRunner().invoke(cli, ["bench", "--envelopes", "120", "--dice", "1200", "--small", "12"])
+    assert result.exit_code == 0, result.output
+    assert re.search(r"verify: 120 envelopes, \d+ dice in [\d.]+ s; floor .* ratio [\d.]+", result.output)
+    assert re.search(r"ingest \(cold process.*\n\s+ratios [\d.]+ and [\d.]+", result.output)
