@@ -611,6 +611,8 @@ class Campaign:
         hidden = self._secrets().get("private")
         if not hidden:
             return action
+        from .hidden import shuffle_hidden
+
         return shuffle_hidden(action, hmac.digest(bytes.fromhex(hidden), b"pbem/v1/order\0" + json.dumps(
             [head_seq, index]).encode(), "sha256"))
 
@@ -650,22 +652,6 @@ def _state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, c
         return state_hash(protocol.join(match, content["author"], content["body"]))  # type: ignore[arg-type]
     new, _, _ = protocol.advance(game, match, content["seq"], content["author"], content["body"])  # type: ignore[arg-type]
     return state_hash(new)
-
-
-def shuffle_hidden(value: Any, key: bytes) -> Any:
-    """``value`` with every list made only of ``{"$hide": ...}`` items put in an order drawn
-    from ``key`` (Fisher-Yates over HMAC-SHA256 output)."""
-    if isinstance(value, dict):
-        return {k: shuffle_hidden(v, hmac.digest(key, k.encode(), "sha256")) for k, v in value.items()}
-    if isinstance(value, list) and len(value) > 1 and all(isinstance(v, dict) and "$hide" in v for v in value):
-        from engine.dice import Dice
-
-        order, dice = list(value), Dice(key)
-        for i in range(len(order) - 1, 0, -1):
-            j = dice._uniform(i + 1)
-            order[i], order[j] = order[j], order[i]
-        return order
-    return value
 
 
 def _swap_hidden(value: Any, tokens: list[str]) -> Any:

@@ -10,6 +10,7 @@ item" otherwise.  The files sent to players only ever hold tokens.
 
 from __future__ import annotations
 
+import hmac
 import re
 from typing import Any
 
@@ -39,3 +40,15 @@ def show(text: str, known: dict[str, str], game: Game) -> str:
 def show_prompt(prompt: Prompt, known: dict[str, str], game: Game) -> Prompt:
     choices = tuple(Choice(show(c.label, known, game), c.action) for c in prompt.choices)
     return Prompt(prompt.side, show(prompt.text, known, game), choices, prompt.free)
+
+
+def shuffle_hidden(value: Any, key: bytes) -> Any:
+    """``value`` with every list made only of ``{"$hide": ...}`` items put in an order drawn
+    from ``key`` (Fisher-Yates over HMAC-SHA256 output)."""
+    if isinstance(value, dict):
+        return {k: shuffle_hidden(v, hmac.digest(key, k.encode(), "sha256")) for k, v in value.items()}
+    if isinstance(value, list) and len(value) > 1 and all(isinstance(v, dict) and "$hide" in v for v in value):
+        from engine.dice import Dice
+
+        return Dice(key).shuffle(value, "the order of items hidden together")
+    return value
