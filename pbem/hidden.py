@@ -17,7 +17,7 @@ from typing import Any
 from engine.core import Choice, Game, Prompt
 from engine.private import simulate
 
-TOKEN = re.compile(r"\[\[([0-9a-f]{64})\]\]")
+TOKEN = re.compile(r"\[\[([0-9a-f]{64})(?:\|([a-z ]+))?\]\]")  # [[token]] or [[token|what it is]]
 CONCEALED = "a concealed item"
 
 
@@ -34,7 +34,12 @@ def public_knowledge(game_id: str, match: dict[str, Any]) -> dict[str, str]:
 
 def show(text: str, known: dict[str, str], game: Game) -> str:
     name = getattr(game, "item_name", str)
-    return TOKEN.sub(lambda m: name(known[m.group(1)]) if m.group(1) in known else CONCEALED, text)
+    def one(m: re.Match) -> str:
+        if m.group(1) in known:
+            return name(known[m.group(1)])
+        return f"a concealed {m.group(2)}" if m.group(2) else CONCEALED
+
+    return TOKEN.sub(one, text)
 
 
 def show_prompt(prompt: Prompt, known: dict[str, str], game: Game) -> Prompt:

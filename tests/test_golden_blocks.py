@@ -71,7 +71,7 @@ def test_the_golden_game_holds_every_part_of_a_turn():
     """The committed game is worth its bytes: set-up, a landing with its fire, a battle with
     sealed leading blocks, a supply check, the victory check, and the final openings."""
     report = (GOLDEN / "report-allied.txt").read_text()
-    for text in ("deploys a concealed block", "allied group A", "landing fire at", "chooses its leading blocks",
+    for text in ("ottoman deploys", "allied group A", "landing fire at", "chooses its leading blocks",
                  "leading defender:", "supply check", "victory check", "at the end:", "reveals its private secret"):
         assert text in report, text
 

@@ -76,7 +76,7 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
             state["hands"][army].remove(tok)
             frame["cards"][who].append(tok)
             events.append({"text": f"{army} plays a card face down for its "
-                                   f"{'bombardment' if who == 'att' else 'entrenchment'} value: [[{tok}]]"})
+                                   f"{'bombardment' if who == 'att' else 'entrenchment'} value: [[{tok}|card]]"})
             return
         frame["step"] = "entrench" if step == "bombard" else "show-att"
         return
@@ -92,7 +92,7 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
         return
     if step == "lead-att":  # 10.1 step 3: chosen, sealed, not revealed
         frame["lead"]["att"] = dice.seal(seat(state, army), action["blocks"])
-        events.append({"text": f"{army} chooses its leading blocks (sealed: [[{frame['lead']['att']}]])"})
+        events.append({"text": f"{army} chooses its leading blocks (sealed: [[{frame['lead']['att']}|choice]])"})
         frame["step"] = "lead-def"
         return
     if step == "lead-def":  # 10.1 step 4
@@ -103,7 +103,7 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
             raise IllegalAction(f"nominate 1 to {min(LEADERS, len(pool))} of your blocks in {board.name(frame['to'])}")
         frame["lead"]["def"] = chosen
         events.append({"text": f"{army} nominates {len(chosen)} leading block(s): "
-                               + " ".join(f"[[{t}]]" for t in chosen)})
+                               + " ".join(f"[[{t}|block]]" for t in chosen)})
         frame["step"] = "events-att" if frame["round"] == 1 else "reveal-att"
         return
     if step in ("events-att", "events-def"):  # 10.1 steps 5-6

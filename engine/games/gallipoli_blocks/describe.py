@@ -30,7 +30,7 @@ def describe(view: dict[str, Any], cards: dict[str, dict[str, Any]]) -> list[str
         parts = [block_text(view["blocks"][t], t) for t in toks]
         lines.append(f"  {board.name(space)} [{', '.join(marks)}]: " + "; ".join(parts))
     for army in board.ARMIES:
-        hand = " ".join(f"[[{t}]]" for t in view["hands"][army]) or "none"
+        hand = " ".join(f"[[{t}|card]]" for t in view["hands"][army]) or "none"
         deck = view["deck"][army]
         lines.append(f"{army} hand ({len(view['hands'][army])}): {hand}")
         lines.append(f"{army} deck: {deck['early']} early + {deck['late']} late; discards: "
@@ -48,7 +48,7 @@ def describe(view: dict[str, Any], cards: dict[str, dict[str, Any]]) -> list[str
 
 def block_text(b: dict[str, Any], tok: str) -> str:
     if b["id"] is None:
-        extra = f", -{b['hits']} step(s) since" if b["hits"] else ""
-        return f"[[{tok}]] ({b['army']}, concealed{extra})"
+        extra = f", {b['hits']} step(s) lost unseen" if b["hits"] else ""
+        return f"[[{tok}|block]] ({b['army']}{extra})"
     stop = ", stopped" if b["stop"] else ""
     return f"{board.describe_block(b)} ({b['army']}{stop})"

@@ -18,7 +18,7 @@ from .data import BLOCKS, SPACES
 
 
 def hand_choices(state: dict[str, Any], army: str, verb: str, action: dict[str, Any]) -> list[Choice]:
-    return [Choice(f"{verb} [[{t}]]", dict(action, card=t)) for t in state["hands"][army]]
+    return [Choice(f"{verb} [[{t}|card]]", dict(action, card=t)) for t in state["hands"][army]]
 
 
 def prompt(state: dict[str, Any], cards: dict) -> Prompt:
@@ -45,8 +45,8 @@ def prompt(state: dict[str, Any], cards: dict) -> Prompt:
         text = (f"turn {state['turn']}, {army} player phase: play one card for OPS or as an event, "
                 f"or discard and draw up to {limit} (7.1)")
         choices = [] if frame["discarding"] else [
-            c for t in state["hands"][army] for c in (Choice(f"play [[{t}]] for OPS", {"do": "play", "card": t, "as": "ops"}),
-                                                      Choice(f"play [[{t}]] as event", {"do": "play", "card": t, "as": "event"}))]
+            c for t in state["hands"][army] for c in (Choice(f"play [[{t}|card]] for OPS", {"do": "play", "card": t, "as": "ops"}),
+                                                      Choice(f"play [[{t}|card]] as event", {"do": "play", "card": t, "as": "event"}))]
         choices += hand_choices(state, army, "discard", {"do": "discard"})
         choices.append(Choice(f"draw up to {limit}", {"do": "draw"}))
         return Prompt(side, text, tuple(choices))
@@ -57,7 +57,7 @@ def prompt(state: dict[str, Any], cards: dict) -> Prompt:
     if kind == "ops":
         return ops_prompt(state, frame, side, army)
     if kind == "move":
-        choices = [Choice(f"move [[{t}]] to {board.name(s)}", {"do": "move", "block": t, "to": s})
+        choices = [Choice(f"move [[{t}|block]] to {board.name(s)}", {"do": "move", "block": t, "to": s})
                    for t in board.tokens(state, frame["space"], army) if t not in frame["moved"]
                    for s in ops.destinations(state, frame, army, t)]
         return Prompt(side, f"{army}: move blocks from {board.name(frame['space'])} (8.1.1)",
@@ -69,7 +69,7 @@ def prompt(state: dict[str, Any], cards: dict) -> Prompt:
                                                                              {"do": "bombard"})))
     if kind == "hits":
         return Prompt(side, f"{army}: apply {frame['n']} hit(s) in {board.name(frame['space'])} (10.3)",
-                      tuple(Choice(f"hit [[{t}]] ({board.describe_block(state['blocks'][t])})",
+                      tuple(Choice(f"hit [[{t}|block]] ({board.describe_block(state['blocks'][t])})",
                                    {"do": "hit", "block": t}) for t in combat.candidates(state, frame)))
     if kind == "reveal":
         return Prompt(side, f"{army}: reveal {len(frame['tokens'])} block(s): {frame['why']}",
@@ -132,7 +132,7 @@ def battle_prompt(state: dict[str, Any], frame: dict[str, Any], side: str, army:
         sealed = " (sealed until step 7)" if step == "lead-att" else ""
         return Prompt(side, f"battle for {where}, round {frame['round']}: choose 1-3 leading blocks{sealed}: "
                             f"'lead NAME, NAME, NAME' or 'lead strongest'; may lead: "
-                            + ", ".join(f"[[{t}]]" if state["blocks"][t]["id"] is None
+                            + ", ".join(f"[[{t}|block]]" if state["blocks"][t]["id"] is None
                                         else board.describe_block(state["blocks"][t]) for t in pool),
                       (Choice("lead strongest", {"do": "lead"}),), free=True)
     if step in ("events-att", "events-def"):
@@ -144,7 +144,7 @@ def battle_prompt(state: dict[str, Any], frame: dict[str, Any], side: str, army:
                       (Choice("reveal leaders", {"do": "reveal"}),))
     if step == "advance":
         return Prompt(side, f"{where} is taken: advance blocks into it (10.1 step 12)?",
-                      tuple([Choice(f"advance [[{t}]]", {"do": "advance", "block": t})
+                      tuple([Choice(f"advance [[{t}|block]]", {"do": "advance", "block": t})
                              for t in combat.advancers(state, frame)] + [Choice("stop advancing", {"do": "stop"})]))
     return Prompt(side, f"battle for {where}: press the attack for a second round, or retreat (10.1 step 13)",
                   (Choice("press the attack", {"do": "press"}), Choice("retreat", {"do": "retreat"})))

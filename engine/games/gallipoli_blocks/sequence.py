@@ -66,7 +66,7 @@ def do_deploy(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
     state["blocks"][tok] = {"army": army, "at": at, "id": None, "steps": None, "hits": 0, "origin": origin,
                             "born": state["clock"], "stop": False}
     frame["placed"] += 1
-    events.append({"text": f"{army} deploys a concealed block at {board.name(at)}: [[{tok}]]"})
+    events.append({"text": f"{army} deploys [[{tok}|block]] at {board.name(at)}"})
 
 
 def do_allied_setup(state: dict[str, Any], frame: dict[str, Any], army: str, action: dict[str, Any], dice: Any,
@@ -130,7 +130,7 @@ def do_bid(state: dict[str, Any], frame: dict[str, Any], side: str, action: dict
     """6.5: a secret bid of 1-8 to play the Allies, sealed now and opened once both are in."""
     if frame["k"] == "bid":
         state["bids"][side] = dice.seal(side, action["bid"])
-        events.append({"text": f"the player seated as {side} seals a bid: [[{state['bids'][side]}]]"})
+        events.append({"text": f"the player seated as {side} seals [[{state['bids'][side]}|bid]]"})
     else:
         value = dice.reveal(side, state["bids"][side])
         if value not in [str(n) for n in range(1, 9)]:
@@ -179,7 +179,7 @@ def draw(state: dict[str, Any], army: str, count: int, dice: Any, events: list) 
             drawn += dice.draw_private(seat(state, army), f"{army}-{sub}", n)
             deck[sub] -= n
     state["hands"][army] += drawn
-    events.append({"text": f"{army} draws {len(drawn)} card(s): " + " ".join(f"[[{t}]]" for t in drawn),
+    events.append({"text": f"{army} draws {len(drawn)} card(s): " + " ".join(f"[[{t}|card]]" for t in drawn),
                    "draws": len(drawn)})
 
 

@@ -22,7 +22,7 @@ from engine.games.gallipoli_blocks import GAME, board, bot
 from engine.games.gallipoli_blocks.cards import table
 from engine.games.gallipoli_blocks.data import BLOCKS
 from engine.private import simulate
-from pbem.hidden import CONCEALED, public_knowledge, show, show_prompt
+from pbem.hidden import public_knowledge, show, show_prompt
 
 from .driver import GID, Table
 from .test_random_play import legal_random_chooser
@@ -172,15 +172,15 @@ def test_describe_names_own_items_and_conceals_the_enemy() -> None:
         fresh = {item_id(mine[tok]) for tok in hidden_toks} - ever_public(t, army)
         for knowledge in (public, {**public, **t.known(other)}):  # what anyone / the opponent may know
             theirs = show(text, knowledge, GAME)
-            assert theirs.count(f"{CONCEALED} ({army}, concealed") == len(hidden_toks)
+            assert theirs.count(f"a concealed block ({army}") == len(hidden_toks)
             for name in names_of(fresh):
                 assert name not in theirs
             hand = state["hands"][army]
-            assert f"{army} hand ({len(hand)}): " + " ".join([CONCEALED] * len(hand)) in theirs
+            assert f"{army} hand ({len(hand)}): " + " ".join(["a concealed card"] * len(hand)) in theirs
         own = show("\n".join(GAME.describe(GAME.view(state, side))), mine, GAME)
-        assert f"{CONCEALED} ({army}," not in own
+        assert f"a concealed block ({army}" not in own
         for tok in hidden_toks:
-            assert f"{GAME.item_name(mine[tok])} ({army}, concealed" in own
+            assert f"{GAME.item_name(mine[tok])} ({army}" in own
         for tok in state["hands"][army]:
             assert CARDS[mine[tok]]["name"] in own
 
