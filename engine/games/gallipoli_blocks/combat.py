@@ -1,5 +1,12 @@
 """Combat (rules 10): the thirteen-step sequence, firing (10.2) and applying hits (10.3).
 
+By e-mail each change of hands costs a message, so where the order of two steps tells
+no one anything it is arranged to keep decisions together: the defender shows his
+face-down card as soon as he has played it (the attacker's is already committed), and
+he opens his leading blocks (nominated openly at step 4) right after his Battle events,
+before the attacker opens his sealed ones.  Every choice is still made knowing exactly
+what the rules let the chooser know at that step.
+
 A battle is one frame whose ``step`` walks the sequence.  Steps that need a
 decision wait for the player whose step it is; the rest are settled at once.
 The attacker's leading blocks are sealed (10.1 step 3: "chooses, but does not
@@ -78,7 +85,7 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
             events.append({"text": f"{army} plays a card face down for its "
                                    f"{'bombardment' if who == 'att' else 'entrenchment'} value: [[{tok}|card]]"})
             return
-        frame["step"] = "entrench" if step == "bombard" else "show-att"
+        frame["step"] = "entrench" if step == "bombard" else "show-def"
         return
     if step in ("show-att", "show-def"):
         value = 0
@@ -88,7 +95,7 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
             value += cards[cid]["bombardment" if who == "att" else "entrenchment"]
             events.append({"text": f"{army} reveals {cards[cid]['name']}"})
         frame["shown"][who] = value
-        frame["step"] = "show-def" if who == "att" else "lead-att"
+        frame["step"] = "show-att" if who == "def" else "lead-att"
         return
     if step == "lead-att":  # 10.1 step 3: chosen, sealed, not revealed
         frame["lead"]["att"] = dice.seal(seat(state, army), action["blocks"])
@@ -104,7 +111,7 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
         frame["lead"]["def"] = chosen
         events.append({"text": f"{army} nominates {len(chosen)} leading block(s): "
                                + " ".join(f"[[{t}|block]]" for t in chosen)})
-        frame["step"] = "events-att" if frame["round"] == 1 else "reveal-att"
+        frame["step"] = "events-att" if frame["round"] == 1 else "reveal-def"
         return
     if step in ("events-att", "events-def"):  # 10.1 steps 5-6
         if do == "card":
@@ -118,7 +125,7 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
             frame["mods"][theirs] += ev.get("enemy", 0)
             events.append({"text": f"{army} plays {cards[cid]['name']} as a Battle event"})
             return
-        frame["step"] = "events-def" if step == "events-att" else "reveal-att"
+        frame["step"] = "events-def" if step == "events-att" else "reveal-def"
         return
     if step == "reveal-att":  # 10.1 step 7
         value = dice.reveal(seat(state, army), frame["lead"]["att"])
@@ -131,13 +138,13 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
             frame["led1"] = list(chosen)
         for t in chosen:
             events.append({"text": "leading attacker: " + board.open_block(state, t, dice)})
-        frame["step"] = "reveal-def"
+        frame["step"] = "fire"
         return
     if step == "reveal-def":  # 10.1 step 8
         for t in frame["lead"]["def"]:
             if t in state["blocks"]:
                 events.append({"text": "leading defender: " + board.open_block(state, t, dice)})
-        frame["step"] = "fire"
+        frame["step"] = "reveal-att"
         return
     if step == "advance":  # 10.1 step 12
         if do == "stop":
@@ -189,7 +196,7 @@ def settle_battle(state: dict[str, Any], frame: dict[str, Any], dice: Any, event
     step = frame["step"]
     who = {"show-att": "att", "show-def": "def"}.get(step)
     if who and not frame["cards"][who]:
-        frame["step"] = "show-def" if who == "att" else "lead-att"
+        frame["step"] = "show-att" if who == "def" else "lead-att"
         return True
     if step == "lead-att" and frame["entrenched"] is None:  # step 2 ends: cards compared
         bomb, entr = frame["shown"]["att"], frame["shown"]["def"]

