@@ -568,17 +568,19 @@ class Campaign:
             except (IllegalAction, protocol.ProtocolError) as e:
                 raise PbemError("cannot play this", str(e), code="illegal-action") from None
             prompt = game.prompt(match["game"])
-            if match["pending"] or prompt.side != side:
-                break
+            known = {}
             if "private" in match:  # show our own hidden items by name; no one else's
                 from .hidden import show, show_prompt
 
                 known = self.knowledge(match)
+                events = [dict(e, text=show(e["text"], known, game)) for e in events]
+            if match["pending"] or prompt.side != side:
+                break
+            if "private" in match:
                 prompt = show_prompt(prompt, known, game)
                 if hasattr(game, "playable"):  # what our own hidden items rule out is not offered
                     prompt = game.playable(match["game"], prompt, known)
-                events = [dict(e, text=show(e["text"], known, game)) for e in events]
-            self.situation = (match["game"], self.knowledge(match) if "private" in match else {})  # for players
+            self.situation = (match["game"], known)  # what a simulated player may see
             order = queue.pop(0) if queue else (ask(prompt, events, rolls, refusal) if ask else None)
             refusal = None
             if order is None:

@@ -1,0 +1,92 @@
+"""The block game through the command line: orders in words, and every refusal (a bad order, a
+forged illegal action, a turn file that opens a block as something it was not) gives a reason
+and a detail, exit 1, no traceback, and leaves the campaign database byte for byte as it was."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from pbem.armor import find_blocks
+from pbem.envelope import open_block
+from tests.conftest import assert_refused, db_bytes, forge, invoke, new_player, pbem
+
+
+@pytest.fixture
+def game(tmp_path, runner, home):
+    alice = new_player(runner, tmp_path, "alice", "allied")
+    bob = new_player(runner, tmp_path, "bob", "ottoman")
+    pbem(runner, "new", "gallipoli-blocks", "--as", "allied", "--key", "alice", "--opponent", bob.pub,
+         "--option", "turns=2", "--campaign", alice.dir, env=alice.env)
+    genesis = max((alice.dir / "sent").glob("*.pbem"))
+    pbem(runner, "join", genesis, "--key", "bob", "--campaign", bob.dir, env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, max((bob.dir / "sent").glob("*.pbem")), env=alice.env)
+    pbem(runner, "play", "--campaign", alice.dir, env=alice.env)  # the creator's opening reveal
+    pbem(runner, "ingest", "--campaign", bob.dir, max((alice.dir / "sent").glob("*.pbem")), env=bob.env)
+    return runner, alice, bob
+
+
+def test_the_ottoman_sets_up_in_words_and_alice_sees_only_tokens(game):
+    runner, alice, bob = game
+    out = pbem(runner, "play", "--campaign", bob.dir, "deploy 25th 4 krithia", "deploy dummy gully ravine",
+               "deploy 57th 3 kilia liman", "done", env=bob.env).output
+    assert "signed turn file" in out and "9th Div / 25th Rgt (sealed at 4 steps)" in out
+    sent = max((bob.dir / "sent").glob("*.pbem"))
+    pbem(runner, "ingest", "--campaign", alice.dir, sent, env=alice.env)
+    report = pbem(runner, "report", "--campaign", alice.dir, env=alice.env).output
+    assert "a concealed block (ottoman)" in report and "25th" not in report and "57th" not in report
+    content = json.dumps(open_block(find_blocks(sent.read_text())[0]).content)
+    assert "ott-9-div-25-rgt" not in content and "ott-19-div-57-rgt" not in content
+    assert "Ottoman card" not in content  # the hand of ten is drawn as tokens
+
+
+@pytest.mark.parametrize("order", ["deploy 25th 5 krithia", "deploy 25th 4 anzac cove", "deploy nobody 2 krithia",
+                                   "march on constantinople"])
+def test_a_bad_order_is_refused_and_changes_nothing(game, order):
+    runner, alice, bob = game
+    before = db_bytes(bob.dir)
+    result = invoke(runner, "play", "--campaign", bob.dir, order, env=bob.env)
+    assert_refused(result)
+    assert db_bytes(bob.dir) == before
+
+
+def _forged(bob, alice_dir: Path, actions, private=None) -> Path:
+    """A turn file bob's key signs, built by hand (a tool that skipped its own checks)."""
+    from pbem.campaign import Campaign
+    from pbem.keys import KeyStore
+    from tests.conftest import next_state
+
+    camp = Campaign.open(alice_dir, readonly=True)
+    try:
+        head = camp.ledger.head()
+        match = camp.match()
+        link_index = match["chains"]["ottoman"]["index"] + 1
+        game_id = camp.genesis["game"]
+    finally:
+        camp.ledger.close()
+    from engine import match as protocol
+
+    secret = json.loads((bob.dir / "secrets" / "chain.json").read_text())
+    links = protocol.chain_links(game_id, "ottoman", bytes.fromhex(secret["secret"]), secret["length"])
+    body = {"reveal": links[link_index].hex(), "actions": actions}
+    if private:
+        body["private"] = private
+    content = {"v": 1, "game": game_id, "seq": head[0] + 1, "prev": head[1], "author": "ottoman", "kind": "turn",
+               "engine": {"module": "gallipoli-blocks", "module_version": "1", "pbem": "0.1.0"}, "body": body,
+               "state": ""}
+    try:
+        content["state"] = next_state(alice_dir, content)
+    except Exception:
+        content["state"] = "0" * 64
+    return forge(KeyStore(bob.home).load("bob"), content, bob.dir / "forged.pbem")
+
+
+def test_a_forged_illegal_deployment_is_refused_and_changes_nothing(game):
+    runner, alice, bob = game
+    path = _forged(bob, alice.dir, [{"do": "deploy", "at": "anzac-cove", "block": "ab" * 32}])
+    before = db_bytes(alice.dir)
+    result = invoke(runner, "ingest", "--campaign", alice.dir, path, env=alice.env)
+    assert_refused(result)
+    assert "anzac-cove" in result.stderr or "cannot deploy" in result.stderr
+    assert db_bytes(alice.dir) == before
+
