@@ -92,6 +92,8 @@ def run(directory: Path | None, module: str | None, echo: Callable[[str], None],
         actions = len(result.drafted)
         echo(f"  #{result.envelope.seq} {side}: {actions} action(s), {len(result.rolls)} roll(s) "
              f"-> {_file(result.envelope)}")
+        for line in _as_received(camps[other], result.envelope.seq):
+            echo(f"      {line}")
         if count > max_envelopes:
             raise RuntimeError("demo game did not end")
 
@@ -108,6 +110,16 @@ def run(directory: Path | None, module: str | None, echo: Callable[[str], None],
     echo(f"  HTML report      {html}")
     echo(f"Try: pbem verify {camps[second].dir}    pbem report --campaign {camps[first].dir}")
     return directory
+
+
+def _as_received(camp: Campaign, seq: int, limit: int = 8) -> list[str]:
+    """What envelope ``seq`` did, as its receiver's tool shows it (the sender's hidden items concealed)."""
+    from .hidden import show
+
+    known = camp.knowledge() if "private" in camp.match() else {}
+    lines = [show(e["text"], known, camp.game) for e in camp.ledger.events(seq - 1)
+             if e["seq"] == seq and (not e["to"] or camp.side in e["to"])]
+    return lines[:limit] + ([f"... and {len(lines) - limit} more"] if len(lines) > limit else [])
 
 
 def _file(envelope) -> str:

@@ -200,7 +200,7 @@ def hit(state: dict[str, Any], tok: str) -> str:
         eliminate(state, tok)
         return f"{label} takes a hit and is eliminated"
     b["steps"] -= 1
-    return f"{label} takes a hit: {b['steps']} steps left"
+    return f"{label} takes a hit: {b['steps']} step{'s' if b['steps'] > 1 else ''} left"
 
 
 def objectives_held(state: dict[str, Any]) -> list[str]:

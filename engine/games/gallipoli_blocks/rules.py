@@ -69,7 +69,7 @@ def prompt(state: dict[str, Any], cards: dict) -> Prompt:
                                                                              {"do": "bombard"})))
     if kind == "hits":
         return Prompt(side, f"{army}: apply {frame['n']} hit(s) in {board.name(frame['space'])} (10.3)",
-                      tuple(Choice(f"hit [[{t}|block]] ({board.describe_block(state['blocks'][t])})",
+                      tuple(Choice(f"hit {board.describe_block(state['blocks'][t])}",
                                    {"do": "hit", "block": t}) for t in combat.candidates(state, frame)))
     if kind == "reveal":
         return Prompt(side, f"{army}: reveal {len(frame['tokens'])} block(s): {frame['why']}",
