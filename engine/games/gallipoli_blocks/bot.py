@@ -56,7 +56,7 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
     if kind in ("allied-setup", "reinforce", "supply", "final", "reveal"):
         return labels[0]
     if kind == "manual":
-        return "no effect on the board (placeholder event)"
+        return "done" if frame.get("noted") else "note no effect on the board (placeholder event)"
     if kind == "battle" and frame["step"] in ("lead-att", "lead-def"):
         return "lead strongest"
     if kind == "phase":

@@ -82,8 +82,9 @@ def prompt(state: dict[str, Any], cards: dict) -> Prompt:
                       (Choice("bring them in", {"do": "reinforce"}),), free=True)
     if kind == "manual":
         return Prompt(side, f"{army}: {cards[frame['card']]['name']} is an event this module cannot carry out: "
-                            f"write what it does (the opponent reads it; any board changes are yours to agree)",
-                      (), free=True)
+                            f"'note WHAT IT DOES' (the opponent reads it), then any of 'hand size +N' / '-N', "
+                            f"'open suvla', 'ops N' (ends the event), and 'done'",
+                      (Choice("done", {"do": "done"}),), free=True)
     if kind == "supply":
         return Prompt(side, f"{army}: supply check (7.1.3): {len(frame['cut'])} block(s) out of supply lose a step; "
                             f"your tool knows which concealed blocks are eliminated",
@@ -305,7 +306,16 @@ def parse_order(state: dict[str, Any], side: str, text: str, known: dict[str, st
     if kind == "reinforce":
         return {"do": "reinforce", "blocks": [{"$hide": f"{b}:4"} for b in frame["blocks"]]}
     if kind == "manual":
-        return {"do": "note", "text": text}
+        m = _find(r"hand size ([+-][1-3])", text)
+        if m:
+            return {"do": "hand", "delta": int(m.group(1))}
+        m = _find(r"ops ([1-4])", text)
+        if m:
+            return {"do": "ops", "ops": int(m.group(1))}
+        if words == "open suvla":
+            return {"do": "suvla"}
+        m = _find(r"note (.+)", text)
+        return {"do": "note", "text": m.group(1) if m else text}
     if kind == "supply":
         return supply_order(state, frame, known)
     if kind == "battle" and step in ("lead-att", "lead-def"):

@@ -310,11 +310,40 @@ def do_reinforce(state: dict[str, Any], frame: dict[str, Any], army: str, action
 
 def do_manual(state: dict[str, Any], frame: dict[str, Any], army: str, action: dict[str, Any], events: list,
               cards: dict) -> None:
-    text = " ".join(str(action.get("text", "")).split())[:500]
-    if not text:
-        raise IllegalAction("say what the event does (a manual adjustment the opponent will read)")
-    state["frames"].pop()
-    events.append({"text": f"{army}: event {cards[frame['card']]['name']} — manual adjustment: {text}"})
+    """8.2 for an event the module cannot carry out: its owner says what it does, for the opponent
+    to read, and may make the adjustments the module can make (the Allied hand size, opening the
+    Suvla Region, OPS to spend), each logged as a manual adjustment."""
+    head = f"{army}: event {cards[frame['card']]['name']} — manual adjustment"
+    do = action["do"]
+    if do == "done":
+        if not frame.get("noted"):
+            raise IllegalAction("first say what the event does ('note TEXT'): the opponent reads it")
+        state["frames"].pop()
+        return
+    if do == "note":
+        text = " ".join(str(action.get("text", "")).split())[:500]
+        if not text:
+            raise IllegalAction("say what the event does (a manual adjustment the opponent will read)")
+        frame["noted"] = True
+        events.append({"text": f"{head}: {text}"})
+    elif do == "hand":
+        delta = action["delta"]
+        if not isinstance(delta, int) or isinstance(delta, bool) or not 1 <= abs(delta) <= 3:
+            raise IllegalAction("the hand size changes by 1 to 3 up or down")
+        state["hand_size"] = max(0, state["hand_size"] + delta)
+        events.append({"text": f"{head}: Allied hand size {delta:+d}, now {state['hand_size']}"})
+    elif do == "suvla":
+        state["suvla_open"] = True
+        events.append({"text": f"{head}: the Suvla Region is open (8.1.1)"})
+    elif do == "ops":
+        ops = action["ops"]
+        if not frame.get("noted") or not isinstance(ops, int) or isinstance(ops, bool) or not 1 <= ops <= 4:
+            raise IllegalAction("an event gives 1 to 4 OPS, after saying what it does ('note TEXT')")
+        state["frames"].pop()
+        state["frames"].append({"k": "ops", "army": army, "left": ops})
+        events.append({"text": f"{head}: {ops} OPS to spend (8.1)"})
+    else:
+        raise IllegalAction("'note TEXT', 'hand size +N', 'open suvla', 'ops N' or 'done'")
 
 
 # ------------------------------------------------------------------ 7.1.3 supply check
