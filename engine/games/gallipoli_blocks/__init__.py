@@ -98,6 +98,8 @@ class GallipoliBlocks:
         block_id, _, steps = item.partition(":")
         if block_id in BLOCKS:
             return BLOCKS[block_id][0] + (f" (sealed at {steps} steps)" if steps else "")
+        if item.isdigit():
+            return f"a bid of {item} (sealed)"
         return f"sealed choice of {len(item.split())} leading block(s)"
 
     def prompt(self, state: dict[str, Any]) -> Prompt:

@@ -64,3 +64,8 @@ def test_the_winner_is_the_player_who_commands_the_winning_army():
     state["result"] = {"winner": "allied", "result": "Allied victory", "reason": "test"}
     state["frames"] = [{"k": "sequence"}]
     assert GAME.outcome(state).winner == "ottoman"  # the seat that bid 2 commands the Allies
+
+
+def test_a_sealed_bid_is_named_as_a_bid_to_its_owner():
+    assert GAME.item_name("6") == "a bid of 6 (sealed)"
+    assert GAME.item_name("ab" * 32 + " " + "cd" * 32) == "sealed choice of 2 leading block(s)"
