@@ -532,6 +532,23 @@ class Campaign:
         _, known = simulate(self.genesis["game"], self.side, record, bytes.fromhex(hidden), chosen)
         return {tok: opening["item"] for tok, opening in known.items()}
 
+    def shown_prompt(self) -> Prompt:
+        """The decision as `play` offers it: after our draft, our own hidden items named, and
+        what they rule out left out (the numbers `pbem play N` takes)."""
+        match, actions = self.match(), self.draft()
+        if actions:
+            match, _, _ = self.preview(actions, self._next_link())
+        game = self.game
+        prompt = game.prompt(match["game"])
+        if "private" in match:
+            from .hidden import show_prompt
+
+            known = self.knowledge(match)
+            prompt = show_prompt(prompt, known, game)
+            if hasattr(game, "playable"):
+                prompt = game.playable(match["game"], prompt, known)
+        return prompt
+
     def play(self, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
         """Choose actions (from ``orders``, then ``ask``) until the decision passes, then sign.
 

@@ -454,7 +454,7 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
                 view = latest_view(camp)
                 text, labels = view["prompt"]["text"], [label for label, _ in view["prompt"]["choices"]]
             else:
-                prompt = camp.game.prompt(camp.match()["game"])
+                prompt = camp.shown_prompt()  # after any draft; our own hidden items by name
                 text, labels = prompt.text, [c.label for c in prompt.choices]
             click.echo(f"{camp.side}: {text}")
             for i, label in enumerate(labels, 1):

@@ -56,6 +56,8 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     if "private" in match:  # name our own hidden items, conceal everyone else's
         known = campaign.knowledge(match) if side == campaign.side else public_knowledge(genesis["game"], match)
         prompt = show_prompt(prompt, known, game)
+        if side == campaign.side and hasattr(game, "playable"):  # as `pbem play` offers it
+            prompt = game.playable(match["game"], prompt, known)
         lines = [show(line, known, game) for line in lines]
         for entry in entries.values():
             entry["events"] = [show(text, known, game) for text in entry["events"]]

@@ -3,6 +3,7 @@ forged illegal action, a turn file that opens a block as something it was not) g
 and a detail, exit 1, no traceback, and leaves the campaign database byte for byte as it was."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -90,3 +91,16 @@ def test_a_forged_illegal_deployment_is_refused_and_changes_nothing(game):
     assert "anzac-cove" in result.stderr or "cannot deploy" in result.stderr
     assert db_bytes(alice.dir) == before
 
+
+
+def test_pbem_play_lists_the_choices_after_the_draft_with_our_cards_named(game):
+    runner, alice, bob = game
+    pbem(runner, "play", "--campaign", bob.dir, "deploy 25th 4 krithia", "done", env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, max((bob.dir / "sent").glob("*.pbem")), env=alice.env)
+    drafted = pbem(runner, "play", "--campaign", alice.dir, "set up", env=alice.env).output
+    assert "drafted, not yet signed" in drafted  # the set-up is drafted; the first player phase follows
+    listed = pbem(runner, "play", "--campaign", alice.dir, env=alice.env).output
+    assert "player phase" in listed and "[[" not in listed
+    assert re.search(r"\d+\. play (Allied card \d\d|Royal Navy Seaplanes|Suvla Bay Invasion) for OPS", listed)
+    report = pbem(runner, "report", "--campaign", bob.dir, env=bob.env).output
+    assert "a concealed card" not in report.split("ottoman hand")[1].splitlines()[0]  # bob sees his own hand
