@@ -19,6 +19,15 @@ def describe(view: dict[str, Any], cards: dict[str, dict[str, Any]]) -> list[str
                      "the player seated as allied the Ottomans")
     if view["result"]:
         lines.append(f"Result: {view['result']['result']} — {view['result']['reason']}")
+    for frame in view["frames"]:
+        if frame["k"] == "battle":
+            state = {None: "not yet known", True: "entrenched", False: "not entrenched"}[frame["entrenched"]]
+            lines.append(f"Battle for {board.name(frame['to'])}: {frame['att']} attacks from "
+                         f"{board.name(frame['from'])}{' (a landing)' if frame['landing'] else ''}, round "
+                         f"{frame['round']}; the defender is {state}; step {frame['step']}")
+        elif frame["k"] == "landing":
+            lines.append(f"Landing at {board.name(frame['to'])}: {len(frame['party'])} {frame['army']} block(s) "
+                         f"under landing fire from {board.name(frame['from'])}")
     for space in SPACES:
         toks = board.tokens(view, space)
         if not toks:
