@@ -82,13 +82,21 @@ def _forged(bob, alice_dir: Path, actions, private=None) -> Path:
     return forge(KeyStore(bob.home).load("bob"), content, bob.dir / "forged.pbem")
 
 
-def test_a_forged_illegal_deployment_is_refused_and_changes_nothing(game):
+@pytest.mark.parametrize("actions, why", [
+    ([{"do": "deploy", "at": "anzac-cove", "block": "ab" * 32}], "cannot deploy"),  # not a deployment space
+    ([{"do": "deploy", "at": "krithia", "block": {"$hide": "ott-9-div-25-rgt:4"}}], "token"),  # the item in clear
+    ([{"do": "deploy", "at": "krithia", "block": "not a token"}], "token"),
+    ([{"do": "deploy", "at": "krithia"}], "malformed"),
+    ([{"do": "done"}, {"do": "done"}], ""),  # the allied set-up is next: not the ottoman's decision
+    (["deploy"], ""),
+])
+def test_a_forged_illegal_action_is_refused_and_changes_nothing(game, actions, why):
     runner, alice, bob = game
-    path = _forged(bob, alice.dir, [{"do": "deploy", "at": "anzac-cove", "block": "ab" * 32}])
+    path = _forged(bob, alice.dir, actions)
     before = db_bytes(alice.dir)
     result = invoke(runner, "ingest", "--campaign", alice.dir, path, env=alice.env)
     assert_refused(result)
-    assert "anzac-cove" in result.stderr or "cannot deploy" in result.stderr
+    assert why in result.stderr
     assert db_bytes(alice.dir) == before
 
 
