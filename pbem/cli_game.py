@@ -1,0 +1,427 @@
+"""The ``pbem`` commands beyond joining and ingesting: creating a game, playing, reports,
+verification and tools.  Loaded only when one of them runs (``cli._Root.LAZY``), so a cold
+``pbem ingest`` reads less code."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+
+from .cli import (_keystore, _lock, _mail_config, _name, _next, _open, _passphrase, campaign_option,
+                  encrypt_option)
+from .errors import PbemError
+
+def _read_public(path: Path) -> tuple[bytes, str]:
+    from .keys import parse_public
+
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as e:
+        raise PbemError(f"cannot read {path}", str(e), code="bad-key") from None
+    return parse_public(text, str(path))
+
+
+@click.command()
+@click.argument("module")
+@click.option("--as", "side", help="The side you play (not with --referee).")
+@click.option("--key", "key_name", required=True, help="Your identity (pbem keys list).")
+@click.option("--opponent", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your opponent's public key file (from 'pbem keys export').")
+@click.option("--referee", "as_referee", is_flag=True,
+              help="Create the game as its referee; name each player with --player SIDE=KEY.pub.")
+@click.option("--player", "players", multiple=True, metavar="SIDE=FILE",
+              help="With --referee: a player's side and public key file (once per side).")
+@click.option("--scenario", help="Scenario (default: the module's first).")
+@click.option("--dice", "mode", type=click.Choice(["sealed", "unsealed"]), default="sealed", show_default=True,
+              help="sealed: no one can preview a roll (a reveal round trip per roll); unsealed: friendly games, "
+                   "the actor rolls at once but could preview, and every such roll is labelled UNSEALED.")
+@click.option("--deadline", "deadline", type=click.IntRange(1, 24 * 365), default=None, metavar="HOURS",
+              help="Agreed time to answer a turn file; after it a player may sign a timeout claim.")
+@click.option("--pack", "pack_name", metavar="NAME-OR-DIR",
+              help="With MODULE 'tabletop': the data pack of the game (pbem pack list), or your own pack directory.")
+@click.option("--reveal-concealed", is_flag=True,
+              help="Table-top: start the pack's concealed pieces face up (table-top mode cannot hide them yet).")
+@click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
+              help="A game option (pbem games lists them), e.g. --option turns=6; VALUE is read as JSON if it can be.")
+@click.option("--cards", "cards_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your printed card values (TOML or JSON, by card id) for a module that takes them "
+                   "(gallipoli-blocks: see its RULES.md).")
+@encrypt_option
+@campaign_option
+@click.pass_context
+def new(ctx: click.Context, module: str, side: str | None, key_name: str, opponent: Path | None, as_referee: bool,
+        players: tuple[str, ...], scenario: str | None, mode: str, deadline: int | None, pack_name: str | None,
+        reveal_concealed: bool, game_options: tuple[str, ...], cards_file: Path | None, encrypt_secrets: bool,
+        campaign: Path | None) -> None:
+    """Create a game of MODULE and write the invitation (the genesis turn file).
+
+    \b
+    Example:
+        pbem new hill60 --as allied --key alice --opponent bob.pub --campaign hill60-game
+    """
+    from .campaign import Campaign
+    from .keys import fingerprint
+
+    if as_referee:
+        if side or opponent or mode != "sealed":
+            raise click.UsageError("--referee takes --player SIDE=FILE for each side; not --as, --opponent or --dice "
+                                   "(a referee game's dice always need the referee's and the player's links)")
+        return _new_refereed(ctx, module, key_name, players, scenario, deadline, encrypt_secrets, campaign)
+    if not side or not opponent or players:
+        raise click.UsageError("a two-player game needs --as SIDE and --opponent FILE (--player is for --referee)")
+    options: dict[str, Any] = _game_options(game_options, cards_file)
+    if module == "tabletop" or pack_name:
+        from .datapack import check, find, load
+
+        if module != "tabletop" or not pack_name:
+            raise click.UsageError("table-top play is 'pbem new tabletop --pack NAME-OR-DIR ...'")
+        pack_dir = find(pack_name)
+        options["pack"] = load(pack_dir)
+        problems = check(options["pack"])
+        if problems:
+            raise PbemError(f"the pack has {len(problems)} problem(s)", f"{problems[0]} (pbem pack check {pack_dir})",
+                            code="bad-pack")
+        if reveal_concealed:
+            options["reveal_concealed"] = True
+    public, comment = _read_public(opponent)
+    name = comment.removeprefix("pbem:") or opponent.stem
+    identity = _keystore(ctx).load(key_name, _passphrase)
+    directory = campaign or Path(".")
+    camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, options or None,
+                                  mode=mode, deadline_hours=deadline, lock=_lock(encrypt_secrets))
+    path = camp.dir / "sent" / _name(envelope)
+    click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
+    click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
+    click.echo(f"Send the invitation to {name}: {path}")
+
+
+def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, Any]:
+    """``--option KEY=VALUE`` (VALUE as JSON when it parses, else text) and ``--cards FILE``."""
+    import json
+
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise click.UsageError(f"--option takes KEY=VALUE, got {pair!r}")
+        try:
+            options[key.strip()] = json.loads(value)
+        except ValueError:
+            options[key.strip()] = value
+    if cards_file is not None:
+        try:
+            text = cards_file.read_text()
+            if cards_file.suffix == ".json":
+                options["cards"] = json.loads(text)
+            else:
+                import tomllib
+
+                options["cards"] = tomllib.loads(text)
+        except (OSError, UnicodeDecodeError, ValueError) as e:
+            raise PbemError(f"cannot read the card values in {cards_file}", str(e), code="bad-cards") from None
+    return options
+
+
+def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple[str, ...], scenario: str | None,
+                  deadline: int | None, encrypt_secrets: bool, campaign: Path | None) -> None:
+    from .keys import fingerprint
+    from .refereeing import new_game
+
+    named: dict[str, tuple[bytes, str]] = {}
+    for item in players:
+        side, sep, file = item.partition("=")
+        if not sep or not side or not file:
+            raise click.BadParameter(f"'{item}' is not SIDE=FILE", param_hint="--player")
+        public, comment = _read_public(Path(file))
+        named[side] = (public, comment.removeprefix("pbem:") or Path(file).stem)
+    identity = _keystore(ctx).load(key_name, _passphrase)
+    camp, envelope = new_game(campaign or Path("."), module, identity, named, scenario, None, deadline,
+                              _lock(encrypt_secrets))
+    click.echo(f"created referee game {envelope.game} of {camp.game.title}")
+    for side, (public, name) in sorted(named.items()):
+        click.echo(f"  {side}: {name}, fingerprint {fingerprint(public)} (compare it with them by phone)")
+    click.echo(f"Send the invitation to every player: {camp.dir / 'sent' / _name(envelope)}")
+
+
+
+FREE_ORDERS = ("Orders in words, e.g.: move PIECE to LOCATION; step PIECE -1; flip PIECE; mark X with TEXT; "
+               "roll 3d6 [for PURPOSE]; draw N from DECK; play CARD; deploy PIECE to LOCATION; reveal PIECE; "
+               "next phase; next turn; say TEXT; pass; end RESULT")
+
+
+def _ask_interactively(prompt, events, rolls, refusal):
+    from .report import _dice_text
+
+    for event in events:
+        click.echo(f"  {event['text']}")
+    for roll in rolls:
+        click.echo(f"  roll: {roll['purpose']}: {_dice_text(roll)}")
+    events.clear()
+    if refusal:
+        click.echo(f"refused: {refusal}", err=True)
+    click.echo(f"\n{prompt.side}: {prompt.text}")
+    for i, choice in enumerate(prompt.choices, 1):
+        click.echo(f"  {i}. {choice.label}")
+    if prompt.free:
+        click.echo(FREE_ORDERS)
+    answer = click.prompt("Choose (number or order; 'undo' takes back, 'quit' keeps a draft)", default="quit",
+                          show_default=False)
+    return None if answer.strip().lower() in ("quit", "q", "") else answer
+
+
+@click.command()
+@click.argument("orders", nargs=-1)
+@click.option("-i", "--interactive/--no-interactive", default=None, help="Ask for orders (default: when on a terminal and no ORDERS).")
+@campaign_option
+@click.pass_context
+def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, campaign: Path | None) -> None:
+    """Take your turn: choose actions by number or in words, then sign the turn file.
+
+    ORDERS are choice numbers or orders such as "move 18th Aus to Kabak Kuyu"
+    (an unambiguous prefix is enough).  The turn file is written when the
+    decision passes to your opponent or a roll needs their reveal; until
+    then your choices are a draft you can take back with 'pbem undo'.
+
+    \b
+    Example:
+        pbem play                      # shows the choices and asks
+        pbem play 2 "end turn"         # non-interactive
+    """
+    from .report import _dice_text
+
+    camp = _open(campaign)
+    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    ask = None
+    if interactive or (interactive is None and not orders and sys.stdin.isatty()):
+        ask = _ask_interactively
+    elif not orders:
+        waiting = camp.waiting()
+        if waiting and waiting["side"] == camp.side and waiting["why"] == "decide":
+            if camp.refereed:
+                from .refereeing import latest_view
+
+                view = latest_view(camp)
+                text, labels = view["prompt"]["text"], [label for label, _ in view["prompt"]["choices"]]
+            else:
+                prompt = camp.shown_prompt()  # after any draft; our own hidden items by name
+                text, labels = prompt.text, [c.label for c in prompt.choices]
+            click.echo(f"{camp.side}: {text}")
+            for i, label in enumerate(labels, 1):
+                click.echo(f"  {i}. {label}")
+            click.echo(FREE_ORDERS if not labels else "Give your orders: pbem play N [N...]")
+            return
+    result = camp.play(identity, list(orders), ask)
+    if ask is None:
+        for event in result.events:
+            click.echo(f"  {event['text']}")
+        for roll in result.rolls:
+            click.echo(f"  roll: {roll['purpose']}: {_dice_text(roll)}")
+    if result.envelope is None:
+        click.echo(f"{len(result.drafted)} action(s) drafted, not yet signed; continue with 'pbem play', take back with 'pbem undo'.")
+        return
+    click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
+    from .mail import write_outbox
+
+    for message in write_outbox(camp, result, _mail_config(ctx).sender):
+        click.echo(f"ready to send: {message} (pbem mail send)")
+    if result.paths:
+        for path in result.paths:
+            side = path.parent.name.removeprefix("to-")
+            click.echo(f"  for {side} ({camp.genesis['body']['sides'][side]['name']}): {path}")
+        click.echo("Send each player its own file: it holds that player's view and no one else's.")
+    elif camp.refereed and camp.side == "referee":
+        click.echo("Send it to every player.")
+    elif camp.refereed:
+        click.echo(f"Send it to the referee, {camp.genesis['body']['referee']['name']}.")
+    else:
+        click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']}.")
+    _next(camp)
+
+
+@click.command()
+@campaign_option
+def undo(campaign: Path | None) -> None:
+    """Take back the last drafted action (signed turn files cannot be taken back)."""
+
+    camp = _open(campaign)
+    action = camp.take_back()
+    if action is None:
+        raise PbemError("nothing to take back", "there is no unsigned draft; a signed turn file stands", code="no-draft")
+    click.echo(f"took back {action}; {len(camp.draft())} drafted action(s) remain")
+
+
+@click.command()
+@campaign_option
+def status(campaign: Path | None) -> None:
+    """Who owes what, since when."""
+
+    camp = _open(campaign, readonly=True)
+    seq, _ = camp.ledger.state()
+    game = camp.game
+    click.echo(f"{game.title}: game {camp.genesis['game']}, you are {camp.side}, "
+               f"dice {camp.genesis['body']['mode']}, {seq + 1} envelopes")
+    waiting = camp.waiting()
+    outcome = camp.outcome()
+    if outcome:
+        click.echo(f"game over: {outcome['result']}" + (f" ({outcome['reason']})" if outcome["reason"] else ""))
+    if waiting:
+        late = camp.overdue()
+        who = "you" if waiting["side"] == camp.side else waiting["side"]
+        click.echo(f"waiting for {who}: {waiting['text']} (since envelope #{waiting['since']}, "
+                   f"stored {late['stored_at']}, {late['hours']} h ago)")
+        if late["deadline"] is not None:
+            state = "OVERDUE: a timeout claim may be signed (pbem claim-timeout)" if late["overdue"] and who != "you" \
+                else ("OVERDUE" if late["overdue"] else f"{late['deadline'] - late['hours']} h left")
+            click.echo(f"deadline {late['deadline']} h: {state}")
+    drafted = camp.draft()
+    if drafted:
+        click.echo(f"{len(drafted)} drafted action(s) not yet signed")
+    evidence = sorted((camp.dir / "evidence").glob("*.pbem")) if (camp.dir / "evidence").is_dir() else []
+    for path in evidence:
+        click.echo(f"EVIDENCE kept (equivocation or cheating, signed by its author): {path}")
+    for _, seq, author, raw, received in camp.ledger.claims():
+        from .armor import find_blocks
+        from .envelope import open_block
+
+        body = open_block(find_blocks(raw)[0]).content["body"]
+        click.echo(f"TIMEOUT CLAIM by {author} against {body['owed_by']} at #{seq}: claimed {body['claimed_at']} "
+                   f"after {body['hours']} h (deadline {body.get('deadline_hours') or 'none agreed'})")
+
+
+@click.command()
+@campaign_option
+@click.pass_context
+def disclose(ctx: click.Context, campaign: Path | None) -> None:
+    """Referee: publish your salt and box key so every player can replay the whole game.
+
+    Done by 'pbem play' when the game is over; this does it on demand, and the
+    game cannot go on after it (every order and view becomes readable).
+    """
+    from .refereeing import disclose as publish
+
+    camp = _open(campaign)
+    if not camp.refereed or camp.side != "referee":
+        raise PbemError("only the referee of a referee game discloses it", code="not-referee")
+    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    result = publish(camp, identity)
+    click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
+    from .mail import write_outbox
+
+    for message in write_outbox(camp, result, _mail_config(ctx).sender):
+        click.echo(f"ready to send: {message} (pbem mail send)")
+    click.echo("Send it to every player: with it they can run 'pbem verify' and 'pbem audit' on the whole game.")
+
+
+@click.command("claim-timeout")
+@campaign_option
+@click.pass_context
+def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
+    """Sign a timeout claim against an opponent who owes the next turn file.
+
+    The claim names the last envelope you hold and how long it has been owed;
+    your opponent's tool records it and status, reports and verify show it.
+    The game itself goes on when the turn file comes: no one can be forced
+    to answer, but a stall is on the record.
+    """
+
+    camp = _open(campaign)
+    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    envelope = camp.claim_timeout(identity)
+    body = envelope.content["body"]
+    click.echo(f"signed a timeout claim against {body['owed_by']} ({body['hours']} h): "
+               f"{camp.dir / 'sent' / _name(envelope)}")
+    owed = body["owed_by"]
+    names = dict(camp.genesis["body"]["sides"], **({"referee": camp.genesis["body"]["referee"]} if camp.refereed else {}))
+    click.echo(f"Send it to {names[owed]['name']} (and to any witness).")
+
+
+@click.command()
+@click.option("--html", "fmt", flag_value="html", help="HTML instead of plain text.")
+@click.option("--text", "fmt", flag_value="text", default=True, hidden=True)
+@click.option("--all", "everything", is_flag=True, help="The whole game, not only what is new since your last turn.")
+@click.option("--at", "at", type=click.IntRange(0), metavar="N",
+              help="Step back: the game as it stood after envelope N (with --all: everything up to it).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
+@campaign_option
+def report(fmt: str, everything: bool, at: int | None, output: Path | None, campaign: Path | None) -> None:
+    """The turn report from your side's point of view (text for e-mail, or HTML).
+
+    \b
+    Example:
+        pbem report --all --at 12      # the whole story up to envelope #12, and the map then
+    """
+    from .report import render
+
+    camp = _open(campaign, readonly=True)
+    if at is not None and camp.ledger.envelope_index(at) is None:
+        raise PbemError(f"no envelope #{at}", f"this campaign holds #0 to #{camp.ledger.head()[0]}", code="no-envelope")
+    text = render(camp, fmt, since=-1 if everything else (at - 1 if at is not None else None), at=at)
+    if output:
+        output.write_text(text)
+        click.echo(f"wrote {output}")
+    else:
+        click.echo(text, nl=False)
+
+
+@click.command()
+@click.argument("path", type=click.Path(path_type=Path), default=Path("."))
+def verify(path: Path) -> None:
+    """Replay PATH (a campaign directory or database) from genesis and re-check everything."""
+    from .verify import verify_path
+
+    click.echo(verify_path(path, lambda: _passphrase("campaign secrets")).summary())
+
+
+@click.command()
+@campaign_option
+def rebuild(campaign: Path | None) -> None:
+    """Recompute the derived tables (states, rolls, events) from the envelopes."""
+    from .verify import verify_ledger
+
+    camp = _open(campaign)
+    click.echo("rebuilt: " + verify_ledger(camp.ledger, rebuild=True).summary())
+
+
+@click.command()
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
+              help="Where to put the demo (default: a new folder under ./logs).")
+@click.option("--game", "module", default=None,
+              help="Game module to play (default: gallipoli-blocks; with --referee: hill60).")
+@click.option("--referee", "refereed", is_flag=True, help="A refereed game: an umpire and two players, three databases.")
+def demo(directory: Path | None, module: str | None, refereed: bool) -> None:
+    """Play a whole game between two simulated players, by real signed turn files."""
+    from .demo import run, run_refereed
+
+    (run_refereed if refereed else run)(directory, module, click.echo)
+
+
+@click.command()
+@click.option("--envelopes", default=10_000, show_default=True)
+@click.option("--dice", default=200_000, show_default=True)
+@click.option("--small", default=100, show_default=True, help="History length of the small ingest comparison.")
+def bench(envelopes: int, dice: int, small: int) -> None:
+    """Benchmark verify and ingest against floors measured in the same run."""
+    from bench import run
+
+    run(envelopes, dice, small, click.echo)
+
+
+@click.command()
+@click.argument("path", type=click.Path(path_type=Path), default=Path("."))
+@click.option("--html", "html", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Also write an HTML version (histograms per side and die type) to this file.")
+def audit(path: Path, html: Path | None) -> None:
+    """Verify PATH, then list every roll re-derived from its committed inputs, with dice statistics."""
+    from .audit import audit_path, render
+
+    result = audit_path(path, lambda: _passphrase("campaign secrets"))
+    click.echo(render(result, "text"), nl=False)
+    if html:
+        try:
+            html.write_text(render(result, "html"), encoding="utf-8")
+        except OSError as e:
+            raise PbemError(f"cannot write {html}", e.strerror or str(e), code="unwritable") from None
+        click.echo(f"wrote {html}", err=True)
