@@ -16,7 +16,6 @@ every check has passed, so a refused input leaves the database as it was.
 from __future__ import annotations
 
 import base64
-import hmac
 import json
 import secrets as secrets_mod
 from collections.abc import Callable
@@ -25,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from engine import match as protocol
-from engine.core import Game, IllegalAction, Prompt, find_choice
+from engine.core import Game, Prompt
 from engine.registry import UnknownGame, get_game
 
 from . import history, vault
@@ -533,107 +532,20 @@ class Campaign:
         return {tok: opening["item"] for tok, opening in known.items()}
 
     def shown_prompt(self) -> Prompt:
-        """The decision as `play` offers it: after our draft, our own hidden items named, and
-        what they rule out left out (the numbers `pbem play N` takes)."""
-        match, actions = self.match(), self.draft()
-        if actions:
-            match, _, _ = self.preview(actions, self._next_link())
-        game = self.game
-        prompt = game.prompt(match["game"])
-        if "private" in match:
-            from .hidden import show_prompt
+        """The decision as `play` offers it (pbem.turns)."""
+        from .turns import shown_prompt
 
-            known = self.knowledge(match)
-            prompt = show_prompt(prompt, known, game)
-            if hasattr(game, "playable"):
-                prompt = game.playable(match["game"], prompt, known)
-        return prompt
+        return shown_prompt(self)
 
     def play(self, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
-        """Choose actions (from ``orders``, then ``ask``) until the decision passes, then sign.
+        """Choose actions (from ``orders``, then ``ask``) until the decision passes, then sign
+        (pbem.turns).  Stops and keeps a draft when orders run out while the decision is ours.
 
-        Stops and keeps a draft when orders run out while the decision is still ours.
         :raises PbemError: not our turn, an order that is not a legal choice.
         """
-        game, side = self.game, self.side
-        if identity.public != history.pinned_key(self.genesis, side):
-            raise PbemError("wrong identity for this campaign", f"{side} plays with '{self.identity_name}'", code="wrong-key")
-        waiting = self.waiting()
-        if waiting is None:
-            raise PbemError("the game is over", "the referee may now disclose it: pbem disclose" if self.refereed else "",
-                            code="game-over")
-        if waiting["side"] != side:
-            raise PbemError("not your turn", waiting["text"], code="not-your-turn")
-        if self.refereed:
-            from .refereeing import play
+        from .turns import play
 
-            return play(self, identity, orders, ask)
-        reveal = self._next_link()
-        if waiting["why"] == "secret":  # the game is over: open every hidden draw to the opponent
-            body = {"reveal": reveal, "actions": [], "private_secret": self._secrets()["private"]}
-            if self._secrets().get("chosen"):  # the items we hid by choice, opened at last
-                body["private_chosen"] = self._secrets()["chosen"]
-            envelope = self._sign(identity, body)
-            path = self._archive("sent", envelope)
-            return PlayResult(envelope, path, [], [], [])
-        actions = self.draft()
-        queue = list(orders)
-        refusal: str | None = None
-        while True:
-            try:
-                match, events, rolls = self.preview(actions, reveal)
-            except (IllegalAction, protocol.ProtocolError) as e:
-                raise PbemError("cannot play this", str(e), code="illegal-action") from None
-            prompt = game.prompt(match["game"])
-            known = {}
-            if "private" in match:  # show our own hidden items by name; no one else's
-                from .hidden import show, show_prompt
-
-                known = self.knowledge(match)
-                events = [dict(e, text=show(e["text"], known, game)) for e in events]
-            if match["pending"] or prompt.side != side:
-                break
-            if "private" in match:
-                prompt = show_prompt(prompt, known, game)
-                if hasattr(game, "playable"):  # what our own hidden items rule out is not offered
-                    prompt = game.playable(match["game"], prompt, known)
-            self.situation = (match["game"], known)  # what a simulated player may see
-            order = queue.pop(0) if queue else (ask(prompt, events, rolls, refusal) if ask else None)
-            refusal = None
-            if order is None:
-                self._save_draft(actions)
-                return PlayResult(None, None, events, rolls, actions)
-            if order.strip().lower() in ("undo", "take back"):
-                if actions:
-                    actions.pop()
-                continue
-            try:
-                if prompt.free and hasattr(game, "parse_order"):  # free play: orders in the game's words
-                    known = self.knowledge(match) if "private" in match else {}
-                    action = game.parse_order(match["game"], side, order, known)
-                    actions.append(self._shuffle_hidden(action, head_seq=self.ledger.head()[0], index=len(actions)))
-                else:
-                    actions.append(find_choice(prompt, order).action)
-            except IllegalAction as e:
-                if queue or not ask:
-                    raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
-                refusal = str(e)
-        envelope = self._sign(identity, {"reveal": reveal, "actions": actions})
-        self._save_draft([])
-        path = self._archive("sent", envelope)
-        return PlayResult(envelope, path, events, rolls, actions)
-
-    def _shuffle_hidden(self, action: dict[str, Any], head_seq: int, index: int) -> dict[str, Any]:
-        """Lists of items hidden together (blocks entering concealed) go out in an order only
-        we know: their tokens' order must not tell which is which.  The order is keyed by our
-        private secret, so our own tool reproduces it (drafts, golden games)."""
-        hidden = self._secrets().get("private")
-        if not hidden:
-            return action
-        from .hidden import shuffle_hidden
-
-        return shuffle_hidden(action, hmac.digest(bytes.fromhex(hidden), b"pbem/v1/order\0" + json.dumps(
-            [head_seq, index]).encode(), "sha256"))
+        return play(self, identity, orders, ask)
 
     def _sign(self, identity: Identity, body: dict[str, Any]) -> Envelope:
         head = self.ledger.head()

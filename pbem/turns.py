@@ -1,0 +1,122 @@
+"""Our own turn: the decision as our tool shows it, choosing actions, and signing them.
+
+Kept out of ``campaign.py`` (which every ``pbem ingest`` loads) because only ``pbem play``
+and the demo need it.  The prompt a player sees is the game's public prompt with our own
+hidden items named (``hidden.show_prompt``) and, for games that can tell, the uses our
+hidden items rule out left out (``game.playable``); its numbers are what ``pbem play N`` takes.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from typing import Any
+
+from engine import match as protocol
+from engine.core import IllegalAction, Prompt, find_choice
+
+from . import history
+from .campaign import Ask, Campaign, PlayResult
+from .errors import PbemError
+from .keys import Identity
+
+
+def _shown(camp: Campaign, match: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
+    if "private" not in match:
+        return prompt
+    from .hidden import show_prompt
+
+    game = camp.game
+    prompt = show_prompt(prompt, known, game)
+    if hasattr(game, "playable"):  # what our own hidden items rule out is not offered
+        prompt = game.playable(match["game"], prompt, known)
+    return prompt
+
+
+def shown_prompt(camp: Campaign) -> Prompt:
+    """The decision as ``play`` offers it: after our draft, our own hidden items by name."""
+    match, actions = camp.match(), camp.draft()
+    if actions:
+        match, _, _ = camp.preview(actions, camp._next_link())
+    known = camp.knowledge(match) if "private" in match else {}
+    return _shown(camp, match, camp.game.prompt(match["game"]), known)
+
+
+def _shuffle(camp: Campaign, action: dict[str, Any], index: int) -> dict[str, Any]:
+    """Lists of items hidden together (blocks entering concealed) go out in an order only we
+    know: their tokens' order must not tell which is which.  The order is keyed by our private
+    secret, so our own tool reproduces it (drafts, golden games)."""
+    hidden = camp._secrets().get("private")
+    if not hidden:
+        return action
+    from .hidden import shuffle_hidden
+
+    head_seq = camp.ledger.head()[0]  # type: ignore[index]
+    return shuffle_hidden(action, hmac.digest(bytes.fromhex(hidden), b"pbem/v1/order\0" + json.dumps(
+        [head_seq, index]).encode(), "sha256"))
+
+
+def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
+    game, side = camp.game, camp.side
+    if identity.public != history.pinned_key(camp.genesis, side):
+        raise PbemError("wrong identity for this campaign", f"{side} plays with '{camp.identity_name}'", code="wrong-key")
+    waiting = camp.waiting()
+    if waiting is None:
+        raise PbemError("the game is over", "the referee may now disclose it: pbem disclose" if camp.refereed else "",
+                        code="game-over")
+    if waiting["side"] != side:
+        raise PbemError("not your turn", waiting["text"], code="not-your-turn")
+    if camp.refereed:
+        from .refereeing import play as play_refereed
+
+        return play_refereed(camp, identity, orders, ask)
+    reveal = camp._next_link()
+    if waiting["why"] == "secret":  # the game is over: open every hidden draw to the opponent
+        body = {"reveal": reveal, "actions": [], "private_secret": camp._secrets()["private"]}
+        if camp._secrets().get("chosen"):  # the items we hid by choice, opened at last
+            body["private_chosen"] = camp._secrets()["chosen"]
+        envelope = camp._sign(identity, body)
+        path = camp._archive("sent", envelope)
+        return PlayResult(envelope, path, [], [], [])
+    actions = camp.draft()
+    queue = list(orders)
+    refusal: str | None = None
+    while True:
+        try:
+            match, events, rolls = camp.preview(actions, reveal)
+        except (IllegalAction, protocol.ProtocolError) as e:
+            raise PbemError("cannot play this", str(e), code="illegal-action") from None
+        prompt = game.prompt(match["game"])
+        known: dict[str, str] = {}
+        if "private" in match:  # show our own hidden items by name; no one else's
+            from .hidden import show
+
+            known = camp.knowledge(match)
+            events = [dict(e, text=show(e["text"], known, game)) for e in events]
+        if match["pending"] or prompt.side != side:
+            break
+        prompt = _shown(camp, match, prompt, known)
+        camp.situation = (match["game"], known)  # what a simulated player may see
+        order = queue.pop(0) if queue else (ask(prompt, events, rolls, refusal) if ask else None)
+        refusal = None
+        if order is None:
+            camp._save_draft(actions)
+            return PlayResult(None, None, events, rolls, actions)
+        if order.strip().lower() in ("undo", "take back"):
+            if actions:
+                actions.pop()
+            continue
+        try:
+            if prompt.free and hasattr(game, "parse_order"):  # free play: orders in the game's words
+                action = game.parse_order(match["game"], side, order, known)
+                actions.append(_shuffle(camp, action, len(actions)))
+            else:
+                actions.append(find_choice(prompt, order).action)
+        except IllegalAction as e:
+            if queue or not ask:
+                raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
+            refusal = str(e)
+    envelope = camp._sign(identity, {"reveal": reveal, "actions": actions})
+    camp._save_draft([])
+    path = camp._archive("sent", envelope)
+    return PlayResult(envelope, path, events, rolls, actions)
