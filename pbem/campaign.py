@@ -74,6 +74,7 @@ class Campaign:
         self._genesis: dict[str, Any] | None = None
         self.unlock: Callable[[], bytes | None] | None = None  # asked for the secrets' passphrase
         self._secret_cache: dict[str, Any] | None = None
+        self.situation: tuple[dict[str, Any], dict[str, str]] = ({}, {})  # what `play` last showed (state, known)
 
     # -- opening and creating -------------------------------------------------
     @classmethod
@@ -123,7 +124,7 @@ class Campaign:
         try:
             content["state"] = _state_after(None, None, content)
         except protocol.ProtocolError as e:
-            raise PbemError(str(e), code=e.code) from None
+            raise PbemError(f"{module} cannot start this game", str(e), code=e.code) from None
         envelope = seal(identity, content)
         campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock)
         campaign._store([history.apply(envelope, None, None, None)])

@@ -15,7 +15,7 @@ from pbem.demo import policy
 from pbem.report import render
 from pbem.verify import verify_path
 from tests.test_golden import identity
-from tests.test_golden_tabletop import _diff
+from tests.test_golden_tabletop import compare_or_update
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "gallipoli-blocks"
 OPTIONS = {"turns": 3}
@@ -48,23 +48,9 @@ def play_golden(root: Path) -> tuple[dict[str, str], dict[str, str]]:
 
 
 def test_block_game_golden_game(tmp_path, request):
-    files, reports = play_golden(tmp_path)
-    outputs = {f"turns/{name}": text for name, text in files.items()}
-    outputs.update({f"report-{side}.txt": text for side, text in reports.items()})
-    if request.config.getoption("--update-golden"):
-        for old in GOLDEN.glob("turns/*.pbem"):
-            old.unlink()
-        for name, text in outputs.items():
-            (GOLDEN / name).parent.mkdir(parents=True, exist_ok=True)
-            (GOLDEN / name).write_text(text)
-        return
-    committed = {f"turns/{p.name}": p.read_text() for p in sorted((GOLDEN / "turns").glob("*.pbem"))}
-    committed.update({p.name: p.read_text() for p in sorted(GOLDEN.glob("report-*.txt"))})
-    assert sorted(committed) == sorted(outputs), "a different set of turn files or reports"
-    for name, text in outputs.items():
-        assert text == committed[name], _diff(committed[name], text, name)
-    for side in ("alice", "bob"):
-        assert verify_path(tmp_path / side).summary().startswith("OK: ")
+    if compare_or_update(GOLDEN, *play_golden(tmp_path), request):
+        for side in ("alice", "bob"):
+            assert verify_path(tmp_path / side).summary().startswith("OK: ")
 
 
 def test_the_golden_game_holds_every_part_of_a_turn():

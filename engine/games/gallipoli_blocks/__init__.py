@@ -14,6 +14,7 @@ concealed and every opening is checked against how the block entered play.
 
 from __future__ import annotations
 
+import json
 from typing import Any, ClassVar
 
 from engine.core import Outcome, Prompt, RulesError
@@ -23,7 +24,6 @@ from . import board, rules, sequence
 from . import cards as card_data
 from .data import BLOCKS
 
-DEFAULT_CARDS = card_data.table()
 OPTIONS = {
     "zero_entrenches": "true (default): with no cards played the defender is entrenched, 0 >= 0 as 10.1 step 2 "
                        "reads; false: entrenchment needs at least one point",
@@ -35,6 +35,7 @@ OPTIONS = {
 
 
 class GallipoliBlocks:
+    _supplied: ClassVar[dict[str, dict[str, dict[str, Any]]]] = {}
     name: ClassVar[str] = "gallipoli-blocks"
     title: ClassVar[str] = "Gallipoli, a block and card game (rules document 002)"
     version: ClassVar[str] = "1"
@@ -60,9 +61,12 @@ class GallipoliBlocks:
 
     def _cards(self, state: dict[str, Any]) -> dict[str, dict[str, Any]]:
         supplied = state["options"].get("cards")
-        if supplied:  # rare: the owner's printed values
-            return card_data.table(supplied)
-        return DEFAULT_CARDS
+        if not supplied:
+            return card_data.DEFAULT
+        key = json.dumps(supplied, sort_keys=True)  # the owner's printed values: built once per game
+        if key not in self._supplied:
+            self._supplied = {key: card_data.table(supplied)}
+        return self._supplied[key]
 
     def setup(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         if scenario not in self.scenarios:

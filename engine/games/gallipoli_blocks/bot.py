@@ -11,10 +11,11 @@ from engine.core import Prompt
 
 from . import board, combat, ops
 from .board import army_of, enemy
-from .cards import table
+from .cards import DEFAULT
+from .sequence import hand_limit
 from .data import BLOCKS, SPACES
 
-CARDS = table()
+CARDS = DEFAULT
 SETUP = [("ott-9-div-25-rgt", 4, "krithia"), ("ott-9-div-26-rgt", 3, "achi-baba"),
          ("ott-9-div-27-rgt", 2, "sedd-el-bahr"), ("ott-dummy-1", None, "gully-ravine"),
          ("ott-dummy-2", None, "alexi"), ("ott-19-div-57-rgt", 3, "kilia-liman"),
@@ -66,7 +67,7 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
             if choice:
                 return choice
         best = max((c["ops"] for c in hand), default=0)
-        if best >= 2 or (hand and len(hand) >= sequence_limit(state, army)):
+        if best >= 2 or (hand and len(hand) >= hand_limit(state, army)):
             return pick(lambda a: a.get("as") == "ops" and card(a).get("ops") == best) or labels[-1]
         return pick(lambda a: a["do"] == "discard" and card(a).get("ops", 9) == 0) or labels[-1]
     if kind == "response":
@@ -94,10 +95,6 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
             mine = len(combat.eligible(state, frame))
             return "1" if mine >= len(combat.defenders(state, frame)) else "2"
     return "1"
-
-
-def sequence_limit(state: dict[str, Any], army: str) -> int:
-    return state["hand_size"] if army == "allied" else 7
 
 
 def deploy_order(state: dict[str, Any], frame: dict[str, Any], army: str, known: dict[str, str]) -> str:

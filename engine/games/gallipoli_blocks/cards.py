@@ -116,3 +116,6 @@ def table(override: dict[str, Any] | None = None) -> dict[str, dict[str, Any]]:
         if not ok:
             raise ValueError(f"option cards: {cid} breaks rules 5.2-5.4 or names an unknown event kind")
     return out
+
+
+DEFAULT = table()  # the provisional values, built once

@@ -90,7 +90,7 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
     if step in ("show-att", "show-def"):
         value = 0
         for tok in frame["cards"][who]:
-            cid = reveal_card(state, army, tok, dice, cards)
+            cid = open_card(state, army, tok, dice, cards, in_hand=False)
             spend(state, army, cid, cards, False)
             value += cards[cid]["bombardment" if who == "att" else "entrenchment"]
             events.append({"text": f"{army} reveals {cards[cid]['name']}"})
@@ -173,13 +173,6 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
         events.append({"text": f"{army} breaks off; the attackers stay in {board.name(frame['from'])}"})
         return
     raise IllegalAction(f"nothing to do at battle step {step}")
-
-
-def reveal_card(state: dict[str, Any], army: str, tok: str, dice: Any, cards: dict) -> str:
-    cid = dice.reveal(seat(state, army), tok)
-    if cid not in cards or cards[cid]["army"] != army:
-        raise IllegalAction(f"cheating: {army}'s face-down card opened as {cid!r}")
-    return cid
 
 
 def advancers(state: dict[str, Any], frame: dict[str, Any]) -> list[str]:

@@ -183,13 +183,15 @@ def draw(state: dict[str, Any], army: str, count: int, dice: Any, events: list) 
                    "draws": len(drawn)})
 
 
-def open_card(state: dict[str, Any], army: str, tok: str, dice: Any, cards: dict) -> str:
-    if tok not in state["hands"][army]:
+def open_card(state: dict[str, Any], army: str, tok: str, dice: Any, cards: dict, in_hand: bool = True) -> str:
+    """Open one of ``army``'s card tokens (from its hand, or played face down): the card id."""
+    if in_hand and tok not in state["hands"][army]:
         raise IllegalAction(f"{army} holds no such card")
     cid = dice.reveal(seat(state, army), tok)
     if cid not in cards or cards[cid]["army"] != army:
         raise IllegalAction(f"cheating: {army}'s card {tok[:12]} opened as {cid!r}")
-    state["hands"][army].remove(tok)
+    if in_hand:
+        state["hands"][army].remove(tok)
     return cid
 
 

@@ -112,3 +112,25 @@ def test_pbem_play_lists_the_choices_after_the_draft_with_our_cards_named(game):
     assert re.search(r"\d+\. play (Allied card \d\d|Royal Navy Seaplanes|Suvla Bay Invasion) for OPS", listed)
     report = pbem(runner, "report", "--campaign", bob.dir, env=bob.env).output
     assert "a concealed card" not in report.split("ottoman hand")[1].splitlines()[0]  # bob sees his own hand
+
+
+@pytest.mark.parametrize("args, code", [
+    (["--option", "turns"], 2),  # not KEY=VALUE: misuse
+    (["--option", "turns=zz"], 1),  # the module refuses the value
+    (["--option", "fog=1"], 1),  # no such option
+    (["--cards", "CARDS"], 1),  # card values breaking rules 5.3 (OPS 0-3)
+    (["--cards", "BROKEN"], 1),  # not TOML
+])
+def test_bad_game_options_are_refused_and_make_no_campaign(tmp_path, runner, home, args, code):
+    bob = new_player(runner, tmp_path, "bob", "ottoman")
+    alice = new_player(runner, tmp_path, "alice", "allied")
+    (tmp_path / "cards.toml").write_text('[allied-card-01]\nops = 7\n')
+    (tmp_path / "broken.toml").write_text("allied-card-01 = {\n")
+    args = [str(tmp_path / "cards.toml") if a == "CARDS" else str(tmp_path / "broken.toml") if a == "BROKEN" else a
+            for a in args]
+    result = invoke(runner, "new", "gallipoli-blocks", "--as", "allied", "--key", "alice", "--opponent", bob.pub,
+                    *args, "--campaign", alice.dir, env=alice.env)
+    assert result.exit_code == code, result.output
+    if code == 1:
+        assert_refused(result)
+    assert not alice.dir.exists()
