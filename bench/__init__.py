@@ -22,9 +22,9 @@ from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
-from engine import match as protocol
-from engine.canonical import state_hash
-from engine.games.barrage import GAME as BARRAGE
+from pbem_engine import match as protocol
+from pbem_engine.canonical import state_hash
+from pbem_engine.games.barrage import GAME as BARRAGE
 from pbem import history
 from pbem.campaign import Campaign
 from pbem.envelope import DOMAIN, Envelope, seal
@@ -87,7 +87,7 @@ def build(directory: Path, envelopes: int, dice: int) -> tuple[Path, Envelope]:
 
 def _verify_floor(db: Path) -> tuple[float, float, int, int]:
     """Time verify, then the same Ed25519 verifications and HMAC derivations alone."""
-    import engine.dice as dice_mod
+    import pbem_engine.dice as dice_mod
 
     ledger = Ledger.open(db, readonly=True)
     calls = 0

@@ -7,11 +7,11 @@ import importlib
 from .core import Game
 
 BUILTIN_GAMES: dict[str, str] = {
-    "barrage": "engine.games.barrage:GAME",
-    "gallipoli-blocks": "engine.games.gallipoli_blocks:GAME",
-    "hill60": "engine.games.hill60:GAME",
-    "raid": "engine.games.raid:GAME",
-    "tabletop": "engine.games.tabletop:TableTop",  # a class: built from a data pack (tabletop_game)
+    "barrage": "pbem_engine.games.barrage:GAME",
+    "gallipoli-blocks": "pbem_engine.games.gallipoli_blocks:GAME",
+    "hill60": "pbem_engine.games.hill60:GAME",
+    "raid": "pbem_engine.games.raid:GAME",
+    "tabletop": "pbem_engine.games.tabletop:TableTop",  # a class: built from a data pack (tabletop_game)
 }
 
 

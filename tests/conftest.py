@@ -244,8 +244,8 @@ def read_envelope(path: Path):
 
 def next_state(campaign_dir: Path, content: dict[str, Any]) -> str:
     """The state hash a turn ``content`` leads to from the head of a campaign (what an honest signer writes)."""
-    from engine import match as protocol
-    from engine.canonical import state_hash
+    from pbem_engine import match as protocol
+    from pbem_engine.canonical import state_hash
     from pbem.campaign import Campaign
 
     camp = Campaign.open(campaign_dir, readonly=True)

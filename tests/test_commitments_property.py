@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import match as protocol
-from engine import private
-from engine.core import IllegalAction
-from engine.games.raid import GAME
+from pbem_engine import match as protocol
+from pbem_engine import private
+from pbem_engine.core import IllegalAction
+from pbem_engine.games.raid import GAME
 
 GID = "5a" * 16
 SECRETS = {"allied": b"A" * 32, "ottoman": b"O" * 32}

@@ -6,10 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine import match as protocol
-from engine.canonical import state_hash
-from engine.core import find_choice
-from engine.registry import get_game
+from pbem_engine import match as protocol
+from pbem_engine.canonical import state_hash
+from pbem_engine.core import find_choice
+from pbem_engine.registry import get_game
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -41,11 +41,11 @@ from click.testing import CliRunner
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from engine import match as protocol
-from engine import private
-from engine.canonical import canonical_json, state_hash
-from engine.core import Game, find_choice
-from engine.registry import BUILTIN_GAMES, get_game
+from pbem_engine import match as protocol
+from pbem_engine import private
+from pbem_engine.canonical import canonical_json, state_hash
+from pbem_engine.core import Game, find_choice
+from pbem_engine.registry import BUILTIN_GAMES, get_game
 from pbem import history
 from pbem.armor import find_blocks
 from pbem.campaign import Campaign

@@ -97,7 +97,7 @@ def test_table_top_golden_game(tmp_path, request):
 
 
 def test_the_golden_script_exercises_every_kind_of_order():
-    from engine.games.tabletop.orders import HANDLERS
+    from pbem_engine.games.tabletop.orders import HANDLERS
 
     used = {order.split()[0] for _, orders in SCRIPT for order in orders}
     assert {"move", "mark", "step", "roll", "draw", "play", "note", "deploy", "flip", "reveal", "say", "pass",

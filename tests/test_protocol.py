@@ -4,9 +4,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import match as protocol
-from engine.core import IllegalAction
-from engine.games.barrage import GAME
+from pbem_engine import match as protocol
+from pbem_engine.core import IllegalAction
+from pbem_engine.games.barrage import GAME
 
 GAME_ID = "ab" * 16
 RED = protocol.chain_links(GAME_ID, "red", b"r" * 32, 50)

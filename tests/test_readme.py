@@ -24,7 +24,14 @@ def test_readme_names_only_commands_that_exist():
 
 
 def test_readme_names_only_modules_that_exist():
-    from engine.registry import BUILTIN_GAMES
+    from pbem_engine.registry import BUILTIN_GAMES
 
-    table = README.split("## Games")[1].split("##")[0]
+    table = README.split("## Games")[1].split("\n\n")[1]  # the first table: the rules modules
     assert set(re.findall(r"\| `([\w-]+)` \|", table)) == set(BUILTIN_GAMES)
+
+
+def test_ci_runs_the_readme_first_command_outside_the_checkout():
+    ci = (ROOT / ".ci" / "run").read_text()
+    first = next(line.strip() for line in README.splitlines() if line.strip().endswith("pbem demo"))
+    assert first.replace("pip install .", 'pip install "$repo"') in ci
+    assert 'cd "$user"' in ci

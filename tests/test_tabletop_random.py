@@ -6,11 +6,11 @@ import tomllib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import match as protocol
-from engine.canonical import canonical_json, state_hash
-from engine.core import IllegalAction
-from engine.games.tabletop import TableTop
-from engine.private import anchor
+from pbem_engine import match as protocol
+from pbem_engine.canonical import canonical_json, state_hash
+from pbem_engine.core import IllegalAction
+from pbem_engine.games.tabletop import TableTop
+from pbem_engine.private import anchor
 from tests.test_tabletop import CONCEALED
 
 PACK = tomllib.loads(CONCEALED)
@@ -37,7 +37,7 @@ def start():
 
 
 def known(m, side, chosen):
-    from engine.private import simulate
+    from pbem_engine.private import simulate
 
     _, openings = simulate(GID, side, m["private"][side], SECRETS[side], chosen[side])
     return {tok: o["item"] for tok, o in openings.items()}

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import Choice, Outcome, Prompt, RulesError
-from engine.dice import Dice
+from pbem_engine.core import Choice, Outcome, Prompt, RulesError
+from pbem_engine.dice import Dice
 
 HIT = 5
 

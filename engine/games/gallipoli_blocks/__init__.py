@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from engine.core import Outcome, Prompt, RulesError
-from engine.dice import Dice
+from pbem_engine.core import Outcome, Prompt, RulesError
+from pbem_engine.dice import Dice
 
 from . import board, rules, sequence
 from . import cards as card_data

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import IllegalAction
+from pbem_engine.core import IllegalAction
 
 from .data import BLOCKS, SPACES
 

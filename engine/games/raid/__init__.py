@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from engine.core import Choice, IllegalAction, Outcome, Prompt, RulesError
-from engine.dice import Dice
+from pbem_engine.core import Choice, IllegalAction, Outcome, Prompt, RulesError
+from pbem_engine.dice import Dice
 
 ROUNDS = 5
 HAND = 3

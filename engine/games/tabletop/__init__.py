@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import IllegalAction, Outcome, Prompt, RulesError
-from engine.dice import Dice
+from pbem_engine.core import IllegalAction, Outcome, Prompt, RulesError
+from pbem_engine.dice import Dice
 
 from . import orders
 

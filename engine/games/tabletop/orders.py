@@ -16,8 +16,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from engine.core import IllegalAction
-from engine.dice import Dice
+from pbem_engine.core import IllegalAction
+from pbem_engine.dice import Dice
 
 DICE = re.compile(r"^(\d*)d(\d+)(?:\s*(>=|<=)\s*(\d+))?(?:\s+read\s+0-9)?$")
 CARD_OPS = ("play", "discard", "return", "remove")

@@ -29,10 +29,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from engine.dice import ScriptedDice
-from engine.games.gallipoli_blocks import GAME, board, sequence
-from engine.games.gallipoli_blocks import cards as card_data
-from engine.games.gallipoli_blocks.data import BLOCKS, SPACES
+from pbem_engine.dice import ScriptedDice
+from pbem_engine.games.gallipoli_blocks import GAME, board, sequence
+from pbem_engine.games.gallipoli_blocks import cards as card_data
+from pbem_engine.games.gallipoli_blocks.data import BLOCKS, SPACES
 
 CARDS = card_data.table()
 

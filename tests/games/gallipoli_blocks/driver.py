@@ -9,11 +9,11 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from engine import match as protocol
-from engine.canonical import canonical_json, state_hash
-from engine.core import Prompt
-from engine.games.gallipoli_blocks import GAME, bot
-from engine.private import anchor, simulate
+from pbem_engine import match as protocol
+from pbem_engine.canonical import canonical_json, state_hash
+from pbem_engine.core import Prompt
+from pbem_engine.games.gallipoli_blocks import GAME, bot
+from pbem_engine.private import anchor, simulate
 
 GID = "9a" * 16
 SIDES = ("allied", "ottoman")
@@ -78,7 +78,7 @@ class Table:
 
     def act(self, side: str, order: str) -> dict[str, Any]:
         """An order in words (or a choice number), as the CLI reads it: the action."""
-        from engine.core import find_choice
+        from pbem_engine.core import find_choice
         from pbem.hidden import show_prompt
 
         prompt = GAME.prompt(self.state)
@@ -115,7 +115,7 @@ class Table:
             if prompt.free:
                 actions.append(GAME.parse_order(m["game"], side, text, known))
             else:
-                from engine.core import find_choice
+                from pbem_engine.core import find_choice
 
                 actions.append(find_choice(prompt, text).action)
         del state

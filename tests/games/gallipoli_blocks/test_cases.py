@@ -30,8 +30,8 @@ from typing import Any
 
 import pytest
 
-from engine.core import IllegalAction, copy_state, step
-from engine.games.gallipoli_blocks import GAME
+from pbem_engine.core import IllegalAction, copy_state, step
+from pbem_engine.games.gallipoli_blocks import GAME
 
 from .casekit import CaseDice, build
 

@@ -65,7 +65,7 @@ def _forged(bob, alice_dir: Path, actions, private=None) -> Path:
         game_id = camp.genesis["game"]
     finally:
         camp.ledger.close()
-    from engine import match as protocol
+    from pbem_engine import match as protocol
 
     secret = json.loads((bob.dir / "secrets" / "chain.json").read_text())
     links = protocol.chain_links(game_id, "ottoman", bytes.fromhex(secret["secret"]), secret["length"])

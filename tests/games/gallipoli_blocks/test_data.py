@@ -4,8 +4,8 @@
 import tomllib
 from pathlib import Path
 
-from engine.games.gallipoli_blocks import GAME, board, cards
-from engine.games.gallipoli_blocks.data import BLOCKS, SPACES
+from pbem_engine.games.gallipoli_blocks import GAME, board, cards
+from pbem_engine.games.gallipoli_blocks.data import BLOCKS, SPACES
 
 PACK = tomllib.loads((Path(__file__).resolve().parents[3] / "packs" / "gallipoli-blocks" / "pack.toml").read_text())
 

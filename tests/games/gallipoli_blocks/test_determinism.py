@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from engine.canonical import state_hash
+from pbem_engine.canonical import state_hash
 
 ROOT = Path(__file__).resolve().parents[3]
 SCRIPT = ("import sys; sys.path.insert(0, {root!r}); "

@@ -8,9 +8,9 @@ from email import policy as email_policy
 
 import pytest
 
-from engine.games.gallipoli_blocks import GAME
-from engine.games.gallipoli_blocks.cards import CARDS
-from engine.games.gallipoli_blocks.data import BLOCKS
+from pbem_engine.games.gallipoli_blocks import GAME
+from pbem_engine.games.gallipoli_blocks.cards import CARDS
+from pbem_engine.games.gallipoli_blocks.data import BLOCKS
 from pbem.armor import find_blocks
 from pbem.campaign import Campaign
 from pbem.demo import policy

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from engine import match as protocol
-from engine.canonical import canonical_json
-from engine.core import IllegalAction
-from engine.games.gallipoli_blocks import GAME, board, bot
-from engine.games.gallipoli_blocks.cards import table
-from engine.games.gallipoli_blocks.data import BLOCKS
-from engine.private import simulate
+from pbem_engine import match as protocol
+from pbem_engine.canonical import canonical_json
+from pbem_engine.core import IllegalAction
+from pbem_engine.games.gallipoli_blocks import GAME, board, bot
+from pbem_engine.games.gallipoli_blocks.cards import table
+from pbem_engine.games.gallipoli_blocks.data import BLOCKS
+from pbem_engine.private import simulate
 from pbem.hidden import public_knowledge, show, show_prompt
 
 from .driver import GID, Table

@@ -14,10 +14,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.canonical import canonical_json
-from engine.games.gallipoli_blocks import GAME, board, bot
-from engine.games.gallipoli_blocks.cards import table
-from engine.games.gallipoli_blocks.data import BLOCKS, SPACES
+from pbem_engine.canonical import canonical_json
+from pbem_engine.games.gallipoli_blocks import GAME, board, bot
+from pbem_engine.games.gallipoli_blocks.cards import table
+from pbem_engine.games.gallipoli_blocks.data import BLOCKS, SPACES
 
 from .driver import Table
 

@@ -3,8 +3,8 @@ a coin flip breaks a tie; the seats keep their names and the bid decides who com
 
 import pytest
 
-from engine.core import IllegalAction
-from engine.games.gallipoli_blocks import GAME, bot
+from pbem_engine.core import IllegalAction
+from pbem_engine.games.gallipoli_blocks import GAME, bot
 from tests.games.gallipoli_blocks.driver import Table
 
 

@@ -23,10 +23,10 @@ from typing import Any
 
 import pytest
 
-from engine.core import IllegalAction, copy_state, step
-from engine.dice import ScriptedDice
-from engine.games import hill60
-from engine.games.hill60 import GAME
+from pbem_engine.core import IllegalAction, copy_state, step
+from pbem_engine.dice import ScriptedDice
+from pbem_engine.games import hill60
+from pbem_engine.games.hill60 import GAME
 
 HERE = Path(__file__).parent
 CASES = sorted((HERE / "cases").glob("*.toml"))

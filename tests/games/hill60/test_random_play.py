@@ -8,10 +8,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.canonical import canonical_json
-from engine.core import step
-from engine.dice import Dice, DiceNotReady, NoDice
-from engine.games.hill60 import GAME, data
+from pbem_engine.canonical import canonical_json
+from pbem_engine.core import step
+from pbem_engine.dice import Dice, DiceNotReady, NoDice
+from pbem_engine.games.hill60 import GAME, data
 
 MAX_ACTIONS = 400
 ROLLS = {"assault": 2, "bombard": 1}  # 5.2 attacker and defender fire; 7.2 the ships' two dice

@@ -17,7 +17,7 @@ from typing import Any
 from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from engine.canonical import NotCanonical, canonical_json, parse_canonical
+from pbem_engine.canonical import NotCanonical, canonical_json, parse_canonical
 
 from . import armor as armor_mod
 from .errors import ArmorError, SignatureError

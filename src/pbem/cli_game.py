@@ -404,7 +404,7 @@ def demo(directory: Path | None, module: str | None, refereed: bool) -> None:
 @click.option("--small", default=100, show_default=True, help="History length of the small ingest comparison.")
 def bench(envelopes: int, dice: int, small: int) -> None:
     """Benchmark verify and ingest against floors measured in the same run."""
-    from bench import run
+    from pbem.bench import run
 
     run(envelopes, dice, small, click.echo)
 

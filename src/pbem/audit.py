@@ -32,8 +32,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from engine import match as protocol
-from engine.dice import Dice
+from pbem_engine import match as protocol
+from pbem_engine.dice import Dice
 
 from .armor import find_blocks
 from .envelope import open_block
@@ -632,8 +632,8 @@ def audit_path(path: Path, unlock=None) -> AuditResult:
 
 def render(result: AuditResult, fmt: str = "text") -> str:
     """The audit as plain text or as a self-contained HTML page (no script, no external file)."""
-    from .report import _environment
+    from .report import environment
 
     template = {"text": "audit.txt.j2", "html": "audit.html.j2"}[fmt]
-    env = _environment()  # autoescapes names ending in .html.j2, so audit.html.j2 is escaped
+    env = environment()  # autoescapes names ending in .html.j2, so audit.html.j2 is escaped
     return env.get_template(template).render(a=result)

@@ -14,8 +14,8 @@ import hmac
 import re
 from typing import Any
 
-from engine.core import Choice, Game, Prompt
-from engine.private import simulate
+from pbem_engine.core import Choice, Game, Prompt
+from pbem_engine.private import simulate
 
 TOKEN = re.compile(r"\[\[([0-9a-f]{64})(?:\|([a-z ]+))?\]\]")  # [[token]] or [[token|what it is]]
 CONCEALED = "a concealed item"
@@ -53,7 +53,7 @@ def shuffle_hidden(value: Any, key: bytes) -> Any:
     if isinstance(value, dict):
         return {k: shuffle_hidden(v, hmac.digest(key, k.encode(), "sha256")) for k, v in value.items()}
     if isinstance(value, list) and len(value) > 1 and all(isinstance(v, dict) and "$hide" in v for v in value):
-        from engine.dice import Dice
+        from pbem_engine.dice import Dice
 
         return Dice(key).shuffle(value, "the order of items hidden together")
     return value

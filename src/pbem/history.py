@@ -13,10 +13,10 @@ import hashlib
 import json
 from typing import Any
 
-from engine import match as protocol
-from engine.canonical import canonical_json
-from engine.core import Game, IllegalAction
-from engine.registry import UnknownGame, get_game
+from pbem_engine import match as protocol
+from pbem_engine.canonical import canonical_json
+from pbem_engine.core import Game, IllegalAction
+from pbem_engine.registry import UnknownGame, get_game
 
 from . import __version__
 from .envelope import Envelope
@@ -61,7 +61,7 @@ def game_of(genesis: dict[str, Any]) -> Game:
 
 
 def _tabletop(genesis: dict[str, Any]) -> Game:
-    from engine.registry import tabletop_game
+    from pbem_engine.registry import tabletop_game
 
     key = ("tabletop", genesis["game"])
     if key not in _GAMES:

@@ -23,9 +23,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from engine import match as protocol
-from engine.core import Game, Prompt
-from engine.registry import UnknownGame, get_game
+from pbem_engine import match as protocol
+from pbem_engine.core import Game, Prompt
+from pbem_engine.registry import UnknownGame, get_game
 
 from . import history, vault
 from .armor import find_blocks
@@ -95,7 +95,7 @@ class Campaign:
         """
         try:
             if module == "tabletop":
-                from engine.registry import tabletop_game
+                from pbem_engine.registry import tabletop_game
 
                 if not isinstance((options or {}).get("pack"), dict):
                     raise PbemError("table-top mode needs a data pack", "pbem new tabletop --pack NAME-OR-DIR",
@@ -526,7 +526,7 @@ class Campaign:
         record = (match or self.match()).get("private", {}).get(self.side)
         if not hidden or not record:
             return {}
-        from engine.private import simulate
+        from pbem_engine.private import simulate
 
         chosen = {**self._secrets().get("chosen", {}), **getattr(self, "_draft_chosen", {})}
         _, known = simulate(self.genesis["game"], self.side, record, bytes.fromhex(hidden), chosen)
@@ -574,7 +574,7 @@ class Campaign:
 def _state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, content: dict[str, Any],
                  head: tuple[int, str] | None = None) -> str:
     """The state hash an envelope with ``content`` leads to (computed before signing it)."""
-    from engine.canonical import state_hash
+    from pbem_engine.canonical import state_hash
 
     if genesis is None:
         game = history.game_of(content)
@@ -604,7 +604,7 @@ def _private_secret(game: Game, game_id: str, side: str, body: dict[str, Any],
     """A new private secret, committed in ``body``, for a game with hidden pools."""
     if not hasattr(game, "private_pools"):
         return None
-    from engine.private import anchor
+    from pbem_engine.private import anchor
 
     hidden = entropy(32)
     body["private_anchor"] = anchor(game_id, side, hidden)

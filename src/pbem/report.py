@@ -12,7 +12,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from engine import match as protocol
+from pbem_engine import match as protocol
 
 from .campaign import Campaign
 from .hidden import public_knowledge, show, show_prompt
@@ -128,14 +128,11 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int,
 
 
 def template_dir():
-    """The installed templates (package ``pbem.templates``), or ``templates/`` of a source checkout."""
-    try:
-        return resources.files("pbem.templates")
-    except ModuleNotFoundError:  # running from a checkout where pbem/ is imported directly
-        return Path(__file__).resolve().parent.parent / "templates"
+    """The installed templates (package ``pbem.templates``, from ``templates/`` of the repository)."""
+    return resources.files("pbem.templates")
 
 
-def _environment():
+def environment():
     import jinja2
 
     def load(name: str) -> str | None:
@@ -167,4 +164,4 @@ def render(campaign: Campaign, fmt: str = "text", side: str | None = None, since
            at: int | None = None) -> str:
     """The report as plain text (an e-mail body) or HTML."""
     template = {"text": "report.txt.j2", "html": "report.html.j2"}[fmt]
-    return _environment().get_template(template).render(**context(campaign, side, since, at))
+    return environment().get_template(template).render(**context(campaign, side, since, at))

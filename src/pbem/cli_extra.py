@@ -108,12 +108,22 @@ def pack() -> None:
 
 @pack.command("list")
 def pack_list() -> None:
-    """The packs shipped with pbem."""
-    from .datapack import load, shipped
+    """The packs shipped with pbem, with what each reconstructed (provisional) data.
+
+    \b
+    Example:
+      pbem pack list
+    """
+    from .datapack import load, provisional_notes, shipped
 
     for name, path in shipped().items():
-        head = load(path)["pack"]
+        pack = load(path)
+        head = pack["pack"]
         click.echo(f"{name}\t{head.get('title', '')} ({', '.join(head.get('sides', []))})")
+        notes = provisional_notes(pack)
+        if notes:
+            click.echo(f"  provisional: {len(notes)} note{'s' if len(notes) != 1 else ''} on what its rulebook "
+                       f"lacks and what was reconstructed (shown in reports; pack.toml gives the sources)")
 
 
 @pack.command("check")

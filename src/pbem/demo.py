@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
-from engine.core import Prompt
+from pbem_engine.core import Prompt
 
 from .campaign import Campaign
 from .keys import KeyStore
@@ -57,7 +57,7 @@ def run(directory: Path | None, module: str | None, echo: Callable[[str], None],
     identities = {n: store.load(n) if n in store.names() else store.create(n) for n in names}
     echo(f"identities: alice {identities['alice'].fingerprint}, bob {identities['bob'].fingerprint}")
 
-    from engine.registry import get_game
+    from pbem_engine.registry import get_game
 
     if module == "tabletop":
         from .errors import PbemError
@@ -144,7 +144,7 @@ def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str
     directory.mkdir(parents=True, exist_ok=True)
     store = KeyStore(directory / "home")
     ids = {n: store.load(n) if n in store.names() else store.create(n) for n in ("umpire", "alice", "bob")}
-    from engine.registry import get_game
+    from pbem_engine.registry import get_game
 
     module = module or "hill60"  # the block game has hidden hands, which refereed play does not support yet
     game = get_game(module)

@@ -134,7 +134,7 @@ def _mail_config(ctx: click.Context):
 @cli.command()
 def games() -> None:
     """List the game modules and their scenarios."""
-    from engine import list_games
+    from pbem_engine import list_games
 
     for game in list_games():
         click.echo(f"{game.name}\t{game.title} (version {game.version}; sides: {', '.join(game.sides)})")

@@ -11,9 +11,9 @@ import secrets as secrets_mod
 from pathlib import Path
 from typing import Any
 
-from engine import match as protocol
-from engine.canonical import canonical_json
-from engine.core import Choice, IllegalAction, Prompt, find_choice
+from pbem_engine import match as protocol
+from pbem_engine.canonical import canonical_json
+from pbem_engine.core import Choice, IllegalAction, Prompt, find_choice
 
 from . import history, referee
 from .armor import find_blocks
@@ -30,7 +30,7 @@ def new_game(directory: Path, module: str, identity: Identity, players: dict[str
              scenario: str | None = None, options: dict[str, Any] | None = None, deadline_hours: int | None = None,
              lock: bytes | None = None):
     """The referee creates a game for ``players`` ({side: (public key, name)})."""
-    from engine.registry import UnknownGame, get_game
+    from pbem_engine.registry import UnknownGame, get_game
 
     from .campaign import Campaign
 

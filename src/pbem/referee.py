@@ -33,9 +33,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey, X
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 
-from engine import match as protocol
-from engine.canonical import canonical_json, digest
-from engine.referee import REFEREE
+from pbem_engine import match as protocol
+from pbem_engine.canonical import canonical_json, digest
+from pbem_engine.referee import REFEREE
 
 from .errors import RefusedTurn
 

@@ -12,8 +12,8 @@ import hmac
 import json
 from typing import Any
 
-from engine import match as protocol
-from engine.core import IllegalAction, Prompt, find_choice
+from pbem_engine import match as protocol
+from pbem_engine.core import IllegalAction, Prompt, find_choice
 
 from . import history
 from .campaign import Ask, Campaign, PlayResult

@@ -35,10 +35,7 @@ class Problem:
 
 def shipped() -> dict[str, Path]:
     """The packs that come with pbem: id -> directory."""
-    try:
-        root = resources.files("pbem.packs")
-    except ModuleNotFoundError:  # a source checkout: packs/ beside pbem/
-        root = Path(__file__).resolve().parent.parent / "packs"
+    root = resources.files("pbem.packs")
     out = {}
     for entry in root.iterdir():
         if entry.is_dir() and (entry / "pack.toml").is_file():
