@@ -133,7 +133,12 @@ def _mail_config(ctx: click.Context):
 
 @cli.command()
 def games() -> None:
-    """List the game modules and their scenarios."""
+    """List the game modules and their scenarios.
+
+    \b
+    Example:
+        pbem games
+    """
     from pbem_engine import list_games
 
     for game in list_games():
@@ -209,7 +214,12 @@ def _read_texts(files: tuple[str, ...], given: dict[str, bytes] | None = None) -
 @campaign_option
 @click.pass_context
 def join(ctx: click.Context, invitation: str, key_name: str, encrypt_secrets: bool, campaign: Path | None) -> None:
-    """Accept an INVITATION (genesis turn file) and write your join turn file."""
+    """Accept an INVITATION (genesis turn file) and write your join turn file.
+
+    \b
+    Example:
+        pbem join 3f2a9c1e-0000-allied-genesis.pbem --key bob --campaign hill60
+    """
     from .campaign import Campaign
     from .history import pinned_key
     from .keys import fingerprint
@@ -248,6 +258,12 @@ def ingest(files: tuple[str, ...], campaign: Path | None) -> None:
     replies and forwarded messages.  All or nothing: a refused block leaves
     the campaign unchanged.  Blocks already ingested are reported and
     skipped; in mail, blocks of other games are reported and skipped too.
+
+    \b
+    Examples:
+        pbem ingest --campaign hill60 3f2a9c1e-0001-ottoman-join.pbem
+        pbem ingest --campaign hill60 ~/Mail/pbem.mbox
+        pbem ingest --campaign hill60 - < message.eml
     """
     texts, mail = _read_mail(files)
     camp = _open(campaign)

@@ -17,7 +17,13 @@ from .errors import PbemError
 
 @click.group(cls=_Group)
 def keys() -> None:
-    """Identities: Ed25519 keys that sign your turn files."""
+    """Identities: Ed25519 keys that sign your turn files.
+
+    \b
+    Examples:
+        pbem keys new alice
+        pbem keys export alice > alice.pub     # send this to your opponent
+    """
 
 
 @keys.command("new")
@@ -42,12 +48,17 @@ def keys_new(ctx: click.Context, name: str, passphrase: bool) -> None:
     click.echo("Compare fingerprints by phone or in person: e-mail proves nothing.")
 
 
-@keys.command("import")
+@keys.command("import", short_help="Use an existing OpenSSH ed25519 private key as identity NAME.")
 @click.argument("name")
 @click.argument("ssh_key", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @click.pass_context
 def keys_import(ctx: click.Context, name: str, ssh_key: Path) -> None:
-    """Use an existing OpenSSH ed25519 private key (e.g. ~/.ssh/id_ed25519) as identity NAME."""
+    """Use an existing OpenSSH ed25519 private key (e.g. ~/.ssh/id_ed25519) as identity NAME.
+
+    \b
+    Example:
+        pbem keys import alice ~/.ssh/id_ed25519
+    """
     store = _keystore(ctx)
     try:
         identity = store.import_openssh(name, ssh_key, None)
@@ -61,7 +72,12 @@ def keys_import(ctx: click.Context, name: str, ssh_key: Path) -> None:
 @keys.command("list")
 @click.pass_context
 def keys_list(ctx: click.Context) -> None:
-    """List your identities and their fingerprints."""
+    """List your identities and their fingerprints.
+
+    \b
+    Example:
+        pbem keys list
+    """
     from .keys import fingerprint
 
     store = _keystore(ctx)
@@ -76,7 +92,12 @@ def keys_list(ctx: click.Context) -> None:
 @click.argument("name")
 @click.pass_context
 def keys_show(ctx: click.Context, name: str) -> None:
-    """Show identity NAME: fingerprint, public key, file."""
+    """Show identity NAME: fingerprint, public key, file.
+
+    \b
+    Example:
+        pbem keys show alice
+    """
     from .keys import fingerprint
 
     store = _keystore(ctx)
@@ -90,7 +111,13 @@ def keys_show(ctx: click.Context, name: str) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file instead of stdout.")
 @click.pass_context
 def keys_export(ctx: click.Context, name: str, output: Path | None) -> None:
-    """Print the public key of NAME (an OpenSSH line) to send to opponents."""
+    """Print the public key of NAME (an OpenSSH line) to send to opponents.
+
+    \b
+    Examples:
+        pbem keys export alice > alice.pub
+        pbem keys export alice -o alice.pub
+    """
     line = _keystore(ctx).public_line(name)
     if output:
         output.write_text(line)
@@ -103,7 +130,13 @@ def keys_export(ctx: click.Context, name: str, output: Path | None) -> None:
 
 @click.group(cls=_Group)
 def pack() -> None:
-    """Data packs: what a rulebook gives about its game (docs/packs.md)."""
+    """Data packs: what a rulebook gives about its game (docs/packs.md).
+
+    \b
+    Examples:
+        pbem pack list
+        pbem pack check gallipoli-blocks
+    """
 
 
 @pack.command("list")
@@ -155,7 +188,15 @@ def pack_check(pack_dir: str) -> None:
 
 @click.group(cls=_Group)
 def mail() -> None:
-    """E-mail: server settings, addresses, sending the outbox, reading a mailbox."""
+    """E-mail: server settings, addresses, sending the outbox, reading a mailbox.
+
+    \b
+    Examples:
+        pbem mail config --smtp smtp.example.org:587 --smtp-user alice --from alice@example.org
+        pbem mail address ottoman bob@example.org --campaign hill60
+        pbem mail fetch --campaign hill60
+        pbem mail send --campaign hill60
+    """
 
 
 def _secret_env(name: str, what: str) -> str | None:
@@ -228,7 +269,12 @@ def mail_config(ctx: click.Context, smtp, smtp_security, smtp_user, smtp_cafile,
 @click.argument("address")
 @campaign_option
 def mail_address(side: str, address: str, campaign: Path | None) -> None:
-    """Record the e-mail ADDRESS of SIDE (a side, 'referee', or your own) in this campaign."""
+    """Record the e-mail ADDRESS of SIDE (a side, 'referee', or your own) in this campaign.
+
+    \b
+    Example:
+        pbem mail address ottoman bob@example.org --campaign hill60
+    """
     from .mail import set_address
 
     camp = _open(campaign)
@@ -241,7 +287,12 @@ def mail_address(side: str, address: str, campaign: Path | None) -> None:
 @campaign_option
 @click.pass_context
 def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None) -> None:
-    """Send FILES (default: every message waiting in the campaign's outbox/) by SMTP."""
+    """Send FILES (default: every message waiting in the campaign's outbox/) by SMTP.
+
+    \b
+    Example:
+        pbem mail send --campaign hill60      # everything in hill60/outbox/
+    """
     from .mail import send
 
     camp = _open(campaign)
@@ -258,7 +309,12 @@ def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None
 @campaign_option
 @click.pass_context
 def mail_fetch(ctx: click.Context, campaign: Path | None) -> None:
-    """Ingest the new messages of the IMAP folder (each message on its own; refused ones are reported)."""
+    """Ingest the new messages of the IMAP folder (each message on its own; refused ones are reported).
+
+    \b
+    Example:
+        pbem mail fetch --campaign hill60
+    """
     from .mail import fetch
 
     camp = _open(campaign)
@@ -279,6 +335,10 @@ def mail_run(ctx: click.Context, campaign: Path | None) -> None:
     """Referee: read new mail, adjudicate, send each player its own file, answer malformed mail.
 
     Safe to run again and again (e.g. from cron): nothing is processed twice.
+
+    \b
+    Example:
+        pbem mail run --campaign ref60
     """
     from .mail import run
 

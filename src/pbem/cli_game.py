@@ -244,7 +244,12 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
 @click.command()
 @campaign_option
 def undo(campaign: Path | None) -> None:
-    """Take back the last drafted action (signed turn files cannot be taken back)."""
+    """Take back the last drafted action (signed turn files cannot be taken back).
+
+    \b
+    Example:
+        pbem undo --campaign hill60
+    """
 
     camp = _open(campaign)
     action = camp.take_back()
@@ -256,7 +261,12 @@ def undo(campaign: Path | None) -> None:
 @click.command()
 @campaign_option
 def status(campaign: Path | None) -> None:
-    """Who owes what, since when."""
+    """Who owes what, since when.
+
+    \b
+    Example:
+        pbem status --campaign hill60
+    """
 
     camp = _open(campaign, readonly=True)
     seq, _ = camp.ledger.state()
@@ -299,6 +309,10 @@ def disclose(ctx: click.Context, campaign: Path | None) -> None:
 
     Done by 'pbem play' when the game is over; this does it on demand, and the
     game cannot go on after it (every order and view becomes readable).
+
+    \b
+    Example:
+        pbem disclose --campaign ref60
     """
     from .refereeing import disclose as publish
 
@@ -325,6 +339,10 @@ def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
     your opponent's tool records it and status, reports and verify show it.
     The game itself goes on when the turn file comes: no one can be forced
     to answer, but a stall is on the record.
+
+    \b
+    Example:
+        pbem claim-timeout --campaign hill60
     """
 
     camp = _open(campaign)
@@ -369,7 +387,13 @@ def report(fmt: str, everything: bool, at: int | None, output: Path | None, camp
 @click.command()
 @click.argument("path", type=click.Path(path_type=Path), default=Path("."))
 def verify(path: Path) -> None:
-    """Replay PATH (a campaign directory or database) from genesis and re-check everything."""
+    """Replay PATH (a campaign directory or database) from genesis and re-check everything.
+
+    \b
+    Examples:
+        pbem verify hill60
+        pbem verify hill60/campaign.db
+    """
     from .verify import verify_path
 
     click.echo(verify_path(path, lambda: _passphrase("campaign secrets")).summary())
@@ -378,7 +402,12 @@ def verify(path: Path) -> None:
 @click.command()
 @campaign_option
 def rebuild(campaign: Path | None) -> None:
-    """Recompute the derived tables (states, rolls, events) from the envelopes."""
+    """Recompute the derived tables (states, rolls, events) from the envelopes.
+
+    \b
+    Example:
+        pbem rebuild --campaign hill60
+    """
     from .verify import verify_ledger
 
     camp = _open(campaign)
@@ -392,7 +421,14 @@ def rebuild(campaign: Path | None) -> None:
               help="Game module to play (default: gallipoli-blocks; with --referee: hill60).")
 @click.option("--referee", "refereed", is_flag=True, help="A refereed game: an umpire and two players, three databases.")
 def demo(directory: Path | None, module: str | None, refereed: bool) -> None:
-    """Play a whole game between two simulated players, by real signed turn files."""
+    """Play a whole game between two simulated players, by real signed turn files.
+
+    \b
+    Examples:
+        pbem demo
+        pbem demo --game hill60 --dir hill60-demo
+        pbem demo --referee
+    """
     from .demo import run, run_refereed
 
     (run_refereed if refereed else run)(directory, module, click.echo)
@@ -403,7 +439,12 @@ def demo(directory: Path | None, module: str | None, refereed: bool) -> None:
 @click.option("--dice", default=200_000, show_default=True)
 @click.option("--small", default=100, show_default=True, help="History length of the small ingest comparison.")
 def bench(envelopes: int, dice: int, small: int) -> None:
-    """Benchmark verify and ingest against floors measured in the same run."""
+    """Benchmark verify and ingest against floors measured in the same run.
+
+    \b
+    Example:
+        pbem bench --envelopes 1000 --dice 20000
+    """
     from pbem.bench import run
 
     run(envelopes, dice, small, click.echo)
@@ -414,7 +455,12 @@ def bench(envelopes: int, dice: int, small: int) -> None:
 @click.option("--html", "html", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Also write an HTML version (histograms per side and die type) to this file.")
 def audit(path: Path, html: Path | None) -> None:
-    """Verify PATH, then list every roll re-derived from its committed inputs, with dice statistics."""
+    """Verify PATH, then list every roll re-derived from its committed inputs, with dice statistics.
+
+    \b
+    Example:
+        pbem audit hill60 --html hill60-dice.html
+    """
     from .audit import audit_path, render
 
     result = audit_path(path, lambda: _passphrase("campaign secrets"))
