@@ -7,6 +7,7 @@ from click.testing import CliRunner
 
 from pbem.cli import cli
 from pbem.verify import verify_path
+from tests.conftest import assert_no_traceback, assert_refused
 
 
 def test_demo_plays_a_game_by_files_and_verifies_both_sides(tmp_path):
@@ -74,3 +75,21 @@ def test_refereed_demo_verifies_all_three_databases(tmp_path):
     verified = [line for line in result.output.splitlines() if line.startswith("verify ")]
     assert len(verified) == 3 and all(": OK: " in line for line in verified)
     assert sum("views you received match" in line for line in verified) == 2
+
+
+def test_demo_of_an_unknown_game_is_a_usage_error_naming_the_known_ones(tmp_path):
+    for extra in ([], ["--referee"]):
+        result = CliRunner().invoke(cli, ["demo", *extra, "--game", "hill61", "--dir", str(tmp_path / "d")])
+        assert_no_traceback(result)
+        assert result.exit_code == 2, result.output
+        assert "no game module 'hill61'" in result.stderr
+        assert "known: barrage, gallipoli-blocks, hill60, raid" in result.stderr
+        assert not (tmp_path / "d").exists()  # refused before anything is written
+
+
+def test_demo_of_table_top_mode_is_refused_with_a_reason(tmp_path):
+    for extra in ([], ["--referee"]):
+        result = CliRunner().invoke(cli, ["demo", *extra, "--game", "tabletop", "--dir", str(tmp_path / "d")])
+        assert_refused(result, "bad-module")
+        assert "played by people" in result.stderr
+        assert not (tmp_path / "d").exists()

@@ -414,10 +414,27 @@ def rebuild(campaign: Path | None) -> None:
     click.echo("rebuilt: " + verify_ledger(camp.ledger, rebuild=True).summary())
 
 
+def _demo_games() -> list[str]:
+    """The rules modules the demo can play (table-top games are played by people)."""
+    from pbem_engine.registry import BUILTIN_GAMES
+
+    return sorted(name for name in BUILTIN_GAMES if name != "tabletop")
+
+
+def _demo_game(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """--game: a known module name (any case), or a usage error listing them."""
+    from pbem_engine.registry import BUILTIN_GAMES
+
+    if value is None or value.lower() in BUILTIN_GAMES:
+        return None if value is None else value.lower()
+    raise click.BadParameter(f"no game module '{value}'; known: {', '.join(_demo_games())} (pbem games)")
+
+
 @click.command()
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=None,
               help="Where to put the demo (default: a new folder under ./logs).")
-@click.option("--game", "module", default=None,
+@click.option("--game", "module", default=None, metavar="MODULE", callback=_demo_game,
+              shell_complete=lambda ctx, param, incomplete: [n for n in _demo_games() if n.startswith(incomplete)],
               help="Game module to play (default: gallipoli-blocks; with --referee: hill60).")
 @click.option("--referee", "refereed", is_flag=True, help="A refereed game: an umpire and two players, three databases.")
 def demo(directory: Path | None, module: str | None, refereed: bool) -> None:

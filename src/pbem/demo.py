@@ -47,7 +47,24 @@ def policy(camp: Campaign):
     return lambda prompt, events, rolls, refusal: choose(prompt, camp)
 
 
+def _rules_module(module: str):
+    """The game the demo plays: a rules module (table-top mode has no rules to play by)."""
+    from pbem_engine.registry import UnknownGame, get_game
+
+    from .errors import PbemError
+
+    if module == "tabletop":
+        raise PbemError("the demo plays a rules module", "table-top games are played by people: see the README's "
+                        "'Table-top play' section", code="bad-module")
+    try:
+        return get_game(module)
+    except UnknownGame as e:
+        raise PbemError("no such game module", str(e), code="bad-module") from None
+
+
 def run(directory: Path | None, module: str | None, echo: Callable[[str], None], *, max_envelopes: int = 500) -> Path:
+    module = module or DEFAULT
+    game = _rules_module(module)  # before anything is written
     if directory is None:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         directory = Path("logs") / f"demo-{stamp}"
@@ -57,15 +74,6 @@ def run(directory: Path | None, module: str | None, echo: Callable[[str], None],
     identities = {n: store.load(n) if n in store.names() else store.create(n) for n in names}
     echo(f"identities: alice {identities['alice'].fingerprint}, bob {identities['bob'].fingerprint}")
 
-    from pbem_engine.registry import get_game
-
-    if module == "tabletop":
-        from .errors import PbemError
-
-        raise PbemError("the demo plays a rules module", "table-top games are played by people: see the README's "
-                        "'Table-top play' section", code="bad-module")
-    module = module or DEFAULT
-    game = get_game(module)
     first, second = game.sides[0], game.sides[1]
     camps: dict[str, Campaign] = {}
     options = DEMO_OPTIONS.get(module)
@@ -138,16 +146,14 @@ def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str
     """A refereed game: a referee and two players, three campaign databases, files only."""
     from . import refereeing
 
+    module = module or "hill60"  # the block game has hidden hands, which refereed play does not support yet
+    game = _rules_module(module)  # before anything is written
     if directory is None:
         stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
         directory = Path("logs") / f"demo-referee-{stamp}"
     directory.mkdir(parents=True, exist_ok=True)
     store = KeyStore(directory / "home")
     ids = {n: store.load(n) if n in store.names() else store.create(n) for n in ("umpire", "alice", "bob")}
-    from pbem_engine.registry import get_game
-
-    module = module or "hill60"  # the block game has hidden hands, which refereed play does not support yet
-    game = get_game(module)
     first, second = game.sides[0], game.sides[1]
     ref, genesis = refereeing.new_game(directory / "umpire", module, ids["umpire"],
                                        {first: (ids["alice"].public, "alice"), second: (ids["bob"].public, "bob")})
