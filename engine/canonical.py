@@ -53,16 +53,55 @@ def _no_float(text: str) -> Any:
     raise NotCanonical(f"number {text} is not an integer")
 
 
-def parse_canonical(data: bytes) -> Any:
-    """Parse JSON bytes and prove they are canonical (integers only, the one encoding).
+MAX_DEPTH = 48  # arrays and objects inside one another: far beyond any game's need, far below the stack
+MAX_INT = 2**63 - 1  # what SQLite and every JSON reader we care about can hold
 
-    :raises NotCanonical: a float or constant, or any other byte form than ours.
+
+def _bounded(value: Any, max_depth: int) -> None:
+    """Depth and integer bounds, walked without recursion (a hostile value cannot blow the stack)."""
+    todo = [(value, 1)]
+    while todo:
+        item, depth = todo.pop()
+        if isinstance(item, dict):
+            items = item.values()
+        elif isinstance(item, list):
+            items = item
+        else:
+            if isinstance(item, int) and not isinstance(item, bool) and not -MAX_INT <= item <= MAX_INT:
+                raise NotCanonical(f"integer out of range (more than {MAX_INT.bit_length()} bits)")
+            continue
+        if depth > max_depth:
+            raise NotCanonical(f"nested deeper than {max_depth} levels")
+        todo.extend((child, depth + 1) for child in items)
+
+
+def parse_json(data: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
+    """Parse JSON from outside (not necessarily canonical), within the same depth and integer bounds.
+
+    :raises NotCanonical: not JSON, a float or constant, too deep, an integer out of range.
     """
     try:
         value = json.loads(data, parse_float=_no_float, parse_constant=_no_float)
-    except ValueError as e:  # also UnicodeDecodeError
+    except ValueError as e:
         raise NotCanonical(str(e)) from None
-    if json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode() != data:
+    except RecursionError:
+        raise NotCanonical(f"nested deeper than {max_depth} levels") from None
+    _bounded(value, max_depth)
+    return value
+
+
+def parse_canonical(data: bytes, max_depth: int = MAX_DEPTH) -> Any:
+    """Parse JSON bytes and prove they are canonical (integers only, the one encoding), no deeper
+    than ``max_depth`` and with integers that fit in 64 bits.
+
+    :raises NotCanonical: a float or constant, a lone surrogate, too deep, or any other byte form than ours.
+    """
+    value = parse_json(data, max_depth)  # ValueError includes UnicodeDecodeError
+    try:
+        again = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    except UnicodeEncodeError:  # "\ud800": a lone surrogate has no UTF-8 form
+        raise NotCanonical("a string holds a lone surrogate (not valid Unicode)") from None
+    if again != data:
         raise NotCanonical("not in canonical form (key order, spacing or escapes differ)")
     return value
 

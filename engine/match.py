@@ -194,6 +194,9 @@ def _other(game: Game, side: str) -> str:
     return next(s for s in game.sides if s != side)
 
 
+TURN_FIELDS = frozenset({"reveal", "actions", "private", "private_secret", "private_chosen"})
+
+
 def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any],
             build: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """Apply a turn envelope: check the reveal, resolve a pending roll, apply actions.
@@ -225,6 +228,9 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     chains[side] = _check_reveal(match["game_id"], side, chains[side], body.get("reveal"))
     if match["mode"] == "referee":  # the referee adjudicates even the move that ends the game
         return _advance_referee(game, match, seq, side, body, chains, build)
+    unknown = sorted(set(body) - TURN_FIELDS)
+    if unknown:  # nothing travels, and nothing is stored, that the protocol does not read
+        raise ProtocolError("bad-body", f"a turn has no field {unknown[0]!r}; its fields are {', '.join(sorted(TURN_FIELDS))}")
     over = game.outcome(match["game"]) is not None
     if over and (actions or body.get("private_secret") is None):
         raise ProtocolError("game-over", "the game is over; only private secrets may still be revealed")

@@ -108,6 +108,17 @@ def simulate(game_id: str, side: str, record: dict[str, Any], secret: bytes,
     return pools, known
 
 
+def _check_private_body(given: Any) -> None:
+    """The shape of an envelope's ``private`` field, checked before it is read."""
+    if not isinstance(given, dict) or set(given) - {"draws", "open"}:
+        raise PrivateError("bad-private", "the private field must hold only 'draws' and 'open'")
+    draws, opened = given.get("draws", []), given.get("open", {})
+    if not (isinstance(draws, list) and all(isinstance(d, list) and all(isinstance(t, str) for t in d) for d in draws)):
+        raise PrivateError("bad-private", "private draws must be lists of tokens")
+    if not isinstance(opened, dict):
+        raise PrivateError("bad-private", "private openings must map tokens to openings")
+
+
 class PrivateContext:
     """What ``dice.draw_private`` / ``reveal`` / ``add_private`` do during one envelope.
 
@@ -128,6 +139,8 @@ class PrivateContext:
         self.build = secret is not None
         self.secret = secret
         given = body.get("private", {})
+        if secret is None:  # replay: the body came from outside
+            _check_private_body(given)
         self.draws_in: list[list[str]] = list(given.get("draws", []))
         self.open_in: dict[str, dict[str, Any]] = dict(given.get("open", {}))
         self.draws_out: list[list[str]] = []

@@ -27,6 +27,7 @@ DOMAIN = b"pbem/v1/envelope\0"
 FORMAT = 1
 KINDS = ("genesis", "join", "turn", "claim", "view")
 FIELDS = {"v", "game", "seq", "prev", "author", "kind", "engine", "body", "state"}
+MAX_SEQ = 2**31 - 1  # no game holds two billion turn files; bounds every sum made of a seq
 
 
 class Envelope:
@@ -138,7 +139,7 @@ def _check_fields(content: Any) -> None:
     if not isinstance(content, dict) or set(content) != FIELDS:
         got = sorted(content) if isinstance(content, dict) else type(content).__name__
         raise ArmorError("malformed envelope", f"expected fields {sorted(FIELDS)}, got {got}")
-    if content["v"] != FORMAT:
+    if type(content["v"]) is not int or content["v"] != FORMAT:  # True == 1 in Python
         raise ArmorError("unsupported turn file format", f"format {content['v']!r}; this pbem reads format {FORMAT}")
     checks = {"game": str, "seq": int, "prev": str, "author": str, "kind": str, "engine": dict, "body": dict, "state": str}
     for name, kind in checks.items():
@@ -146,8 +147,8 @@ def _check_fields(content: Any) -> None:
             raise ArmorError("malformed envelope", f"field '{name}' must be {kind.__name__}")
     if content["kind"] not in KINDS:
         raise ArmorError("malformed envelope", f"unknown kind {content['kind']!r}")
-    if content["seq"] < 0:
-        raise ArmorError("malformed envelope", "negative sequence number")
+    if not 0 <= content["seq"] <= MAX_SEQ:
+        raise ArmorError("malformed envelope", f"sequence number {content['seq']} is outside 0..{MAX_SEQ}")
 
 
 def read_envelopes(text: str) -> list[Envelope]:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 from typing import Any
 
 from pbem_engine import match as protocol
-from pbem_engine.canonical import canonical_json
+from pbem_engine.canonical import NotCanonical, canonical_json, parse_json
 from pbem_engine.core import Game, IllegalAction
 from pbem_engine.registry import UnknownGame, get_game
 
@@ -237,7 +236,7 @@ def _apply_referee(env: Envelope, genesis: dict[str, Any] | None, match: dict[st
         if c["author"] != referee.REFEREE:
             plain = referee.open_box(build["referee_box"], body["orders"], c["game"], "orders",
                                      referee.orders_aad(c["game"], c["seq"], c["author"]))
-            turn["actions"] = json.loads(plain)
+            turn["actions"] = _orders(plain, where)
         try:
             full, more, rolls = protocol.advance(game, full, c["seq"], c["author"], turn, build)
             events += more
@@ -250,6 +249,17 @@ def _apply_referee(env: Envelope, genesis: dict[str, Any] | None, match: dict[st
     else:
         full = None  # a player's copy: the full state is the referee's until it discloses
     return _finish_referee(env, {"public": public, "full": full}, events, rolls)
+
+
+def _orders(plain: bytes, where: str) -> list[dict[str, Any]]:
+    """A player's decrypted orders: hostile until checked (depth, integers, a list of objects)."""
+    try:
+        actions = parse_json(plain)
+    except NotCanonical as e:
+        raise RefusedTurn("malformed orders", f"{where}: {e}", code="bad-actions") from None
+    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+        raise RefusedTurn("malformed orders", f"{where}: orders must be a list of objects", code="bad-actions")
+    return actions
 
 
 def _referee_joins(genesis: dict[str, Any], env: Envelope, head: tuple[int, str]) -> dict[str, dict[str, Any]]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from importlib import resources
-from pathlib import Path
 from typing import Any
 
 from pbem_engine import match as protocol

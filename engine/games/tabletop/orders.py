@@ -153,11 +153,51 @@ def _card(game, state, side, text, known):
 
 # --- doing ----------------------------------------------------------------------
 
-def apply(game, state: dict[str, Any], side: str, action: dict[str, Any], dice: Dice):
+# The fields each action carries and their types: a signed action from the other side is
+# checked against this before any handler reads it (a piece or card may be a hidden token).
+TEXT, NUMBER = str, int
+CHOSEN = (str, dict)  # {"$hide": item} in its owner's tool, the token in the signed file
+SHAPES: dict[str, dict[str, type]] = {
+    "deploy": {"piece": CHOSEN, "to": TEXT}, "unveil": {"piece": TEXT}, "move": {"piece": TEXT, "to": TEXT},
+    "step": {"piece": TEXT, "by": NUMBER}, "flip": {"piece": TEXT}, "mark": {"target": TEXT, "text": TEXT},
+    "unmark": {"target": TEXT, "text": TEXT}, "roll": {"expr": TEXT}, "reroll": {"die": NUMBER, "reason": TEXT},
+    "draw": {"deck": TEXT, "count": NUMBER}, "play": {"card": TEXT}, "discard": {"card": TEXT},
+    "return": {"card": TEXT}, "remove": {"card": TEXT}, "reshuffle": {"deck": TEXT}, "next": {"what": TEXT},
+    "say": {"text": TEXT}, "note": {"text": CHOSEN}, "unseal": {"note": NUMBER}, "pass": {}, "end": {"result": TEXT},
+}
+OPTIONAL = {"roll": {"purpose": TEXT}}
+LONGEST_TEXT = 2000  # a note or a marker, not a file
+LARGEST_NUMBER = 1000  # steps, dice, cards: no table holds more
+
+
+def check_shape(action: dict[str, Any]) -> None:
+    """Refuse an action whose fields are missing, unknown or of the wrong type, before it is read."""
     do = action.get("do")
-    handler = HANDLERS.get(do)
-    if handler is None:
+    if not isinstance(do, str) or do not in SHAPES:
         raise IllegalAction(f"unknown table-top action {do!r}")
+    fields = {**SHAPES[do], **OPTIONAL.get(do, {})}
+    extra = sorted(set(action) - set(fields) - {"do"})
+    if extra:
+        raise IllegalAction(f"a '{do}' action has no field {extra[0]!r}")
+    for name, kind in fields.items():
+        if name not in action:
+            if name in SHAPES[do]:
+                raise IllegalAction(f"a '{do}' action needs its field {name!r}")
+            continue
+        value = action[name]
+        if not isinstance(value, kind) or isinstance(value, bool):
+            kind_name = {TEXT: "text", NUMBER: "a whole number", CHOSEN: "a concealed piece"}[kind]
+            raise IllegalAction(f"the field {name!r} of a '{do}' action must be {kind_name}")
+        if kind is TEXT and len(value) > LONGEST_TEXT:
+            raise IllegalAction(f"the field {name!r} of a '{do}' action is longer than {LONGEST_TEXT} characters")
+        if kind is NUMBER and abs(value) > LARGEST_NUMBER:
+            raise IllegalAction(f"the field {name!r} of a '{do}' action is beyond ±{LARGEST_NUMBER}")
+
+
+def apply(game, state: dict[str, Any], side: str, action: dict[str, Any], dice: Dice):
+    check_shape(action)
+    do = action["do"]
+    handler = HANDLERS[do]
     if state.get("over"):
         raise IllegalAction("the game is over")
     events = handler(game, state, side, action, dice)
