@@ -22,6 +22,9 @@ from .errors import PbemError
 ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 KINDS = ("location", "piece", "deck", "card", "scenario")
 LOCATION_KINDS = ("space", "area", "hex", "box", "track")
+SIDE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")
+MAX_ENTRIES = 5000  # locations, pieces, decks, cards or scenarios in one pack
+MAX_COUNT = 1000  # copies of one piece or card
 
 
 @dataclass(frozen=True)
@@ -79,16 +82,20 @@ def check(pack: dict[str, Any]) -> list[Problem]:
     """Every problem in the pack, in a stable order."""
     problems: list[Problem] = []
     add = lambda where, what: problems.append(Problem(where, what))  # noqa: E731
-    floats = _floats(pack, "")
-    if floats:  # a pack travels in a signed genesis: canonical JSON has whole numbers only
-        add(floats[0], "numbers must be whole (write 2.5 as a string)")
+    if not isinstance(pack, dict):
+        return [Problem("pack", "must be a table of tables")]
+    for where in _floats(pack, ""):  # a pack travels in a signed genesis: canonical JSON has whole numbers only
+        add(where, "numbers must be whole (write 2.5 as a string)")
     head = pack.get("pack")
     if not isinstance(head, dict):
         return [Problem("[pack]", "missing: id, title, sides")]
     for key in ("id", "title", "sides"):
         if key not in head:
             add("[pack]", f"missing '{key}'")
-    sides = list(head.get("sides", []))
+    sides = head.get("sides", [])
+    if not (isinstance(sides, list) and all(isinstance(x, str) and SIDE.match(x) for x in sides)):
+        add("[pack]", "sides must be a list of names: lowercase letters, digits, '-' or '_', starting with a letter")
+        sides = []
     if len(sides) < 2 or len(set(sides)) != len(sides):
         add("[pack]", f"sides must be two or more distinct names, got {sides}")
     if head.get("dice", "d6") not in ("d6", "d10", "d100"):
@@ -101,7 +108,13 @@ def check(pack: dict[str, Any]) -> list[Problem]:
             add(f"[[{kind}]]", "must be an array of tables")
             tables[kind] = []
             continue
-        seen = Counter(e.get("id") for e in entries)
+        if len(entries) > MAX_ENTRIES:
+            add(f"[[{kind}]]", f"{len(entries)} entries; at most {MAX_ENTRIES}")
+            entries = tables[kind] = entries[:MAX_ENTRIES]
+        if not all(isinstance(e, dict) for e in entries):
+            add(f"[[{kind}]]", "every entry must be a table")
+            entries = tables[kind] = [e for e in entries if isinstance(e, dict)]
+        seen = Counter(e.get("id") if isinstance(e.get("id"), str) else None for e in entries)
         for entry_id, n in sorted(seen.items(), key=lambda x: str(x[0])):
             if n > 1:
                 add(f"{kind} {entry_id}", f"duplicate id ({n} entries)")
@@ -123,16 +136,23 @@ def check(pack: dict[str, Any]) -> list[Problem]:
         where = f"location {loc.get('id')}"
         if loc.get("kind", "space") not in LOCATION_KINDS:
             add(where, f"kind {loc.get('kind')!r} is not one of {', '.join(LOCATION_KINDS)}")
-        for other in loc.get("adjacent", []):
+        adjacent = loc.get("adjacent", [])
+        if not (isinstance(adjacent, list) and all(isinstance(x, str) for x in adjacent)):
+            add(where, "adjacent must be a list of location ids")
+            adjacent = []
+        for other in adjacent:
             if other not in locations:
                 add(where, f"adjacent to unknown location '{other}'")
-            elif loc.get("id") not in locations[other].get("adjacent", []):
+            elif not isinstance(back := locations[other].get("adjacent", []), list) or loc.get("id") not in back:
                 add(where, f"one-way adjacency: lists '{other}', which does not list it back")
 
     for piece in tables["piece"]:
         where = f"piece {piece.get('id')}"
         if piece.get("side") not in sides and piece.get("side") != "neutral":
             add(where, f"side {piece.get('side')!r} is not one of {sides}")
+        count = piece.get("count", 1)
+        if type(count) is not int or not 1 <= count <= MAX_COUNT:
+            add(where, f"count {count!r} is not a whole number from 1 to {MAX_COUNT}")
         start = piece.get("start")
         if not isinstance(start, str):
             add(where, "set up nowhere: no 'start'")
@@ -147,12 +167,12 @@ def check(pack: dict[str, Any]) -> list[Problem]:
     counts: Counter[str] = Counter()
     for card in tables["card"]:
         where = f"card {card.get('id')}"
-        if card.get("deck") not in decks:
+        if not isinstance(card.get("deck"), str) or card["deck"] not in decks:
             add(where, f"in unknown deck {card.get('deck')!r}")
             continue
         count = card.get("count", 1)
-        if not isinstance(count, int) or count < 1:
-            add(where, f"count {count!r} is not a positive whole number")
+        if type(count) is not int or not 1 <= count <= MAX_COUNT:
+            add(where, f"count {count!r} is not a whole number from 1 to {MAX_COUNT}")
             continue
         counts[card["deck"]] += count
     for deck_id, deck in sorted(decks.items()):
