@@ -78,12 +78,22 @@ def _open(campaign: Path | None, readonly: bool = False):
     return camp
 
 
+def _new_passphrase(prompt: str, what: str) -> bytes:
+    """A passphrase to encrypt ``what`` with: PBEM_PASSPHRASE, else asked twice on a terminal, else refused."""
+    env = os.environ.get("PBEM_PASSPHRASE")
+    if env:
+        return env.encode()
+    if not sys.stdin.isatty():
+        raise PbemError("no passphrase: set PBEM_PASSPHRASE or run this in a terminal",
+                        f"{what} is to be encrypted and there is no terminal to ask for its passphrase",
+                        code="no-passphrase")
+    return click.prompt(prompt, hide_input=True, confirmation_prompt=True).encode()
+
+
 def _lock(encrypt: bool) -> bytes | None:
     if not encrypt:
         return None
-    secret = os.environ.get("PBEM_PASSPHRASE") or click.prompt(
-        "Passphrase for this campaign's secrets", hide_input=True, confirmation_prompt=True)
-    return secret.encode()
+    return _new_passphrase("Passphrase for this campaign's secrets", "this campaign's secrets")
 
 
 encrypt_option = click.option("--encrypt-secrets", is_flag=True,
@@ -209,11 +219,13 @@ def _read_texts(files: tuple[str, ...], given: dict[str, bytes] | None = None) -
 
 @cli.command()
 @click.argument("invitation", type=click.Path(dir_okay=False))
-@click.option("--key", "key_name", required=True, help="Your identity; the invitation must name its public key.")
+@click.option("--key", "key_name", help="Your identity; the invitation must name its public key.")
+@click.option("--show", is_flag=True, help="Only show what the invitation asks you to agree to; join nothing.")
 @encrypt_option
 @campaign_option
 @click.pass_context
-def join(ctx: click.Context, invitation: str, key_name: str, encrypt_secrets: bool, campaign: Path | None) -> None:
+def join(ctx: click.Context, invitation: str, key_name: str | None, show: bool, encrypt_secrets: bool,
+         campaign: Path | None) -> None:
     """Accept an INVITATION (genesis turn file) and write your join turn file.
 
     \b
@@ -224,7 +236,16 @@ def join(ctx: click.Context, invitation: str, key_name: str, encrypt_secrets: bo
     from .history import pinned_key
     from .keys import fingerprint
 
+    from . import invitation as invitation_mod
+
     [(_, text)] = _read_texts((invitation,))
+    click.echo("The invitation asks you to agree to:")
+    for line in invitation_mod.terms(invitation_mod.read(text), fingerprint):
+        click.echo(f"  {line}")
+    if show:
+        return
+    if not key_name:
+        raise click.UsageError("Missing option '--key' (your identity), or give --show to only look.")
     identity = _keystore(ctx).load(key_name, _passphrase)
     camp, envelope = Campaign.join(campaign or Path("."), text, identity, _lock(encrypt_secrets))
     creator = camp.genesis["author"]
