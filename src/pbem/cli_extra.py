@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .cli import _Group, _home, _keystore, _mail_config, _next, _open, _passphrase, campaign_option
+from .cli import _Group, _home, _keystore, _mail_config, _new_passphrase, _next, _open, _passphrase, campaign_option
 from .errors import PbemError
 
 
@@ -28,7 +28,8 @@ def keys() -> None:
 
 @keys.command("new")
 @click.argument("name")
-@click.option("--passphrase/--no-passphrase", default=False, help="Encrypt the private key with a passphrase (asked twice).")
+@click.option("--passphrase/--no-passphrase", default=False,
+              help="Encrypt the private key with a passphrase (PBEM_PASSPHRASE, or asked twice on a terminal).")
 @click.pass_context
 def keys_new(ctx: click.Context, name: str, passphrase: bool) -> None:
     """Make a new identity NAME and print its fingerprint.
@@ -38,14 +39,21 @@ def keys_new(ctx: click.Context, name: str, passphrase: bool) -> None:
         pbem keys new alice
         pbem keys export alice > alice.pub     # send this to your opponent
     """
-    secret = None
-    if passphrase:
-        secret = (os.environ.get("PBEM_PASSPHRASE") or click.prompt("Passphrase", hide_input=True,
-                                                                      confirmation_prompt=True)).encode()
+    secret = _new_passphrase("Passphrase", f"identity '{name}'") if passphrase else None
     identity = _keystore(ctx).create(name, secret)
     click.echo(f"identity {name}: fingerprint {identity.fingerprint}")
     click.echo(f"Send your opponent the public key: pbem keys export {name} > {name}.pub")
     click.echo("Compare fingerprints by phone or in person: e-mail proves nothing.")
+
+
+def _ssh_passphrase(path: str) -> bytes | None:
+    """The passphrase of an OpenSSH key file: PBEM_PASSPHRASE, else asked on a terminal, else None."""
+    env = os.environ.get("PBEM_PASSPHRASE")
+    if env:
+        return env.encode()
+    if not sys.stdin.isatty():
+        return None
+    return click.prompt(f"Passphrase of {path}", hide_input=True, default="", show_default=False).encode() or None
 
 
 @keys.command("import", short_help="Use an existing OpenSSH ed25519 private key as identity NAME.")
@@ -55,18 +63,18 @@ def keys_new(ctx: click.Context, name: str, passphrase: bool) -> None:
 def keys_import(ctx: click.Context, name: str, ssh_key: Path) -> None:
     """Use an existing OpenSSH ed25519 private key (e.g. ~/.ssh/id_ed25519) as identity NAME.
 
+    A key protected by a passphrase needs it: PBEM_PASSPHRASE, or asked on a
+    terminal.  The identity is then kept encrypted with the same passphrase.
+
     \b
     Example:
         pbem keys import alice ~/.ssh/id_ed25519
     """
     store = _keystore(ctx)
-    try:
-        identity = store.import_openssh(name, ssh_key, None)
-    except PbemError as e:
-        if "password" not in e.detail.lower() and "encrypted" not in e.detail.lower():
-            raise
-        identity = store.import_openssh(name, ssh_key, _passphrase(name))
+    identity = store.import_openssh(name, ssh_key, _ssh_passphrase)
     click.echo(f"identity {name}: fingerprint {identity.fingerprint} (from {ssh_key})")
+    if b"ENCRYPTED" in (store.dir / f"{name}.key").read_bytes():
+        click.echo("It is kept encrypted with the same passphrase.")
 
 
 @keys.command("list")

@@ -104,21 +104,48 @@ class KeyStore:
     def create(self, name: str, passphrase: bytes | None = None) -> Identity:
         return self._save(Identity(name, Ed25519PrivateKey.generate()), passphrase)
 
-    def import_openssh(self, name: str, path: Path, passphrase: bytes | None = None) -> Identity:
-        """Adopt an existing OpenSSH ed25519 private key as identity ``name``."""
+    def import_openssh(self, name: str, path: Path, passphrase: bytes | Passphrase | None = None) -> Identity:
+        """Adopt an existing OpenSSH ed25519 private key as identity ``name``.
+
+        ``passphrase``: the key's passphrase, or a function asked for it (with the file's name)
+        only when the key is protected by one.  A protected key's identity is stored encrypted
+        with the same passphrase.
+
+        :raises KeyError_: unreadable or not an ed25519 key; a protected key without its
+            passphrase (code ``no-passphrase``) or with a wrong one.
+        """
+        from cryptography.exceptions import UnsupportedAlgorithm
         from cryptography.hazmat.primitives import serialization
 
+        key_path, _ = self._paths(name)
+        if key_path.exists():  # before asking for a passphrase
+            raise KeyError_(f"identity '{name}' already exists", str(key_path))
         try:
             data = path.read_bytes()
         except OSError as e:
             raise KeyError_(f"cannot read {path}", e.strerror or str(e)) from None
+        secret = None
         try:
-            key = serialization.load_ssh_private_key(data, passphrase)
-        except (ValueError, TypeError) as e:
+            try:
+                key = serialization.load_ssh_private_key(data, None)
+            except TypeError:  # the only TypeError without a password: the key is protected by one
+                secret = passphrase(str(path)) if callable(passphrase) else passphrase
+                if not secret:
+                    raise KeyError_(f"{path} is protected by a passphrase: set PBEM_PASSPHRASE or run this in a "
+                                    "terminal", "pbem asks for the key's passphrase only on a terminal",
+                                    code="no-passphrase") from None
+                try:
+                    key = serialization.load_ssh_private_key(data, secret)
+                except ValueError:
+                    raise KeyError_(f"wrong passphrase for {path}",
+                                    "it does not decrypt the key (or the file is damaged)") from None
+        except ValueError as e:
             raise KeyError_(f"{path} is not a usable OpenSSH private key", str(e)) from None
+        except UnsupportedAlgorithm as e:
+            raise KeyError_(f"cannot decrypt {path}", f"{e}: install pbem with its dependencies (bcrypt)") from None
         if not isinstance(key, Ed25519PrivateKey):
             raise KeyError_(f"{path} is not an ed25519 key", "pbem identities are Ed25519; make one with ssh-keygen -t ed25519")
-        return self._save(Identity(name, key), passphrase)
+        return self._save(Identity(name, key), secret)
 
     def _save(self, identity: Identity, passphrase: bytes | None) -> Identity:
         from cryptography.hazmat.primitives import serialization
