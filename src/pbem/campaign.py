@@ -344,18 +344,19 @@ class Campaign:
 
     def _check_claims(self, claims: list[Envelope], todo: list[history.Applied], result: IngestResult) -> None:
         known = {h for h, *_ in self.ledger.claims()}
-        new = {a.envelope.seq: (a.envelope.hash, a.state_hash) for a in todo}
+        new = {a.envelope.seq: (a.envelope.hash, a.state_hash, a.match) for a in todo}
         for claim in claims:
             if claim.hash in known:
                 result.skipped.append((claim, "timeout claim already recorded"))
                 continue
             seq = claim.seq
             if seq in new:
-                stored, state = (new[seq][0], claim.author), new[seq][1]
+                stored, state, match = (new[seq][0], claim.author), new[seq][1], new[seq][2]
             else:
                 stored = self.ledger.envelope_index(seq)
                 state = self.ledger.state_hash_at(seq)
-            history.check_claim(claim, self.genesis, stored, state)
+                match = self.ledger.state(seq)[1] if stored is not None and state is not None else None
+            history.check_claim(claim, self.genesis, stored, state, match)
             known.add(claim.hash)
             result.claims.append(claim)
 

@@ -132,10 +132,15 @@ def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] |
 
 
 def check_claim(env: Envelope, genesis: dict[str, Any], stored: tuple[str, str] | None,
-                stored_state: str | None) -> None:
-    """A timeout claim: signed by a side's pinned key, naming an envelope we hold and its state.
+                stored_state: str | None, match: dict[str, Any] | None = None) -> None:
+    """A timeout claim: signed by a side's pinned key, naming an envelope we hold and its state,
+    under a deadline agreed at genesis, against the side that owed the next envelope then.
 
-    :raises RefusedTurn: the claim does not refer to this campaign's history.
+    ``match``: the match after the envelope the claim names (for who owed what); a refereed
+    game's waiting depends on the viewer, so there only the deadline and the parties are checked.
+
+    :raises RefusedTurn: the claim does not refer to this campaign's history, or claims what
+        the history does not support.
     """
     c = env.content
     where = f"timeout claim by {c['author']} at #{c['seq']}"
@@ -155,6 +160,17 @@ def check_claim(env: Envelope, genesis: dict[str, Any], stored: tuple[str, str] 
     if not (isinstance(body.get("owed_by"), str) and isinstance(body.get("since"), int)
             and isinstance(body.get("claimed_at"), str)):
         raise RefusedTurn("malformed timeout claim", f"{where}: needs owed_by, since and claimed_at", code="bad-claim")
+    if genesis["body"].get("deadline_hours") is None:
+        raise RefusedTurn("timeout claim with no agreed deadline", f"{where}: the genesis sets no deadline, "
+                          "so no one can be out of time", code="no-deadline")
+    if body["owed_by"] == c["author"] or pinned_key(genesis, body["owed_by"]) is None:
+        raise RefusedTurn("timeout claim against no opponent", f"{where} names {body['owed_by']!r}", code="not-owed")
+    if match is not None and genesis["body"].get("mode") != "referee":
+        owed = protocol.waiting_for(game_of(genesis), match)
+        if owed is None or (owed["side"], owed["since"]) != (body["owed_by"], body["since"]):
+            really = f"{owed['side']} owed the next envelope since #{owed['since']}" if owed else "the game was over"
+            raise RefusedTurn("timeout claim against a side that owed nothing",
+                              f"{where} says {body['owed_by']} owed since #{body['since']}; {really}", code="not-owed")
 
 
 def _start(env: Envelope, creator: str | None = None) -> tuple[Game, dict[str, Any]]:

@@ -192,7 +192,80 @@ def check_views(campaign, docs: list[Envelope], todo: list, result) -> list[tupl
         payload = referee.open_box(secret, box, doc.game, "view", referee.view_aad(doc.game, doc.seq, side))
         out.append((doc, side, payload.decode()))
         known.add(doc.hash)
+    if campaign.side != REFEREE:
+        _require_own_views(campaign, todo, {doc.seq for doc, _, _ in out})
     return out
+
+
+def _committed_view(env: Envelope, public: dict[str, Any], side: str) -> str | None:
+    """The hash of the view the referee committed to for ``side`` in its envelope ``env``, if any."""
+    if env.author != REFEREE or public.get("seq") != env.seq or public.get("disclosed") == env.seq:
+        return None  # not the referee's, or its disclosure (which commits to no view)
+    return public.get("views", {}).get(side)
+
+
+def _require_own_views(campaign, todo: list, arrived: set[int]) -> None:
+    """A referee envelope that commits to a view for us must bring it: without it our tool would
+    show an old prompt and we would sign out of turn (the file meant for the other player, or a
+    damaged view block, is refused as a whole)."""
+    stored = {seq for _, seq, *_ in campaign.ledger.views(campaign.side)}
+    for applied in todo:
+        env = applied.envelope
+        if _committed_view(env, applied.match["public"], campaign.side) and env.seq not in arrived | stored:
+            raise RefusedTurn("the referee's envelope came without your view",
+                              f"envelope #{env.seq} commits to a view for {campaign.side} that the file does not carry "
+                              f"(a file meant for another player, or a damaged block): ask the referee for your file",
+                              code="missing-view")
+
+
+def verify_views(campaign) -> int:
+    """A player's check of every view the referee sent: each is signed by the referee, answers the
+    envelope it names, is the box the referee committed to in that envelope, opens with our key to
+    exactly what is stored; and none committed for us is missing. Returns how many were checked.
+
+    :raises PbemError: ``bad-view`` naming the first that is not.
+    """
+    side, ledger = campaign.side, campaign.ledger
+    genesis = campaign.genesis
+    rows = {seq: (digest, raw, payload) for digest, seq, row_side, raw, payload in ledger.views(side) if row_side == side}
+    secret = None
+    checked = 0
+    for seq, digest, author, kind, raw, _ in ledger.envelopes():
+        if author != REFEREE or kind != "turn":
+            continue
+        public = ledger.state(seq)[1]["public"]
+        env_hash = digest
+        adjudication = public.get("seq") == seq and public.get("disclosed") != seq
+        committed = public.get("views", {}).get(side) if adjudication else None
+        if committed is None:
+            if seq in rows:
+                raise PbemError("a view the referee did not commit to", f"view #{seq} for {side}", code="bad-view")
+            continue
+        if seq not in rows:
+            raise PbemError("a view the referee sent you is missing", f"envelope #{seq} commits to a view for {side} "
+                            "that this campaign does not hold", code="bad-view")
+        row_digest, view_raw, payload = rows.pop(seq)
+        where = f"view #{seq} for {side}"
+        try:
+            blocks = find_blocks(view_raw)
+            doc = open_block(blocks[0]) if len(blocks) == 1 else None
+        except PbemError:
+            doc = None
+        if doc is None or doc.hash != row_digest or doc.kind != "view" or doc.seq != seq:
+            raise PbemError("a stored view is damaged", where, code="bad-view")
+        box = doc.content["body"].get("box")
+        if (history.pinned_key(genesis, REFEREE) != doc.public or doc.content["body"].get("to") != side
+                or doc.content["prev"] != env_hash or hashlib.sha256(canonical_json(box)).hexdigest() != committed):
+            raise PbemError("a view the referee did not commit to", where, code="bad-view")
+        if secret is None:
+            secret = bytes.fromhex(campaign._secrets()["box"])
+        opened = referee.open_box(secret, box, doc.game, "view", referee.view_aad(doc.game, seq, side))
+        if opened.decode() != payload:
+            raise PbemError("a stored view differs from what the referee sealed", where, code="bad-view")
+        checked += 1
+    if rows:
+        raise PbemError("a view the referee did not commit to", f"view #{min(rows)} for {side}", code="bad-view")
+    return checked
 
 
 # --- playing ---------------------------------------------------------------------------

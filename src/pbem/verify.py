@@ -59,7 +59,8 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
     actions = dice = unsealed = 0
     expected_seq = 0
     applied = None
-    replayed: dict[int, tuple[tuple[str, str], str]] = {}
+    replayed: dict[int, tuple[tuple[str, str], str, dict[str, Any] | None]] = {}
+    claimed = {seq for _, seq, *_ in ledger.claims()}  # the matches a claim must be checked against
     if rebuild:
         ledger.begin()
         ledger.clear_derived()
@@ -88,7 +89,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
                 ledger.derive(seq, applied.state_json, applied.state_hash, applied.events, applied.rolls)
             if genesis is None:
                 genesis = env.content
-            replayed[seq] = ((env.hash, env.author), applied.state_hash)
+            replayed[seq] = ((env.hash, env.author), applied.state_hash, applied.match if seq in claimed else None)
             match, head = applied.match, (seq, env.hash)
             actions += len(env.content["body"].get("actions", [])) or int("orders" in env.content["body"])
             dice += sum(len(r["values"]) for r in applied.rolls)
@@ -112,7 +113,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
 
 
 def _verify_claims(ledger: Ledger, genesis: dict[str, Any] | None,
-                   replayed: dict[int, tuple[tuple[str, str], str]]) -> int:
+                   replayed: dict[int, tuple[tuple[str, str], str, dict[str, Any] | None]]) -> int:
     claims = ledger.claims()
     for digest, seq, author, raw, _ in claims:
         where = f"timeout claim {digest[:12]} (by {author}, at #{seq})"
@@ -123,8 +124,8 @@ def _verify_claims(ledger: Ledger, genesis: dict[str, Any] | None,
             env = open_block(blocks[0])
             if (env.hash, env.seq, env.author, env.kind) != (digest, seq, author, "claim"):
                 raise VerifyError("stored timeout claim does not match its index columns", where)
-            stored, state = replayed.get(seq, (None, None))
-            history.check_claim(env, genesis or {}, stored, state)
+            stored, state, match = replayed.get(seq, (None, None, None))
+            history.check_claim(env, genesis or {}, stored, state, match)
         except VerifyError:
             raise
         except PbemError as e:
@@ -162,11 +163,12 @@ def verify_path(path: Path, unlock=None) -> Verified:
         if refereed and camp.side == "referee":
             result.referee_note = ", full state replayed with the referee's secrets and every commitment checked"
         elif refereed:
-            from .refereeing import verify_disclosed
+            from .refereeing import verify_disclosed, verify_views
 
+            views = verify_views(camp)  # raises bad-view
             if result.match["public"]["disclosed"] is None:
-                result.referee_note = (", public chain checked; the full replay and your views are checked "
-                                       "once the referee discloses")
+                result.referee_note = (f", public chain and the {views} views the referee signed for you checked; "
+                                       "the full replay is checked once the referee discloses")
             else:
                 views, result.dice = verify_disclosed(camp.ledger, camp.side)
                 result.referee_note = f", referee disclosed: full game replayed, {views} views you received match"
