@@ -321,3 +321,10 @@ def test_rebuild_refuses_a_tampered_envelope_and_changes_nothing(game: Duel, row
     result = invoke(CliRunner(), "rebuild", "--campaign", db.parent, env=game.alice.env)
     assert_verify_fails(result, 4)
     assert db_bytes(db) == before
+
+
+@pytest.mark.parametrize("value", [b"\x00\x01binary", 12345])
+def test_a_stored_envelope_that_is_not_text_is_refused(game: Duel, tmp_path: Path, value) -> None:
+    db = copy_db(game, tmp_path / "c")
+    sql(db, "update envelopes set raw = ? where seq = 3", value)
+    assert "damaged" in assert_verify_fails(verify(db), 3)

@@ -247,7 +247,7 @@ def verify_views(campaign) -> int:
         row_digest, view_raw, payload = rows.pop(seq)
         where = f"view #{seq} for {side}"
         try:
-            blocks = find_blocks(view_raw)
+            blocks = find_blocks(view_raw) if isinstance(view_raw, str) and isinstance(payload, str) else []
             doc = open_block(blocks[0]) if len(blocks) == 1 else None
         except PbemError:
             doc = None

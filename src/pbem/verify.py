@@ -70,6 +70,8 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
             if seq != expected_seq:
                 raise VerifyError("history has a gap", f"{where}: expected envelope #{expected_seq}")
             try:
+                if not isinstance(raw, str) or not isinstance(digest, str):  # a row edited to a blob or a number
+                    raise VerifyError("stored envelope is damaged", f"{where}: is {type(raw).__name__}, not text")
                 blocks = find_blocks(raw)
                 if len(blocks) != 1:
                     raise VerifyError("stored envelope is damaged", f"{where}: holds {len(blocks)} armored blocks")
@@ -118,7 +120,7 @@ def _verify_claims(ledger: Ledger, genesis: dict[str, Any] | None,
     for digest, seq, author, raw, _ in claims:
         where = f"timeout claim {digest[:12]} (by {author}, at #{seq})"
         try:
-            blocks = find_blocks(raw)
+            blocks = find_blocks(raw) if isinstance(raw, str) else []
             if len(blocks) != 1:
                 raise VerifyError("stored timeout claim is damaged", where)
             env = open_block(blocks[0])
