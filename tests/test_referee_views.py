@@ -78,3 +78,13 @@ def test_a_players_verify_checks_the_views_the_referee_signed(game, damage):
             c.execute("update views set raw = ? where hash = ?", (rows[0][2], rows[-1][0]))
     result = invoke(g.runner, "verify", g.alice.dir, env=g.alice.env)
     assert result.exit_code == 1 and "view" in result.output, result.output
+
+
+def test_the_verify_line_inside_audit_counts_the_dice_verify_counts(tmp_path):
+    g = Refereed(tmp_path)
+    g.play_out()
+    verified = g.run(g.alice, "verify", g.alice.dir).output
+    audited = g.run(g.alice, "audit", g.alice.dir).output
+    dice = re.search(r"(\d+) dice checked", verified).group(1)
+    assert int(dice) > 0
+    assert re.search(r"verify: OK: .* (\d+) dice checked", audited).group(1) == dice

@@ -609,6 +609,7 @@ def _audit_refereed(ledger: Ledger, genesis: dict[str, Any], build: dict[str, An
                                      [dict(x) for x in roll["links"]], roll["declarations"], roll["seed"],
                                      REDERIVED, die, faces))
         match, head = applied.match, (env.seq, env.hash)
+    verified.dice = sum(len(r.values) for r in rolls)  # the public chain holds none: count the full replay's, as verify does
     return AuditResult(genesis["game"], game.title, game.name, game.version, genesis["body"].get("scenario", ""),
                        "referee", verified.envelopes, verified, rolls, statistics(rolls, tuple(game.sides)))
 

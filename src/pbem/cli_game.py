@@ -43,7 +43,8 @@ def _read_public(path: Path) -> tuple[bytes, str]:
 @click.option("--pack", "pack_name", metavar="NAME-OR-DIR",
               help="With MODULE 'tabletop': the data pack of the game (pbem pack list), or your own pack directory.")
 @click.option("--reveal-concealed", is_flag=True,
-              help="Table-top: start the pack's concealed pieces face up (table-top mode cannot hide them yet).")
+              help="Table-top: play the pack's concealed pieces face up on the map, instead of each side holding "
+                   "them hidden until deployed and revealed.")
 @click.option("--option", "game_options", multiple=True, metavar="KEY=VALUE",
               help="A game option (pbem games lists them), e.g. --option turns=6; VALUE is read as JSON if it can be.")
 @click.option("--cards", "cards_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
