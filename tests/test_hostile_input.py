@@ -171,3 +171,43 @@ def test_raw_signed_payloads_no_encoder_makes_are_refused(honest, what):
     text = _signed(identity, RAW[what](content), headers_for(content, identity.public))
     result, before, target = _ingest(t, pristine, text, "raw")
     assert _check(result, before, target, what), f"{what} was accepted"
+
+
+# --- from the wire inwards: any text at all ----------------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+def _decode(text: str) -> None:
+    """What ingest does first with any text: find the blocks, check each signature and content."""
+    from pbem.armor import find_blocks
+    from pbem.envelope import open_block
+    from pbem.errors import PbemError
+
+    try:
+        for block in find_blocks(text):
+            try:
+                open_block(block)
+            except PbemError:
+                pass
+    except PbemError:
+        pass
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.text(alphabet=st.sampled_from("-BEGINPBEMTURNDabc:=+/ \n\r>\t0123456789\x00é\ud7ff"), max_size=400))
+def test_any_text_decodes_to_blocks_or_a_refusal(text):
+    _decode("-----BEGIN PBEM TURN-----\n" + text + "\n-----END PBEM TURN-----\n")
+    _decode(text)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_an_honest_file_with_random_edits_decodes_to_blocks_or_a_refusal(honest, data):
+    _, identity, content, _ = honest
+    text = _forge(identity, content)
+    for _ in range(data.draw(st.integers(1, 6))):
+        i = data.draw(st.integers(0, len(text)))
+        text = text[:i] + data.draw(st.text(max_size=3)) + text[i + data.draw(st.integers(0, 3)):]
+    _decode(text)
