@@ -41,7 +41,7 @@ def build(directory: Path, envelopes: int, dice: int) -> tuple[Path, Envelope]:
     per_turn = max(1, dice // max(1, envelopes - 2))
     rounds = envelopes // 2 + 2
     red, blue = Identity("red", Ed25519PrivateKey.generate()), Identity("blue", Ed25519PrivateKey.generate())
-    chain = rounds * 2 + 4
+    chain = max(rounds * 2 + 4, 64)  # 64: the shortest chain an invitation may ask for
     camp, genesis = Campaign.new(directory / "red", "barrage", "red", red, blue.public, "blue",
                                  options={"rounds": rounds, "dice": per_turn}, chain=chain)
     other, joined = Campaign.join(directory / "blue", genesis.raw, blue)
