@@ -4,20 +4,33 @@
     sent/            every turn file this side wrote
     received/        every turn file this side accepted
     evidence/        second, different envelopes for a sequence number (equivocation)
-    secrets/         this side's secrets, mode 0600, maybe encrypted: the chain seed (never sent); for
-                     hidden pools the private secret (sent when the game ends); for a referee its salt
-                     and box key (published when it discloses)
-    draft.json       actions chosen but not yet signed (a player may take them back)
+    secrets/         this side's secrets, mode 0700, files 0600, maybe encrypted: chain.json holds the
+                     chain seed (never sent); for hidden pools the private secret (sent when the game
+                     ends); for a referee its salt and box key (published when it discloses).
+                     draft.json holds the actions chosen but not yet signed (a player may take them
+                     back), encrypted when chain.json is
+    campaign.lock    taken (flock) by every command that writes here: one writer at a time (pbem.lock)
 
 Every change to the ledger goes through ``_store``: one transaction, after
 every check has passed, so a refused input leaves the database as it was.
+
+Crash safety.  Every file is replaced in one step (``pbem.files.atomic_write``) and the
+ledger is the point of no return: a turn is written to sent/ (received/) only after the
+transaction that stores it, and that transaction also records which files it owes
+(setting ``owed-files``; for ``pbem play``, ``owed-outbox``, the mail).  The next command
+that opens the campaign for writing writes whatever an interrupted one still owed
+(``_recover``), so a kill at any point loses nothing signed.  ``pbem new``/``join`` build
+the database under a temporary name and rename it into place last: a campaign.db is
+always whole.
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import os
 import secrets as secrets_mod
+import sys
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -31,10 +44,13 @@ from . import history, vault
 from .armor import find_blocks
 from .envelope import Envelope, open_block, seal
 from .errors import PbemError, RefusedTurn
+from .files import atomic_write
 from .keys import Identity
 from .ledger import Ledger, now
+from .lock import CampaignLock, crash_point
 
 DB_NAME = "campaign.db"
+DRAFT_NAME = "draft.json"
 
 
 def locate(path: Path | None) -> tuple[Path, Path]:
@@ -63,24 +79,72 @@ class PlayResult:
         self.paths = paths or []  # a referee's files, one per player
 
 
+class Recovered:
+    """What opening a campaign wrote for an interrupted command: turn files, outbox mail, and
+    (``turn``: envelope, sent/ path) our own last turn if its file or mail was among them."""
+
+    def __init__(self) -> None:
+        self.files: list[Path] = []
+        self.outbox: list[Path] = []
+        self.turn: tuple[Envelope, Path] | None = None
+
+
 # ask(prompt, events so far, rolls so far, why the last order was refused) -> an order, or None to stop
 Ask = Callable[[Prompt, list[dict[str, Any]], list[dict[str, Any]], str | None], str | None]
 
 
 class Campaign:
-    def __init__(self, directory: Path, ledger: Ledger) -> None:
+    def __init__(self, directory: Path, ledger: Ledger, lock: CampaignLock | None = None) -> None:
         self.dir = directory
         self.ledger = ledger
         self._genesis: dict[str, Any] | None = None
         self.unlock: Callable[[], bytes | None] | None = None  # asked for the secrets' passphrase
+        self._passphrase: bytes | None = None  # once given (unlock), kept for this command
         self._secret_cache: dict[str, Any] | None = None
         self.situation: tuple[dict[str, Any], dict[str, str]] = ({}, {})  # what `play` last showed (state, known)
+        self._lock = lock
+        self._building: tuple[Path, Path] | None = None  # (temporary database, campaign.db) during new/join
+        self.mail_outbox = False  # set by `pbem play`: a turn it signs owes its outbox mail too
+        self.recovered: Recovered = Recovered()
+        self._draft_problem: str | None = None
+        self._warned: set[str] = set()
 
     # -- opening and creating -------------------------------------------------
     @classmethod
     def open(cls, path: Path | None, *, readonly: bool = False) -> Campaign:
+        """Open a campaign.  For writing (not ``readonly``) take its lock (waiting a few seconds,
+        then ``busy``) and first write whatever an interrupted command still owed."""
         directory, db = locate(path)
-        return cls(directory, Ledger.open(db, readonly=readonly))
+        if readonly:
+            return cls(directory, Ledger.open(db, readonly=True))
+        if not db.is_file():
+            Ledger.open(db)  # says why: no campaign here
+        lock = CampaignLock(directory).acquire()
+        try:
+            ledger = Ledger.open(db)
+        except BaseException:
+            lock.release()
+            raise
+        camp = cls(directory, ledger, lock)
+        camp._close_with_command()
+        camp.recovered = camp._recover()
+        return camp
+
+    def close(self) -> None:
+        """Close the database and let other commands write (the end of a command does it)."""
+        try:
+            self.ledger.close()
+        finally:
+            if self._lock is not None:
+                self._lock.release()
+                self._lock = None
+
+    def _close_with_command(self) -> None:
+        """Under the command line, the lock ends with the command (even one that failed)."""
+        click = sys.modules.get("click")
+        ctx = click.get_current_context(silent=True) if click else None
+        if ctx is not None:
+            ctx.call_on_close(self.close)
 
     @classmethod
     def new(cls, directory: Path, module: str, side: str, identity: Identity, opponent_key: bytes,
@@ -127,8 +191,8 @@ class Campaign:
             raise PbemError(f"{module} cannot start this game", str(e), code=e.code) from None
         envelope = seal(identity, content)
         campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock)
+        campaign._archive("sent", envelope)  # before the database is in place: a campaign has its invitation
         campaign._store([history.apply(envelope, None, None, None)])
-        campaign._archive("sent", envelope)
         return campaign, envelope
 
     @classmethod
@@ -165,9 +229,9 @@ class Campaign:
             envelope = seal(identity, join_content(genesis, side, body["anchor"], body["box"]))
             campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock,
                                    {"box": box.hex()})
-            campaign._store([applied])
             campaign._archive("received", genesis)
-            campaign._archive("sent", envelope)
+            campaign._archive("sent", envelope)  # the join is not in the ledger: written before it is in place
+            campaign._store([applied])
             return campaign, envelope
         content = {"v": 1, "game": game_id, "seq": 1, "prev": genesis.hash, "author": side, "kind": "join",
                    "engine": genesis.content["engine"], "body": body, "state": ""}
@@ -175,27 +239,61 @@ class Campaign:
         envelope = seal(identity, content)
         campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock,
                                {"box": box.hex()} if box else None)
-        campaign._store([applied, history.apply(envelope, genesis.content, applied.match, (0, genesis.hash))])
         campaign._archive("received", genesis)
         campaign._archive("sent", envelope)
+        campaign._store([applied, history.apply(envelope, genesis.content, applied.match, (0, genesis.hash))])
         return campaign, envelope
 
     @classmethod
     def _create(cls, directory: Path, side: str, identity: str, game_id: str, secret: bytes, chain: int,
                 hidden: bytes | None = None, lock: bytes | None = None, extra: dict[str, str] | None = None
                 ) -> Campaign:
-        db = directory / DB_NAME
-        if db.exists():
-            raise PbemError("a campaign already exists here", f"{db}; use --campaign to choose another directory", code="exists")
-        ledger = Ledger.create(db)
-        vault.write(directory / "secrets" / "chain.json",
-                    {"game": game_id, "side": side, "secret": secret.hex(), "length": chain,
-                     "private": hidden.hex() if hidden else None, **(extra or {})}, lock)
-        ledger.begin()
-        for key, value in (("side", side), ("identity", identity), ("game", game_id)):
-            ledger.put_setting(key, value)
-        ledger.commit()
-        return cls(directory, ledger)
+        """A campaign being built: its secrets in place, its database under a temporary name
+        until the first ``_store`` renames it to campaign.db (the last step: a kill before it
+        leaves no campaign, and the next ``pbem new``/``join`` here sets the leftovers aside)."""
+        directory = Path(directory)
+        directory.mkdir(parents=True, exist_ok=True)
+        held = CampaignLock(directory).acquire()
+        try:
+            db = directory / DB_NAME
+            if db.exists() and not Ledger.unfinished(db):
+                raise PbemError("a campaign already exists here", f"{db}; use --campaign to choose another directory",
+                                code="exists")
+            _set_aside_leftovers(directory)
+            temporary = directory / f".{DB_NAME}.{secrets_mod.token_hex(4)}.new"
+            ledger = Ledger.create(temporary)
+            try:
+                ledger.begin()
+                for key, value in (("side", side), ("identity", identity), ("game", game_id)):
+                    ledger.put_setting(key, value)
+                ledger.commit()
+                vault.write(directory / "secrets" / "chain.json",
+                            {"game": game_id, "side": side, "secret": secret.hex(), "length": chain,
+                             "private": hidden.hex() if hidden else None, **(extra or {})}, lock)
+            except BaseException:
+                ledger.close()
+                temporary.unlink(missing_ok=True)
+                raise
+            crash_point("create:secrets")
+        except BaseException:
+            held.release()
+            raise
+        campaign = cls(directory, ledger, held)
+        campaign._passphrase = lock
+        campaign._building = (temporary, db)
+        campaign._close_with_command()
+        return campaign
+
+    def _finish_create(self) -> None:
+        """Put the database built by ``_create`` in place as campaign.db."""
+        assert self._building is not None
+        temporary, db = self._building
+        crash_point("create:files")
+        self.ledger.close()
+        os.replace(temporary, db)
+        _sync_folder(db.parent)
+        self._building = None
+        self.ledger = Ledger.open(db)
 
     # -- reading --------------------------------------------------------------
     @property
@@ -335,11 +433,13 @@ class Campaign:
 
             opened_views = check_views(self, views, todo, result)
         if todo or result.claims or opened_views:
-            self._store(todo, result.claims, opened_views)
-            for applied in todo:
-                self._archive("received", applied.envelope)
-            for claim in result.claims:
-                self._archive("received", claim)
+            owed = [("received", a.envelope) for a in todo] + [("received", c) for c in result.claims]
+            self._store(todo, result.claims, opened_views, owed=owed)
+            crash_point("ingest:stored")
+            for n, (folder, env) in enumerate(owed):
+                self._archive(folder, env)
+                if n == 0:
+                    crash_point("ingest:received")
         return result
 
     def _check_claims(self, claims: list[Envelope], todo: list[history.Applied], result: IngestResult) -> None:
@@ -374,11 +474,18 @@ class Campaign:
         folder = self.dir / "evidence"
         folder.mkdir(exist_ok=True)
         path = folder / f"{env.seq:04d}-{env.author}-{env.hash[:12]}.pbem"
-        path.write_text(env.raw)
+        if not path.exists():
+            atomic_write(path, env.raw)
         return path
 
     def _store(self, applied: list[history.Applied], claims: list[Envelope] = (),
-               views: list[tuple[Envelope, str, str]] = ()) -> None:
+               views: list[tuple[Envelope, str, str]] = (), owed: list[tuple[str, Envelope]] | None = None) -> None:
+        """Store in one transaction, with the turn files this change owes (``owed``: (folder,
+        envelope) pairs; by default, one envelope of our own owes its sent/ file, as do our
+        claims), so that the next command writes them if this one is interrupted."""
+        if owed is None:
+            own = [a.envelope for a in applied if a.envelope.author == self.side]
+            owed = [("sent", e) for e in own if len(applied) == 1] + [("sent", c) for c in claims if c.author == self.side]
         ledger = self.ledger
         ledger.begin()
         try:
@@ -390,17 +497,124 @@ class Campaign:
                 ledger.add_claim(c.hash, c.seq, c.author, c.raw, now())
             for v, side, payload in views:
                 ledger.add_view(v.hash, v.seq, side, v.raw, payload, now())
+            if owed:
+                ledger.put_setting("owed-files", json.dumps([[f"{folder}/{turn_file_name(e)}", e.hash]
+                                                             for folder, e in owed]))
+            mine = [a.envelope for a in applied if a.envelope.author == self.side and a.envelope.kind == "turn"]
+            if self.mail_outbox and len(applied) == 1 and mine:
+                ledger.put_setting("owed-outbox", json.dumps([turn_file_name(mine[0]), mine[0].hash]))
             ledger.commit()
         except BaseException:
             ledger.rollback()
             raise
+        if self._building is not None:
+            self._finish_create()
 
     def _archive(self, folder: str, env: Envelope) -> Path:
         path = self.dir / folder / turn_file_name(env)
-        path.parent.mkdir(exist_ok=True)
-        if not path.exists():
-            path.write_text(env.raw)
+        try:
+            path.parent.mkdir(exist_ok=True)
+            if not path.exists():
+                atomic_write(path, env.raw)
+        except OSError as e:
+            stored = self._building is None and self.ledger.raw_by_hash(env.hash) is not None
+            raise PbemError(f"cannot write {path.name}", f"{path.parent}: {e.strerror or e}" + (
+                "; it is stored: the next pbem command (or 'pbem resend') writes it once this is mended"
+                if stored else ""), code="unwritable") from None
         return path
+
+    # -- finishing what an interrupted command started -------------------------
+    def _recover(self) -> Recovered:
+        """Write the turn files (and the outbox mail) the last change stored but did not write."""
+        done = Recovered()
+        if not (self.dir / "secrets").is_dir():  # a database copied alone somewhere: not a campaign folder to fill
+            return done
+        _remove_temporaries(self.dir / "secrets")
+        owed = _json_setting(self.ledger.setting("owed-files"))
+        for name, digest in owed if isinstance(owed, list) else []:
+            path = self.dir / name
+            if path.exists():
+                continue
+            raw = self.ledger.raw_by_hash(digest)
+            if raw is None:
+                continue
+            path.parent.mkdir(exist_ok=True)
+            atomic_write(path, raw)
+            done.files.append(path)
+            if name.startswith("sent/"):
+                self._notice(f"{path.name} was signed and stored but not written (an interrupted command): "
+                             f"written now: {path}")
+                envelope = open_block(find_blocks(raw)[0])
+                if envelope.kind == "turn":
+                    done.turn = (envelope, path)
+        outbox = _json_setting(self.ledger.setting("owed-outbox"))
+        if isinstance(outbox, list) and len(outbox) == 2:
+            name, digest = outbox
+            sent = self.dir / "sent" / name
+            stem = sent.stem
+            written = [p for folder in (self.dir / "outbox", self.dir / "outbox" / "sent") if folder.is_dir()
+                       for p in folder.glob(f"{stem}-*.eml")]
+            if not written and sent.exists():
+                try:
+                    done.outbox = self._write_outbox(sent, digest)
+                except (PbemError, OSError) as e:
+                    self._notice(f"the mail for {sent.name} could not be written again: {e}; send {sent} yourself")
+                for message in done.outbox:
+                    self._notice(f"the mail for {sent.name} was not written (an interrupted command): written now: "
+                                 f"{message}")
+                raw = self.ledger.raw_by_hash(digest)
+                if done.outbox and raw:
+                    done.turn = (open_block(find_blocks(raw)[0]), sent)
+            self.ledger.begin()
+            self.ledger.delete_setting("owed-outbox")
+            self.ledger.commit()
+        return done
+
+    def _write_outbox(self, sent: Path, digest: str) -> list[Path]:
+        from .keys import default_home
+        from .mail import load_config, write_outbox
+
+        raw = self.ledger.raw_by_hash(digest)
+        if raw is None:
+            return []
+        envelope = open_block(find_blocks(raw)[0])
+        views = sorted(self.dir.glob(f"sent/to-*/{sent.name}"))
+        try:
+            sender = load_config(default_home()).sender
+        except PbemError:
+            sender = ""
+        return write_outbox(self, PlayResult(envelope, sent, [], [], [], views), sender)
+
+    def exported(self, envelope: Envelope) -> None:
+        """``pbem play`` wrote the outbox mail of ``envelope``: nothing is owed any more."""
+        crash_point("play:outbox")
+        owed = _json_setting(self.ledger.setting("owed-outbox"))
+        if isinstance(owed, list) and owed[-1:] == [envelope.hash]:
+            self.ledger.begin()
+            self.ledger.delete_setting("owed-outbox")
+            self.ledger.commit()
+
+    def resend(self) -> tuple[Envelope, Path, list[Path]]:
+        """Write the last turn file this side signed to sent/ again, from the ledger, byte for
+        byte (nothing is signed again); with a referee's per-player files if they are there.
+
+        :raises PbemError: this side has signed nothing in the chain yet.
+        """
+        raw = self.ledger.last_raw_by(self.side)
+        if raw is None:
+            raise PbemError("you have signed no turn file in this game yet",
+                            "a referee game's join is in sent/; nothing else is yours to send", code="nothing-signed")
+        envelope = open_block(find_blocks(raw)[0])
+        path = self.dir / "sent" / turn_file_name(envelope)
+        path.parent.mkdir(exist_ok=True)
+        if not path.exists() or path.read_bytes() != raw.encode():
+            atomic_write(path, raw)
+        return envelope, path, sorted(self.dir.glob(f"sent/to-*/{path.name}"))
+
+    def _notice(self, text: str) -> None:
+        if text not in self._warned:
+            self._warned.add(text)
+            print(f"pbem: {text}", file=sys.stderr)
 
     # -- stalls ---------------------------------------------------------------
     def overdue(self, at: datetime | None = None) -> dict[str, Any] | None:
@@ -457,20 +671,61 @@ class Campaign:
         links = protocol.chain_links(data["game"], data["side"], bytes.fromhex(data["secret"]), data["length"])
         return links[index].hex()
 
-    def draft(self) -> list[dict[str, Any]]:
-        path = self.dir / "draft.json"
-        if not path.exists():
+    def _draft_file(self) -> Path | None:
+        """Where the draft is: with the secrets; an older pbem kept it in the campaign folder."""
+        for path in (self.dir / "secrets" / DRAFT_NAME, self.dir / DRAFT_NAME):
+            if path.exists():
+                return path
+        return None
+
+    def draft(self, ask: bool = True) -> list[dict[str, Any]] | None:
+        """The actions drafted after the current head (none if the draft is older).
+
+        A damaged or hostile draft (not JSON, the wrong shape, undecryptable) is never trusted:
+        it is ignored with a warning, as if there were none, and set aside as
+        ``draft.damaged.json`` by the next command that writes a draft or signs.  With ``ask``
+        False, an encrypted draft is not unlocked: None says a draft is kept, unread.
+        """
+        path = self._draft_file()
+        if path is None:
             return []
-        data = json.loads(path.read_text())
+        if not ask and self._passphrase is None and vault.is_encrypted(path):
+            return None
+        try:
+            data = vault.read(path, self._unlock)
+        except PbemError as e:
+            if e.code == "locked":
+                raise
+            self.draft_is_damaged(e.detail or str(e))
+            return []
+        problem = _draft_problem(data)
+        if problem:
+            self.draft_is_damaged(f"{path}: {problem}")
+            return []
         head = self.ledger.head()
-        return data["actions"] if head and data.get("after") == head[0] else []
+        return list(data["actions"]) if head and data["after"] == head[0] else []
+
+    def draft_is_damaged(self, why: str) -> None:
+        """Stop trusting the draft (``why``): warn once; the next write sets it aside."""
+        self._draft_problem = why
+        self._notice(f"warning: the draft of unsigned actions is damaged and is ignored ({why}); "
+                     f"the next 'pbem play' keeps it aside as {DRAFT_NAME.replace('.json', '.damaged.json')}")
 
     def _save_draft(self, actions: list[dict[str, Any]]) -> None:
-        path = self.dir / "draft.json"
+        path = self.dir / "secrets" / DRAFT_NAME
+        legacy = self.dir / DRAFT_NAME
+        if self._draft_problem is not None:  # keep what was there, out of the way
+            damaged = self._draft_file()
+            if damaged is not None:
+                os.replace(damaged, damaged.with_name(DRAFT_NAME.replace(".json", ".damaged.json")))
+            self._draft_problem = None
         if actions:
-            path.write_text(json.dumps({"after": self.ledger.head()[0], "actions": actions}))  # type: ignore[index]
+            vault.write(path, {"after": self.ledger.head()[0], "actions": actions},  # type: ignore[index]
+                        self._unlock() if self._encrypted() else None)
         elif path.exists():
             path.unlink()
+        if legacy.exists():
+            legacy.unlink()
 
     def take_back(self) -> dict[str, Any] | None:
         """Drop the last drafted (unsigned) action; returns it, or None if there is none."""
@@ -481,9 +736,24 @@ class Campaign:
         self._save_draft(actions)
         return last
 
+    def _unlock(self) -> bytes | None:
+        """The secrets' passphrase, asked once per command."""
+        if self._passphrase is None and self.unlock is not None:
+            self._passphrase = self.unlock()
+        return self._passphrase
+
+    def _encrypted(self) -> bool:
+        return vault.is_encrypted(self.dir / "secrets" / "chain.json")
+
     def _secrets(self) -> dict[str, Any]:
         if self._secret_cache is None:
-            self._secret_cache = vault.read(self.dir / "secrets" / "chain.json", self.unlock)
+            path = self.dir / "secrets" / "chain.json"
+            data = vault.read(path, self._unlock)
+            problem = _secrets_problem(data, self.ledger.setting("game"), self.side)
+            if problem:
+                raise PbemError("this campaign's secrets are damaged", f"{path}: {problem}; restore the file from "
+                                "a backup", code="bad-secrets")
+            self._secret_cache = data
         return self._secret_cache
 
     def _build(self) -> dict[str, Any]:
@@ -496,9 +766,7 @@ class Campaign:
         """Keep the items we hid by choice: only we know them, and we open them at the end."""
         data = dict(self._secrets())
         data["chosen"] = {**data.get("chosen", {}), **dict(chosen)}
-        path = self.dir / "secrets" / "chain.json"
-        locked = json.loads(path.read_text()).get("encrypted")
-        vault.write(path, data, self.unlock() if locked and self.unlock else None)
+        vault.write(self.dir / "secrets" / "chain.json", data, self._unlock() if self._encrypted() else None)
         self._secret_cache = data
 
     def preview(self, actions: list[dict[str, Any]], reveal: str) -> tuple[dict[str, Any], list, list]:
@@ -566,8 +834,9 @@ class Campaign:
                    "kind": "turn", "engine": history.engine_stamp(game), "body": body, "state": ""}
         content["state"] = _state_after(self.match(), self.genesis, content, head)
         envelope = seal(identity, content)
-        if chosen:
+        if chosen:  # before the turn is stored: what we hid is never signed without our record of it
             self._remember_chosen(chosen)
+        crash_point("sign:before-store")
         self._store([history.apply(envelope, self.genesis, self.match(), head)])
         return envelope
 
@@ -585,6 +854,97 @@ def _state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, c
         return state_hash(protocol.join(match, content["author"], content["body"]))  # type: ignore[arg-type]
     new, _, _ = protocol.advance(game, match, content["seq"], content["author"], content["body"])  # type: ignore[arg-type]
     return state_hash(new)
+
+
+def _json_setting(value: str | None) -> Any:
+    try:
+        return json.loads(value) if value else None
+    except ValueError:
+        return None
+
+
+def _sync_folder(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _remove_temporaries(folder: Path) -> None:
+    """Temporary files a kill left in the middle of a write (``.NAME.*.tmp``): never the real file."""
+    if folder.is_dir():
+        for path in folder.glob(".*.tmp"):
+            path.unlink(missing_ok=True)
+
+
+def _set_aside_leftovers(directory: Path) -> None:
+    """Before ``pbem new``/``join`` builds a campaign where none is whole: what an interrupted one
+    left (a temporary database, secrets without a database, an unfinished campaign.db, the
+    turn files it wrote) goes to ``interrupted-N/`` (mode 0700, it may hold secrets), never away."""
+    for path in directory.glob(f".{DB_NAME}.*.new*"):
+        path.unlink(missing_ok=True)
+    db = directory / DB_NAME
+    secrets_dir = directory / "secrets"
+    if not db.exists() and not (secrets_dir / "chain.json").exists():
+        return
+    n = 1
+    while (directory / f"interrupted-{n}").exists():
+        n += 1
+    aside = directory / f"interrupted-{n}"
+    aside.mkdir(mode=0o700)
+    for name in (DB_NAME, f"{DB_NAME}-journal", "secrets", DRAFT_NAME, "sent", "received", "outbox", "evidence"):
+        if (directory / name).exists():
+            os.replace(directory / name, aside / name)
+    _sync_folder(directory)
+
+
+def _draft_problem(data: Any) -> str | None:
+    """Why ``data`` is not a draft this tool wrote, or None."""
+    if not isinstance(data, dict) or set(data) - {"after", "actions"}:
+        return "not a draft: an object with 'after' and 'actions' expected"
+    if not isinstance(data.get("after"), int) or isinstance(data["after"], bool):
+        return "'after' is not an envelope number"
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+        return "'actions' is not a list of actions"
+    return None
+
+
+def _secrets_problem(data: dict[str, Any], game: str | None, side: str) -> str | None:
+    """Why ``data`` is not this campaign's secrets, or None."""
+    def is_hex(value: Any, size: int | None = None) -> bool:
+        if not isinstance(value, str) or (size is not None and len(value) != size * 2):
+            return False
+        try:
+            bytes.fromhex(value)
+        except ValueError:
+            return False
+        return bool(value)
+
+    for key, kind in (("game", str), ("side", str), ("secret", str), ("length", int)):
+        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+            return f"the field {key!r} is missing or not a {kind.__name__}"
+    if game is not None and data["game"] != game:
+        return f"they are the secrets of game {data['game'][:16]}, not of this campaign's {game}"
+    if side and data["side"] != side:
+        return f"they are the secrets of {data['side'][:16]}, not of {side}"
+    if not is_hex(data["secret"], 32):
+        return "the chain secret is not 32 bytes of hex"
+    if not 0 < data["length"] <= 1_000_000:
+        return "the chain length is out of range"
+    for key in ("private", "salt", "box"):
+        if data.get(key) is not None and not is_hex(data[key], 32):
+            return f"the field {key!r} is not 32 bytes of hex"
+    chosen = data.get("chosen", {})
+    if not isinstance(chosen, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in chosen.items()):
+        return "the record of hidden choices ('chosen') is not a table of names"
+    return None
 
 
 def _swap_hidden(value: Any, tokens: list[str]) -> Any:

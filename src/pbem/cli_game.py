@@ -194,6 +194,11 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     from .report import _dice_text
 
     camp = _open(campaign)
+    camp.mail_outbox = True  # what it signs owes its mail: a later command writes it if this one is interrupted
+    if camp.recovered.turn is not None and (camp.waiting() or {}).get("side") != camp.side:
+        envelope, path = camp.recovered.turn  # signed by an interrupted 'pbem play': this retry finishes it
+        click.echo(f"signed turn file #{envelope.seq}: {path} (signed before an interruption; written now)")
+        return _tell(camp, None, camp.recovered.outbox)
     identity = _keystore(ctx).load(camp.identity_name, _passphrase)
     ask = None
     if interactive or (interactive is None and not orders and sys.stdin.isatty()):
@@ -226,10 +231,17 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
     from .mail import write_outbox
 
-    for message in write_outbox(camp, result, _mail_config(ctx).sender):
+    messages = write_outbox(camp, result, _mail_config(ctx).sender)
+    camp.exported(result.envelope)
+    _tell(camp, result.paths, messages)
+
+
+def _tell(camp, paths: list[Path] | None, messages: list[Path]) -> None:
+    """After a turn file is written: the mail ready to send, and to whom it goes."""
+    for message in messages:
         click.echo(f"ready to send: {message} (pbem mail send)")
-    if result.paths:
-        for path in result.paths:
+    if paths:
+        for path in paths:
             side = path.parent.name.removeprefix("to-")
             click.echo(f"  for {side} ({camp.genesis['body']['sides'][side]['name']}): {path}")
         click.echo("Send each player its own file: it holds that player's view and no one else's.")
@@ -240,6 +252,31 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     else:
         click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']}.")
     _next(camp)
+
+
+@click.command()
+@campaign_option
+@click.pass_context
+def resend(ctx: click.Context, campaign: Path | None) -> None:
+    """Write again the last turn file you signed, and a new outbox mail with it.
+
+    For a file your opponent never received, or one an interrupted 'pbem play'
+    did not write: the file comes from the campaign database, byte for byte
+    as it was signed (nothing is signed again).
+
+    \b
+    Example:
+        pbem resend --campaign hill60
+    """
+    from .campaign import PlayResult
+    from .mail import write_outbox
+
+    camp = _open(campaign)
+    envelope, path, views = camp.resend()
+    click.echo(f"turn file #{envelope.seq} written again: {path}")
+    messages = write_outbox(camp, PlayResult(envelope, path, [], [], [], views), _mail_config(ctx).sender)
+    camp.exported(envelope)
+    _tell(camp, views, messages)
 
 
 @click.command()
@@ -287,8 +324,10 @@ def status(campaign: Path | None) -> None:
             state = "OVERDUE: a timeout claim may be signed (pbem claim-timeout)" if late["overdue"] and who != "you" \
                 else ("OVERDUE" if late["overdue"] else f"{late['deadline'] - late['hours']} h left")
             click.echo(f"deadline {late['deadline']} h: {state}")
-    drafted = camp.draft()
-    if drafted:
+    drafted = camp.draft(ask=False)
+    if drafted is None:
+        click.echo("a draft of unsigned actions is kept, encrypted with the secrets")
+    elif drafted:
         click.echo(f"{len(drafted)} drafted action(s) not yet signed")
     evidence = sorted((camp.dir / "evidence").glob("*.pbem")) if (camp.dir / "evidence").is_dir() else []
     for path in evidence:
@@ -321,12 +360,14 @@ def disclose(ctx: click.Context, campaign: Path | None) -> None:
     if not camp.refereed or camp.side != "referee":
         raise PbemError("only the referee of a referee game discloses it", code="not-referee")
     identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    camp.mail_outbox = True
     result = publish(camp, identity)
     click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
     from .mail import write_outbox
 
     for message in write_outbox(camp, result, _mail_config(ctx).sender):
         click.echo(f"ready to send: {message} (pbem mail send)")
+    camp.exported(result.envelope)
     click.echo("Send it to every player: with it they can run 'pbem verify' and 'pbem audit' on the whole game.")
 
 

@@ -88,10 +88,29 @@ class Ledger:
         ledger.migrate()
         return ledger
 
+    @staticmethod
+    def unfinished(path: Path) -> bool:
+        """An empty database, or one with no envelope: what an interrupted create of an older
+        pbem could leave (today's builds it under another name and renames it whole)."""
+        if path.stat().st_size == 0:
+            return True
+        try:
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                tables = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
+                return "envelopes" not in tables or conn.execute("select 1 from envelopes limit 1").fetchone() is None
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError:
+            return False  # not ours to set aside: refuse to overwrite it
+
     @classmethod
     def open(cls, path: Path, *, readonly: bool = False) -> Ledger:
         if not path.is_file():
             raise LedgerError("no campaign database", f"{path} does not exist; create a game with 'pbem new' or 'pbem join'", code="no-campaign")
+        if path.stat().st_size == 0:
+            raise LedgerError("an unfinished campaign", f"{path} is empty: an interrupted 'pbem new' or 'pbem join' "
+                              "left it; run that command again", code="no-campaign")
         uri = f"file:{path}?mode=ro" if readonly else f"file:{path}"
         try:
             conn = sqlite3.connect(uri, uri=True, isolation_level=None)
@@ -189,6 +208,19 @@ class Ledger:
         return list(self.conn.execute("select hash, seq, side, raw, payload from views where side = ? "
                                       "order by seq", (side,)))
 
+    def raw_by_hash(self, digest: str) -> str | None:
+        """An envelope or a timeout claim, as received, by its hash."""
+        for table in ("envelopes", "claims"):
+            row = self.conn.execute(f"select raw from {table} where hash = ?", (digest,)).fetchone()
+            if row:
+                return row[0]
+        return None
+
+    def last_raw_by(self, author: str) -> str | None:
+        row = self.conn.execute("select raw from envelopes where author = ? order by seq desc limit 1",
+                                (author,)).fetchone()
+        return row[0] if row else None
+
     def received_at(self, seq: int) -> str | None:
         row = self.conn.execute("select received_at from envelopes where seq = ?", (seq,)).fetchone()
         return row[0] if row else None
@@ -206,6 +238,9 @@ class Ledger:
 
     def put_setting(self, key: str, value: str) -> None:
         self.conn.execute("insert or replace into settings (key, value) values (?, ?)", (key, value))
+
+    def delete_setting(self, key: str) -> None:
+        self.conn.execute("delete from settings where key = ?", (key,))
 
     def append(self, seq: int, digest: str, author: str, kind: str, raw: str, received_at: str) -> None:
         self.conn.execute("insert into envelopes (seq, hash, author, kind, raw, received_at) values (?, ?, ?, ?, ?, ?)",

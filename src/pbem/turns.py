@@ -19,6 +19,7 @@ from . import history
 from .campaign import Ask, Campaign, PlayResult
 from .errors import PbemError
 from .keys import Identity
+from .lock import crash_point
 
 
 def _shown(camp: Campaign, match: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
@@ -33,9 +34,23 @@ def _shown(camp: Campaign, match: dict[str, Any], prompt: Prompt, known: dict[st
     return prompt
 
 
+def _draft(camp: Campaign, reveal: str) -> list[dict[str, Any]]:
+    """The draft, if the game still takes it: a draft the rules refuse (edited by hand, or
+    hostile) is ignored with a warning, like a damaged one."""
+    actions = camp.draft() or []
+    if actions:
+        try:
+            camp.preview(actions, reveal)
+        except Exception as e:  # whatever the engine says of actions we did not choose
+            camp.draft_is_damaged(f"the rules refuse it: {str(e)[:200] or type(e).__name__}")
+            return []
+    return actions
+
+
 def shown_prompt(camp: Campaign) -> Prompt:
     """The decision as ``play`` offers it: after our draft, our own hidden items by name."""
-    match, actions = camp.match(), camp.draft()
+    match = camp.match()
+    actions = _draft(camp, camp._next_link())
     if actions:
         match, _, _ = camp.preview(actions, camp._next_link())
     known = camp.knowledge(match) if "private" in match else {}
@@ -76,9 +91,11 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         if camp._secrets().get("chosen"):  # the items we hid by choice, opened at last
             body["private_chosen"] = camp._secrets()["chosen"]
         envelope = camp._sign(identity, body)
+        crash_point("play:stored")
         path = camp._archive("sent", envelope)
+        crash_point("play:sent")
         return PlayResult(envelope, path, [], [], [])
-    actions = camp.draft()
+    actions = _draft(camp, reveal)
     queue = list(orders)
     refusal: str | None = None
     while True:
@@ -117,6 +134,8 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
                 raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
             refusal = str(e)
     envelope = camp._sign(identity, {"reveal": reveal, "actions": actions})
-    camp._save_draft([])
+    crash_point("play:stored")
+    camp._save_draft([])  # after the turn is stored: a kill between leaves a draft of an older head, ignored
     path = camp._archive("sent", envelope)
+    crash_point("play:sent")
     return PlayResult(envelope, path, events, rolls, actions)

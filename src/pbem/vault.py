@@ -3,19 +3,26 @@
 The secrets (the hash-chain seed and the private-draw secret) never leave
 this machine until the rules say so.  Encrypted files use scrypt to derive a
 key from the passphrase and ChaCha20-Poly1305 to seal the JSON.
+
+Every write replaces the file in one step (``pbem.files.atomic_write``): a kill leaves the
+old secrets or the new ones, never an empty or half-written file.  A file that cannot be
+read as secrets (not JSON, not a JSON object, an encrypted file with a damaged field) is
+refused with ``bad-secrets`` and a one-line reason.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import os
-import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from .errors import PbemError
+from .files import atomic_write
+from .lock import crash_point
 
 SCHEME = "scrypt-chacha20poly1305"
 
@@ -26,32 +33,94 @@ def _key(passphrase: bytes, salt: bytes) -> bytes:
     return Scrypt(salt=salt, length=32, n=2**15, r=8, p=1).derive(passphrase)
 
 
-def write(path: Path, data: dict[str, Any], passphrase: bytes | None = None) -> None:
+def seal(data: dict[str, Any], passphrase: bytes | None = None) -> bytes:
+    """The bytes of a secrets file holding ``data`` (encrypted with ``passphrase`` if given)."""
     plain = json.dumps(data, sort_keys=True).encode()
-    if passphrase:
-        from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+    if not passphrase:
+        return plain
+    import secrets
 
-        salt, nonce = secrets.token_bytes(16), secrets.token_bytes(12)
-        sealed = ChaCha20Poly1305(_key(passphrase, salt)).encrypt(nonce, plain, SCHEME.encode())
-        plain = json.dumps({"encrypted": SCHEME, "salt": salt.hex(), "nonce": nonce.hex(),
-                            "data": base64.b64encode(sealed).decode()}).encode()
-    path.parent.mkdir(mode=0o700, exist_ok=True)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "wb") as f:
-        f.write(plain)
+    from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
+
+    salt, nonce = secrets.token_bytes(16), secrets.token_bytes(12)
+    sealed = ChaCha20Poly1305(_key(passphrase, salt)).encrypt(nonce, plain, SCHEME.encode())
+    return json.dumps({"encrypted": SCHEME, "salt": salt.hex(), "nonce": nonce.hex(),
+                       "data": base64.b64encode(sealed).decode()}).encode()
+
+
+def write(path: Path, data: dict[str, Any], passphrase: bytes | None = None) -> None:
+    """Replace the secrets file ``path`` with ``data``, in one step, mode 0600."""
+    blob = seal(data, passphrase)
+    try:
+        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    except OSError as e:
+        raise PbemError("cannot write this campaign's secrets", f"{path.parent}: {e.strerror or e}",
+                        code="unwritable") from None
+    if os.environ.get("PBEM_CRASH_AT") == "secrets:write":  # tests: die half-way through the write
+        import tempfile
+
+        fd, _ = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        os.write(fd, blob[: len(blob) // 2])
+        crash_point("secrets:write")
+    try:
+        atomic_write(path, blob, 0o600)
+    except OSError as e:  # disk full, read-only: the old file stands, whole
+        raise PbemError("cannot write this campaign's secrets", f"{path}: {e.strerror or e}; the file is as it was",
+                        code="unwritable") from None
+
+
+def _damaged(path: Path, why: str) -> PbemError:
+    return PbemError("this campaign's secrets are damaged", f"{path}: {why}; restore the file from a backup",
+                     code="bad-secrets")
+
+
+def load(path: Path) -> dict[str, Any]:
+    """The JSON object in ``path`` as stored (maybe an encrypted wrapper)."""
+    try:
+        text = path.read_bytes().decode("utf-8")
+    except FileNotFoundError:
+        raise PbemError("this campaign's secrets are missing", f"{path} does not exist", code="no-secrets") from None
+    except OSError as e:
+        raise PbemError("this campaign's secrets cannot be read", f"{path}: {e.strerror or e}",
+                        code="bad-secrets") from None
+    except UnicodeDecodeError:
+        raise _damaged(path, "not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except ValueError as e:
+        raise _damaged(path, "empty file" if not text.strip() else f"not JSON ({e})") from None
+    if not isinstance(data, dict):
+        raise _damaged(path, f"a JSON {type(data).__name__}, not an object")
+    return data
+
+
+def is_encrypted(path: Path) -> bool:
+    try:
+        return load(path).get("encrypted") is not None
+    except PbemError:
+        return False
 
 
 def read(path: Path, passphrase: Callable[[], bytes | None] | None = None) -> dict[str, Any]:
     """The secrets; asks ``passphrase()`` if the file is encrypted.
 
-    :raises PbemError: missing file, no or wrong passphrase.
+    :raises PbemError: missing file (``no-secrets``), no or wrong passphrase (``locked``),
+        a damaged file (``bad-secrets``).
     """
-    try:
-        data = json.loads(path.read_text())
-    except FileNotFoundError:
-        raise PbemError("this campaign's secrets are missing", f"{path} does not exist", code="no-secrets") from None
-    if data.get("encrypted") != SCHEME:
+    data = load(path)
+    if "encrypted" not in data:
         return data
+    if data["encrypted"] != SCHEME:
+        raise _damaged(path, f"encrypted with an unknown scheme {str(data['encrypted'])[:40]!r}")
+    try:
+        salt, nonce = bytes.fromhex(data["salt"]), bytes.fromhex(data["nonce"])
+        sealed = base64.b64decode(data["data"], validate=True)
+    except KeyError as e:
+        raise _damaged(path, f"the encrypted file has no {e.args[0]!r} field") from None
+    except (TypeError, ValueError, binascii.Error):
+        raise _damaged(path, "a field of the encrypted file (salt, nonce or data) is not valid hex or base64") from None
+    if len(nonce) != 12 or not salt:
+        raise _damaged(path, f"the nonce has {len(nonce)} bytes, not 12" if salt else "the salt is empty")
     from cryptography.exceptions import InvalidTag
     from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 
@@ -60,8 +129,13 @@ def read(path: Path, passphrase: Callable[[], bytes | None] | None = None) -> di
         raise PbemError("this campaign's secrets are encrypted", "give the passphrase (PBEM_PASSPHRASE or the prompt)",
                         code="locked")
     try:
-        plain = ChaCha20Poly1305(_key(secret, bytes.fromhex(data["salt"]))).decrypt(
-            bytes.fromhex(data["nonce"]), base64.b64decode(data["data"]), SCHEME.encode())
+        plain = ChaCha20Poly1305(_key(secret, salt)).decrypt(nonce, sealed, SCHEME.encode())
     except InvalidTag:
         raise PbemError("cannot unlock this campaign's secrets", "wrong passphrase or damaged file", code="locked") from None
-    return json.loads(plain)
+    try:
+        opened = json.loads(plain)
+    except ValueError:
+        raise _damaged(path, "the decrypted secrets are not JSON") from None
+    if not isinstance(opened, dict):
+        raise _damaged(path, "the decrypted secrets are not a JSON object")
+    return opened
