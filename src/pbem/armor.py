@@ -52,29 +52,163 @@ def _clean(line: str) -> str:
     return line.lstrip(" \t>").strip()
 
 
+class Damaged(NamedTuple):
+    """A block that was begun (or ended) but cannot be read: where, and why."""
+
+    line: int  # the 1-based line where the damaged block starts in the text
+    error: ArmorError
+    kind: str = "damaged"  # or "no-begin": an END line that closes no block
+
+
+class Found(NamedTuple):
+    blocks: list[Block]
+    damaged: list[Damaged]
+
+
 def find_blocks(text: str) -> list[Block]:
     """Every turn-file block in ``text`` (a mail body, a file, a quoted reply).
 
-    :raises ArmorError: a block is begun but never ended, or is malformed.
+    :raises ArmorError: a block is begun but never ended, ended but never begun (its BEGIN
+        line damaged), too large (``pbem.limits.MAX_TURN_FILE_BYTES``) or malformed: the
+        first such block, named in the reason.
     """
+    found = scan(text)
+    if found.damaged:
+        first = found.damaged[0]
+        if not found.blocks and all(d.kind == "no-begin" for d in found.damaged):
+            raise ArmorError("no turn file found", f"{first.error}: {first.error.detail}", code="no-turn-file")
+        raise first.error
+    return found.blocks
+
+
+def scan(text: str) -> Found:
+    """Every block in ``text``, and every damaged one, without refusing the whole text.
+
+    For a mailbox, where one message may quote a mangled turn file beside a good one:
+    the good blocks are read, each damaged one is reported with the reason
+    ``find_blocks`` would give.  A block's text is measured before it is decoded.
+    """
+    from . import limits
+
+    bound = limits.value("MAX_TURN_FILE_BYTES")
     lines = text.splitlines()
+    n = len(lines)
     blocks: list[Block] = []
+    damaged: list[Damaged] = []
     i = 0
-    while i < len(lines):
-        if _clean(lines[i]) != BEGIN:
+    while i < n:
+        line = lines[i]
+        if "PBEM" not in line and "pbem" not in line:  # the common case, cheaply
             i += 1
             continue
-        for j in range(i + 1, len(lines)):
+        cleaned = _clean(line)
+        if cleaned == END:
+            damaged.append(Damaged(i + 1, _orphan_end(lines, i, bound), "no-begin"))
+            i += 1
+            continue
+        if cleaned != BEGIN:
+            if _begin_like(cleaned):
+                j, closed = _skip_block(lines, i + 1)
+                what = _describe(lines[i:j + 1 if closed else j])
+                damaged.append(Damaged(i + 1, ArmorError(
+                    f"damaged turn file{what}: its BEGIN line is damaged",
+                    f"line {i + 1} reads {_show(cleaned)}, expected '{BEGIN}'")))
+                i = j + 1 if closed else j
+                continue
+            i += 1
+            continue
+        size = len(line)
+        j = i + 1
+        stop = None
+        while j < n:
             cleaned = _clean(lines[j])
             if cleaned == END:
-                blocks.append(_parse(lines[i:j + 1]))
-                i = j + 1
+                stop = "end"
                 break
-            if cleaned == BEGIN:
-                raise ArmorError("truncated turn file", f"a block begun on line {i + 1} has no END line before the next BEGIN", code="truncated")
+            if cleaned == BEGIN or _begin_like(cleaned):
+                stop = "begin"
+                break
+            size += len(lines[j]) + 1
+            j += 1
+        if stop == "end" and size + len(lines[j]) > bound:
+            size += len(lines[j])
+            damaged.append(Damaged(i + 1, ArmorError(
+                f"turn file{_describe(lines[i:i + 8])} too large",
+                f"the block begun on line {i + 1} is {limits.size(size)}; the limit is {limits.size(bound)} "
+                "(set PBEM_MAX_TURN_FILE_BYTES to allow more)", code="too-large")))
+            i = j + 1
+        elif stop == "end":
+            try:
+                blocks.append(_parse(lines[i:j + 1]))
+            except ArmorError as e:
+                if len(lines) > j - i + 1:  # not alone in the text: say which block
+                    where = f"the block{_describe(lines[i:j + 1])} on lines {i + 1}-{j + 1}"
+                    e.detail = f"{where}: {e.detail}" if e.detail else where
+                damaged.append(Damaged(i + 1, e))
+            i = j + 1
+        elif stop == "begin":
+            damaged.append(Damaged(i + 1, ArmorError(
+                "truncated turn file" + _describe(lines[i:j]),
+                f"a block begun on line {i + 1} has no END line before the next BEGIN", code="truncated")))
+            i = j
         else:
-            raise ArmorError("truncated turn file", f"the block begun on line {i + 1} has no '{END}' line", code="truncated")
-    return blocks
+            damaged.append(Damaged(i + 1, ArmorError(
+                "truncated turn file" + _describe(lines[i:min(n, i + 8)]),
+                f"the block begun on line {i + 1} has no '{END}' line", code="truncated")))
+            i = n
+    return Found(blocks, damaged)
+
+
+def _begin_like(cleaned: str) -> bool:
+    """A line meant as a BEGIN line but changed: dashes, then BEGIN PBEM, and no END marker
+    on the same line (prose that names both markers is not one)."""
+    squeezed = "".join(cleaned.split()).upper()
+    return squeezed.startswith("---") and "BEGINPBEM" in squeezed and "ENDPBEM" not in squeezed
+
+
+def _skip_block(lines: list[str], j: int) -> tuple[int, bool]:
+    """From line ``j``: the index of the END line closing a block (True), or of the next BEGIN
+    line or the end of the text (False)."""
+    while j < len(lines):
+        cleaned = _clean(lines[j])
+        if cleaned == END:
+            return j, True
+        if cleaned == BEGIN or _begin_like(cleaned):
+            return j, False
+        j += 1
+    return j, False
+
+
+def _orphan_end(lines: list[str], j: int, bound: int) -> ArmorError:
+    """The error for an END line that closes no block: its BEGIN line was lost or changed."""
+    start, size = j, 0
+    while start > 0 and size < bound:
+        cleaned = _clean(lines[start - 1])
+        if cleaned in (BEGIN, END) or _begin_like(cleaned):
+            break
+        start -= 1
+        size += len(lines[start]) + 1
+    what = _describe(lines[start:j + 1])
+    return ArmorError(f"truncated turn file{what}: its BEGIN line is missing or damaged",
+                      f"the END line on line {j + 1} closes no block (expected a '{BEGIN}' line above it)",
+                      code="truncated")
+
+
+def _describe(lines: list[str]) -> str:
+    """' #4 from blue' when the readable header of a damaged block can still be read, else ''."""
+    fields: dict[str, str] = {}
+    for line in lines[:200]:
+        parts = _clean(line).split()
+        for key, val in zip(parts, parts[1:]):
+            if key in ("Seq:", "From:") and key[:-1] not in fields and len(val) <= 40 and val.isprintable():
+                fields[key[:-1]] = val
+    if "Seq" in fields and fields["Seq"].isdigit():
+        return f" #{fields['Seq']}" + (f" from {fields['From']}" if "From" in fields else "")
+    return ""
+
+
+def _show(line: str) -> str:
+    return repr(line if len(line) <= 60 else line[:57] + "...")
 
 
 def _parse_as_written(lines: list[str]) -> Block | None:

@@ -314,10 +314,11 @@ def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None
 
 
 @mail.command("fetch")
+@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), help="Read this Maildir instead of IMAP.")
 @campaign_option
 @click.pass_context
-def mail_fetch(ctx: click.Context, campaign: Path | None) -> None:
-    """Ingest the new messages of the IMAP folder (each message on its own; refused ones are reported).
+def mail_fetch(ctx: click.Context, maildir: Path | None, campaign: Path | None) -> None:
+    """Ingest the new messages of the IMAP folder or a Maildir (each on its own; refused ones are reported).
 
     \b
     Example:
@@ -326,20 +327,17 @@ def mail_fetch(ctx: click.Context, campaign: Path | None) -> None:
     from .mail import fetch
 
     camp = _open(campaign)
-    result = fetch(camp, _mail_config(ctx), _secret_env("PBEM_IMAP_PASSWORD", "IMAP"))
-    for line in result.accepted:
-        click.echo(f"accepted {line}")
-    for line in result.skipped:
-        click.echo(f"skipped {line}")
-    for sender, subject, reason in result.refused:
-        click.echo(f"REFUSED a message from {sender} ({subject!r}): {reason}", err=True)
+    result = fetch(camp, _mail_config(ctx), None if maildir else _secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
+    for line, err in result.lines():
+        click.echo(line, err=err)
     _next(camp)
 
 
 @mail.command("run")
+@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), help="Read this Maildir instead of IMAP.")
 @campaign_option
 @click.pass_context
-def mail_run(ctx: click.Context, campaign: Path | None) -> None:
+def mail_run(ctx: click.Context, maildir: Path | None, campaign: Path | None) -> None:
     """Referee: read new mail, adjudicate, send each player its own file, answer malformed mail.
 
     Safe to run again and again (e.g. from cron): nothing is processed twice.
@@ -357,14 +355,10 @@ def mail_run(ctx: click.Context, campaign: Path | None) -> None:
     config = _mail_config(ctx)
     identity = _keystore(ctx).load(camp.identity_name, _passphrase)
     result = run(camp, identity, config, _secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user
-                 else None, _secret_env("PBEM_IMAP_PASSWORD", "IMAP"))
-    for line in result.fetched.accepted:
-        click.echo(f"accepted {line}")
-    for sender, subject, reason in result.fetched.refused:
-        click.echo(f"answered a malformed message from {sender}: {reason.splitlines()[0]}")
-    for seq in result.adjudicated:
-        click.echo(f"adjudicated #{seq}")
-    for path in result.sent:
-        click.echo(f"sent {path.name}")
+                 else None, None if maildir else _secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
+    for line, err in result.lines():
+        click.echo(line, err=err)
+    if result.error is not None:
+        raise result.error
 
 

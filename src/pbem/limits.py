@@ -73,7 +73,7 @@ def size(n: int) -> str:
     """A byte count as a person reads it (``12.5 MB``)."""
     if n < 10_000:
         return f"{n} bytes"
-    if n < 10_000_000:
+    if n < 1_000_000:
         return f"{n / 1000:.0f} kB"
     return f"{n / 1_000_000:.1f} MB"
 

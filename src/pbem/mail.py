@@ -19,7 +19,9 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from . import limits
 from .errors import PbemError
+from .files import atomic_write
 
 SECURITY = ("ssl", "starttls", "none")
 CONFIG = "mail.toml"
@@ -81,9 +83,7 @@ def save_config(home: Path, config: MailConfig) -> Path:
             if server.cafile:
                 lines.append(f"cafile = {json.dumps(server.cafile)}")
     home.mkdir(parents=True, exist_ok=True)
-    path = home / CONFIG
-    path.write_text("\n".join(lines) + "\n")
-    return path
+    return atomic_write(home / CONFIG, "\n".join(lines) + "\n")
 
 
 # --- composing ------------------------------------------------------------------
@@ -173,9 +173,7 @@ def view_text(campaign, side: str, seq: int) -> str:
 
 
 def _save(campaign, msg, stem: str) -> Path:
-    path = _outbox(campaign) / f"{stem}.eml"
-    path.write_bytes(bytes(msg))
-    return path
+    return atomic_write(_outbox(campaign) / f"{stem}.eml", bytes(msg))
 
 
 # --- sending -------------------------------------------------------------------------
@@ -223,31 +221,94 @@ def send(campaign, config: MailConfig, password: str | None, files: list[Path] |
 
 
 # --- receiving ---------------------------------------------------------------------------
+#
+# The mailbox promise: every message is read once, on its own.  A message that cannot be
+# used, for whatever reason (refused by the rules, damaged, past a bound of pbem.limits, or
+# breaking the mail parser), is recorded as refused with a one-line reason and marked read
+# in the same transaction: it never stops the messages behind it, and is never read again.
+# Only what is not the message's fault (the network, the campaign busy or its secrets
+# locked, a full disk) stops a run, before the message is marked: the next run reads it.
+
+_ENVIRONMENT = {"busy", "locked", "no-secrets"}
+_FULL = {"ENOSPC", "EDQUOT", "EROFS", "EIO", "EACCES", "EPERM"}
+
+
+@dataclass
+class Refusal:
+    """A message (or one damaged block in it) that could not be used."""
+
+    message: str  # which message: "message 7" (an IMAP UID) or a Maildir file's name
+    sender: str  # its From, as shown (decoded, no control characters, shortened)
+    subject: str
+    reason: str  # "code: reason", then "  detail" on a second line
+    reply_to: str = ""  # where a polite reply may go ('' for nowhere)
+
+    def __iter__(self):  # unpacks as (sender, subject, reason), as it always has
+        return iter((self.sender, self.subject, self.reason))
+
+    @property
+    def line(self) -> str:
+        head, _, detail = self.reason.partition("\n")
+        return head + (f" ({detail.strip()})" if detail.strip() else "")
+
 
 @dataclass
 class Fetched:
     accepted: list[str] = field(default_factory=list)
     skipped: list[str] = field(default_factory=list)
-    refused: list[tuple[str, str, str]] = field(default_factory=list)  # (sender, subject, reason)
+    refused: list[Refusal] = field(default_factory=list)
+    mailbox: str = ""  # what was read, as shown
+    new: int = 0  # messages read this time
+    total: int = 0  # messages in the mailbox
+
+    def summary(self, replies: int | None = None) -> str:
+        if not self.total:
+            return f"nothing to read: {self.mailbox} holds no messages"
+        if not self.new:
+            return f"nothing new in {self.mailbox} ({self.total} message(s), all read before)"
+        parts = [f"{len(self.accepted)} accepted"] if self.accepted else []
+        messages = len({r.message for r in self.refused})
+        if messages:
+            parts.append(f"{messages} refused")
+        if replies is not None and messages:
+            parts.append(f"{replies} answered")
+        if self.skipped:
+            parts.append(f"{len(self.skipped)} skipped")
+        return f"read {self.new} new message(s) from {self.mailbox}: " + (", ".join(parts) or "nothing in them for this game")
+
+    def lines(self) -> list[tuple[str, bool]]:
+        """What ``pbem mail fetch`` says: (line, on stderr)."""
+        out = [(f"accepted {line}", False) for line in self.accepted]
+        out += [(f"skipped {line}", False) for line in self.skipped]
+        out += [(f"REFUSED a message from {r.sender or 'an unknown sender'} ({r.subject!r}, {r.message}): {r.reason}",
+                 True) for r in self.refused]
+        return out + [(self.summary(), False)]
 
 
-def fetch(campaign, config: MailConfig, password: str | None) -> Fetched:
-    """Ingest every message of the IMAP folder not yet processed; one transaction per message.
+def _reason(e: PbemError) -> str:
+    detail = " ".join(str(e.detail).split())
+    return f"{e.code}: {' '.join(str(e).split())}" + (f"\n  {detail[:300]}" if detail else "")
 
-    A message that is refused is reported (and left out), never lost: the
-    mailbox is not changed, and the UIDs already processed are remembered.
+
+def fetch(campaign, config: MailConfig, password: str | None, maildir: Path | None = None) -> Fetched:
+    """Ingest every message of the IMAP folder (or of ``maildir``) not yet processed; one
+    transaction per message.
+
+    The mailbox is only read, never changed: the messages processed are remembered in the
+    campaign, with the reason of each one refused.  See the mailbox promise above.
     """
+    if maildir is not None:
+        return _fetch_maildir(campaign, Path(maildir))
     import imaplib
 
-    from .mailbox_in import parse_message
-
     if config.imap is None:
-        raise PbemError("no IMAP server configured", "pbem mail config --imap HOST:PORT ...", code="no-config")
+        raise PbemError("no IMAP server configured", "pbem mail config --imap HOST:PORT ..., or pbem mail fetch "
+                        "--maildir FOLDER", code="no-config")
     server = config.imap
-    out = Fetched()
+    out = Fetched(mailbox=f"{config.folder} at {server.host}")
     try:
-        client = (imaplib.IMAP4_SSL(server.host, server.port, ssl_context=server.tls())
-                  if server.security == "ssl" else imaplib.IMAP4(server.host, server.port))
+        client = (imaplib.IMAP4_SSL(server.host, server.port, ssl_context=server.tls(), timeout=60)
+                  if server.security == "ssl" else imaplib.IMAP4(server.host, server.port, timeout=60))
         try:
             if server.security == "starttls":
                 client.starttls(ssl_context=server.tls())
@@ -259,19 +320,20 @@ def fetch(campaign, config: MailConfig, password: str | None) -> Fetched:
                 raise PbemError("no such mail folder", f"{config.folder}: {data}", code="imap")
             validity = client.response("UIDVALIDITY")[1][0].decode()
             key = f"imap:{server.user}@{server.host}/{config.folder}/{validity}"
-            seen = set(json.loads(campaign.ledger.setting(key) or "[]"))
+            seen = _seen(campaign, key)
             _, found = client.uid("search", None, "ALL")
-            for uid in (found[0].decode().split() if found and found[0] else []):
+            uids = found[0].decode().split() if found and found[0] else []
+            out.total = len(uids)
+            for uid in uids:
                 if uid in seen:
                     continue
-                _, parts = client.uid("fetch", uid, "(BODY.PEEK[])")
-                raw = next((p[1] for p in parts if isinstance(p, tuple)), b"")
-                msg = parse_message(raw)
-                _ingest_message(campaign, msg, uid, out)
-                seen.add(uid)
-                campaign.ledger.begin()
-                campaign.ledger.put_setting(key, json.dumps(sorted(seen, key=int)))
-                campaign.ledger.commit()
+                _, sizes = client.uid("fetch", uid, "(RFC822.SIZE)")
+                size = _imap_size(sizes)
+                raw = None
+                if size is None or size <= limits.value("MAX_MAIL_BYTES"):  # too large: not even downloaded
+                    _, parts = client.uid("fetch", uid, "(BODY.PEEK[])")
+                    raw = next((p[1] for p in parts if isinstance(p, tuple)), b"")
+                _process(campaign, f"message {uid}", raw, size or 0, out, key, seen, uid)
         finally:
             try:
                 client.logout()
@@ -282,33 +344,147 @@ def fetch(campaign, config: MailConfig, password: str | None) -> Fetched:
     return out
 
 
-def _ingest_message(campaign, msg, uid: str, out: Fetched) -> None:
-    from .mailbox_in import message_texts
+def _imap_size(response) -> int | None:
+    import re
 
-    sender, subject = str(msg.get("From", "")), str(msg.get("Subject", ""))
-    texts = [(f"message {uid}", t) for t in message_texts(msg)]
-    if not texts:
-        out.skipped.append(f"message {uid} ({subject!r}): no turn file in it")
-        return
+    for item in response or []:
+        text = item[0] if isinstance(item, tuple) else item
+        m = re.search(rb"RFC822\.SIZE (\d+)", text or b"")
+        if m:
+            return int(m.group(1))
+    return None
+
+
+def _fetch_maildir(campaign, folder: Path) -> Fetched:
+    """The same as over IMAP, from a Maildir on disk (cur/ and new/, read only)."""
+    from .mailbox_in import maildir_messages
+
+    if not folder.is_dir():
+        raise PbemError(f"no Maildir at {folder}", "expected a folder with cur/, new/ and tmp/", code="unreadable")
+    out = Fetched(mailbox=str(folder))
+    key = f"maildir:{folder.resolve()}"
+    seen = _seen(campaign, key)
+    messages = maildir_messages(folder)
+    out.total = len(messages)
+    for name, file in messages:
+        if name in seen:
+            continue
+        try:
+            size = file.stat().st_size
+            raw = file.read_bytes() if size <= limits.value("MAX_MAIL_BYTES") else None
+        except FileNotFoundError:  # moved by a mail program meanwhile: read it next time
+            continue
+        except OSError as e:
+            raise PbemError(f"cannot read {file}", e.strerror or str(e), code="unreadable") from None
+        _process(campaign, name, raw, size, out, key, seen, name)
+    return out
+
+
+def _seen(campaign, key: str) -> set[str]:
     try:
-        result = campaign.ingest(texts, skip_other_games=True)
+        return {str(x) for x in json.loads(campaign.ledger.setting(key) or "[]")}
+    except (ValueError, TypeError):
+        raise PbemError("the campaign's record of mail read is damaged", f"setting {key!r}", code="bad-campaign") from None
+
+
+def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, key: str, seen: set[str],
+             uid: str) -> None:
+    """Read one message, ingest what it holds, record the outcome and mark it read.
+
+    Never raises for a fault of the message (see the mailbox promise); raises
+    ``PbemError`` for one of the environment, before anything is marked."""
+    import errno
+    import sqlite3
+
+    from .mailbox_in import _Budget, _one_line, header, message_texts, read_message, reply_address
+
+    sender = subject = reply_to = ""
+    before = len(out.refused)
+    out.new += 1
+    try:
+        if raw is None:
+            limits.check_size(size, "MAX_MAIL_BYTES", "the message")
+        budget = _Budget()
+        msg = read_message(raw or b"", budget=budget)
+        sender, subject, reply_to = header(msg, "From"), header(msg, "Subject"), reply_address(msg)
+        _ingest_texts(campaign, label, message_texts(msg, budget=budget), sender, subject, reply_to, out)
     except PbemError as e:
-        out.refused.append((sender, subject, f"{e.code}: {e}" + (f"\n  {e.detail}" if e.detail else "")))
+        campaign.ledger.rollback()
+        if e.code in _ENVIRONMENT:
+            raise PbemError("reading mail stopped", f"{label} is left unread, for the next run: {_reason(e)}",
+                            code=e.code) from None
+        out.refused.append(Refusal(label, sender, subject, _reason(e), reply_to))
+    except (sqlite3.OperationalError, OSError) as e:
+        campaign.ledger.rollback()
+        if isinstance(e, sqlite3.OperationalError) or errno.errorcode.get(e.errno or 0) in _FULL:
+            raise PbemError("reading mail stopped", f"{label} is left unread, for the next run: {type(e).__name__}: "
+                            f"{_one_line(e)}", code="mail-stopped") from None
+        out.refused.append(Refusal(label, sender, subject, f"bad-mail: the message cannot be used\n  "
+                                   f"{type(e).__name__}: {_one_line(e)}", reply_to))
+    except Exception as e:  # whatever a hostile message breaks: refused, never a jammed mailbox
+        campaign.ledger.rollback()
+        out.refused.append(Refusal(label, sender, subject, f"bad-mail: the message cannot be used\n  "
+                                   f"{type(e).__name__}: {_one_line(e)}", reply_to))
+    seen.add(uid)
+    ordered = sorted(seen, key=lambda u: (len(u), u) if u.isdigit() else (0, u))
+    reasons = [r.line for r in out.refused[before:]]
+    campaign.ledger.begin()
+    try:
+        campaign.ledger.put_setting(key, json.dumps(ordered))
+        if reasons:
+            record = json.loads(campaign.ledger.setting(f"{key}#refused") or "{}")
+            record[uid] = "; ".join(reasons)[:500]
+            campaign.ledger.put_setting(f"{key}#refused", json.dumps(record, sort_keys=True))
+        campaign.ledger.commit()
+    except BaseException:
+        campaign.ledger.rollback()
+        raise
+
+
+def _ingest_texts(campaign, label: str, texts: list[str], sender: str, subject: str, reply_to: str,
+                  out: Fetched) -> None:
+    from . import armor
+
+    found = [armor.scan(text) for text in texts]
+    good = ["".join(b.raw for b in f.blocks) for f in found if f.blocks]
+    damaged = [d for f in found for d in f.damaged]
+    if not good and not damaged:
+        out.skipped.append(f"{label} ({subject!r}): no turn file in it")
+        return
+    for d in damaged:  # the rest of the message goes on: it may be another game's quoted mail
+        out.refused.append(Refusal(label, sender, subject, _reason(d.error), reply_to))
+    if not good:
+        return
+    known = {row[0] for row in campaign.ledger.views()}  # joins (referee) and views (players) are stored beside
+    try:
+        result = campaign.ingest([(label, text) for text in good], skip_other_games=True)
+    except PbemError as e:
+        if e.code in _ENVIRONMENT:
+            raise
+        campaign.ledger.rollback()
+        out.refused.append(Refusal(label, sender, subject, _reason(e), reply_to))
         return
     out.accepted += [f"#{e.seq} from {e.author}" for e in result.accepted]
-    out.accepted += [f"view after #{e.seq}" for e in getattr(result, "views", [])]
+    out.accepted += [(f"the join of {side}" if seq == 0 else f"the view of {side} after #{seq}")
+                     for digest, seq, side, *_ in campaign.ledger.views() if digest not in known]
     out.skipped += [f"#{e.seq} from {e.author}: {why}" for e, why in result.skipped]
 
 
 def polite_reply(campaign, sender: str, subject: str, reason: str, from_address: str) -> Path:
+    """An answer to a message that could not be used, in the outbox.  ``sender`` must be
+    one clean address (``pbem.mailbox_in.reply_address``)."""
     from email.message import EmailMessage
     from email.utils import make_msgid
 
+    from .mailbox_in import _CONTROL
+
+    subject = _CONTROL.sub(" ", subject).strip()[:200] or "your message"
     msg = EmailMessage()
     msg["From"] = from_address or f"{campaign.side}@pbem.invalid"
     msg["To"] = sender
     msg["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
     msg["Message-ID"] = make_msgid(domain="pbem.invalid")
+    msg["Auto-Submitted"] = "auto-replied"  # RFC 3834: no auto-reply answers it back
     msg.set_content(
         "Hello,\n\nthank you for your message. It could not be used for our game, and nothing in it was "
         f"recorded:\n\n  {reason}\n\nPlease check that you sent the turn file pbem wrote for you (attached or "
@@ -323,15 +499,51 @@ class RunResult:
     adjudicated: list[int] = field(default_factory=list)
     sent: list[Path] = field(default_factory=list)
     replies: list[Path] = field(default_factory=list)
+    unanswered: dict[str, str] = field(default_factory=dict)  # message -> why no reply was written
+    error: PbemError | None = None  # sending failed: the replies and files wait in the outbox
+
+    def lines(self) -> list[tuple[str, bool]]:
+        """What ``pbem mail run`` says: (line, on stderr)."""
+        f = self.fetched
+        out = [(f"accepted {line}", False) for line in f.accepted]
+        out += [(f"skipped {line}", False) for line in f.skipped]
+        for r in f.refused:
+            if r.message in self.unanswered:
+                out.append((f"refused a message from {r.sender or 'an unknown sender'} ({r.subject!r}, {r.message}): "
+                            f"{r.line}; not answered: {self.unanswered[r.message]}", False))
+            else:
+                out.append((f"answered a malformed message from {r.sender}: {r.line}", False))
+        out += [(f"adjudicated #{seq}", False) for seq in self.adjudicated]
+        out += [(f"sent {path.name}", False) for path in self.sent]
+        out.append((f.summary(len(self.replies)), False))
+        if self.error is not None:
+            out.append((f"sending failed, the outbox waits for the next run: {self.error.code}: {self.error}", True))
+        return out
 
 
-def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_password: str | None) -> RunResult:
+def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_password: str | None,
+        maildir: Path | None = None) -> RunResult:
     """A referee's mailbox, once: read new mail, adjudicate every time it is the referee's
     turn, send each player its file, answer malformed mail.  Safe to repeat (e.g. from cron)."""
-    fetched = fetch(campaign, config, imap_password)
+    fetched = fetch(campaign, config, imap_password, maildir)
     result = RunResult(fetched)
-    for sender, subject, reason in fetched.refused:
-        result.replies.append(polite_reply(campaign, sender, subject, reason, config.sender))
+    by_message: dict[str, list[Refusal]] = {}
+    for refusal in fetched.refused:
+        by_message.setdefault(refusal.message, []).append(refusal)
+    own = {a.lower() for a in (config.sender, address(campaign, "referee")) if a}
+    for label, refusals in by_message.items():
+        first = refusals[0]
+        if not first.reply_to:
+            result.unanswered[label] = "no usable sender address (or sent by a machine)"
+            continue
+        if first.reply_to.lower() in own:
+            result.unanswered[label] = "it came from this mailbox's own address"
+            continue
+        reason = "\n  ".join(r.reason.replace("\n  ", "\n    ") for r in refusals)
+        try:
+            result.replies.append(polite_reply(campaign, first.reply_to, first.subject, reason, config.sender))
+        except (ValueError, TypeError) as e:  # the header library refused something in it
+            result.unanswered[label] = f"the answer could not be written ({e})"
     for _ in range(1000):
         waiting = campaign.waiting()
         if waiting is None or waiting["side"] != campaign.side:
@@ -341,5 +553,9 @@ def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_
             break
         result.adjudicated.append(played.envelope.seq)
         write_outbox(campaign, played, config.sender)
-    result.sent = send(campaign, config, smtp_password) if pending_outbox(campaign) else []
+    if pending_outbox(campaign):
+        try:
+            result.sent = send(campaign, config, smtp_password)
+        except PbemError as e:
+            result.error = e
     return result

@@ -6,6 +6,11 @@ base64, wrap them in HTML, or nest a forwarded message inside another.  This
 module walks every MIME part of every message and returns the plain texts
 that may hold armored blocks; ``pbem.armor.find_blocks`` does the rest (it
 already ignores quoting, re-wrapping and line ends).
+
+Mail is hostile until checked: a message is measured before it is parsed
+(``pbem.limits``: its size, its count of MIME parts) and its structure is walked
+without recursion, to a bounded depth.  Whatever goes wrong in a message is a
+``PbemError`` naming it, never a traceback.
 """
 
 from __future__ import annotations
@@ -14,6 +19,10 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from . import limits
+from .errors import PbemError
+from .limits import LimitError
+
 if TYPE_CHECKING:  # the email package costs ~15 ms to import: only when mail is read
     from email.message import EmailMessage, Message
 
@@ -21,6 +30,9 @@ _TAG = re.compile(r"<[^>]+>")
 _BREAK = re.compile(r"<\s*(br|/p|/div|/pre|/blockquote|/li|/tr|p|div|pre|blockquote)\b[^>]*>", re.I)
 _DROP = re.compile(r"<(script|style|head)\b.*?</\1\s*>", re.I | re.S)
 _HEADER = re.compile(rb"^[A-Za-z][A-Za-z0-9-]*:[ \t]", re.M)
+_BOUNDARY = re.compile(rb'boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))', re.I)
+_DELIMITER = re.compile(rb"(?m)^--([^\r\n]{1,200})")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
 
 
 def html_to_text(markup: str) -> str:
@@ -33,19 +45,92 @@ def html_to_text(markup: str) -> str:
     return html.unescape(text).replace("\xa0", " ")
 
 
-def message_texts(message: Message) -> list[str]:
-    """Every text in a message that may hold a turn file: bodies, attachments, forwarded messages."""
-    texts: list[str] = []
+class _Budget:
+    """The MIME parts a message may still have (its forwarded messages share it)."""
+
+    def __init__(self) -> None:
+        self.parts = limits.value("MAX_MIME_PARTS")
+
+    def take(self, count: int = 1) -> None:
+        self.parts -= count
+        if self.parts < 0:
+            bound = limits.value("MAX_MIME_PARTS")
+            raise LimitError("the message has too many MIME parts", f"more than {bound} (set PBEM_MAX_MIME_PARTS "
+                             "to allow more)", code="too-many-parts")
+
+
+def read_message(data: bytes, *, depth: int = 0, budget: _Budget | None = None) -> Message:
+    """Parse one message after measuring it; its structure checked (parts, depth) without recursion.
+
+    :raises LimitError: too large, too many parts, nested too deeply.
+    """
     import email
     import email.policy
 
-    for part in message.walk():
-        if part.is_multipart():
-            continue
+    limits.check_size(len(data), "MAX_MAIL_BYTES", "the message")
+    budget = budget or _Budget()
+    # Count the parts before parsing: the parser's time grows with them, a bound must come first.
+    names = {m.group(1) or m.group(2) for m in _BOUNDARY.finditer(data)}
+    if len(names) > budget.parts:
+        budget.take(len(names))
+    if names:
+        delimiters = sum(1 for m in _DELIMITER.finditer(data) if m.group(1).rstrip().removesuffix(b"--") in names)
+        if delimiters - len(names) > budget.parts:  # each multipart has one closing delimiter
+            budget.take(delimiters - len(names))
+    try:
+        message = email.message_from_bytes(data, policy=email.policy.default)
+    except RecursionError:
+        raise LimitError("the message is nested too deeply", f"more than {limits.MAX_MIME_DEPTH} levels of MIME parts "
+                         "and forwarded messages", code="too-deep") from None
+    stack = [(message, depth)]
+    while stack:
+        part, level = stack.pop()
+        budget.take()
+        if level > limits.MAX_MIME_DEPTH:
+            raise LimitError("the message is nested too deeply",
+                             f"more than {limits.MAX_MIME_DEPTH} levels of MIME parts and forwarded messages",
+                             code="too-deep")
+        payload = part.get_payload()
+        if isinstance(payload, list):
+            stack += [(p, level + 1) for p in reversed(payload)]
+    return message
+
+
+def parse_message(data: bytes) -> EmailMessage:
+    """A message from its bytes (bounded: see ``read_message``)."""
+    return read_message(data)  # type: ignore[return-value]
+
+
+def _leaves(message: Message, depth: int) -> list[tuple[Message, int]]:
+    """The non-multipart parts in order, with their depth, without recursion."""
+    out, stack = [], [(message, depth)]
+    while stack:
+        part, level = stack.pop()
+        payload = part.get_payload()
+        if isinstance(payload, list):
+            stack += [(p, level + 1) for p in reversed(payload)]
+        else:
+            out.append((part, level))
+    return out
+
+
+def message_texts(message: Message, *, depth: int = 0, budget: _Budget | None = None) -> list[str]:
+    """Every text in a message that may hold a turn file: bodies, attachments, forwarded messages.
+
+    A forwarded message sent as an attachment is read as a message of its own, within the
+    same bounds (its parts count against the same budget, its depth goes on from here).
+    """
+    texts: list[str] = []
+    budget = budget or _Budget()
+    todo = _leaves(message, depth)
+    while todo:
+        part, level = todo.pop(0)
         ctype = part.get_content_type()
+        if not (ctype.startswith("text/") or ctype == "application/octet-stream" or part.get_filename()):
+            continue  # images and the like: not even decoded
         payload = part.get_payload(decode=True)
-        if ctype == "message/rfc822" or payload is None:
-            continue  # walk() descends into forwarded messages by itself
+        if not isinstance(payload, bytes):
+            continue
         charset = part.get_content_charset() or "utf-8"
         try:
             text = payload.decode(charset, errors="replace")
@@ -53,12 +138,11 @@ def message_texts(message: Message) -> list[str]:
             text = payload.decode("utf-8", errors="replace")
         if ctype == "text/html":
             text = html_to_text(text)
-        elif not (ctype.startswith("text/") or part.get_filename() or ctype == "application/octet-stream"):
-            continue
-        if "BEGIN PBEM TURN" in text:
+        if "PBEM TURN" in text:
             texts.append(text)
-        elif ctype == "message/rfc822" or _looks_like_mail(payload):
-            texts += message_texts(email.message_from_bytes(payload, policy=email.policy.default))
+        elif _looks_like_mail(payload):
+            inner = read_message(payload, depth=level + 1, budget=budget)
+            todo[:0] = _leaves(inner, level + 1)
     return texts
 
 
@@ -68,7 +152,7 @@ _MAIL_HEADERS = re.compile(rb"(?im)^(subject|date|message-id|mime-version|receiv
 
 def _looks_like_mail(data: bytes) -> bool:
     """A message starts with header lines, one of them a mail header; a turn file starts with its BEGIN line."""
-    text = data.replace(b"\r\n", b"\n")[:8000]
+    text = data[:16000].replace(b"\r\n", b"\n")[:8000]
     if b"\n\n" not in text:
         return False
     head = text.split(b"\n\n", 1)[0]
@@ -76,32 +160,140 @@ def _looks_like_mail(data: bytes) -> bool:
             and _MAIL_HEADERS.search(head) is not None)
 
 
-def parse_message(data: bytes) -> EmailMessage:
-    import email
-    import email.policy
+def header(message: Message, name: str, width: int = 200) -> str:
+    """A header as text to show: decoded where it can be, control characters (an encoded CR/LF)
+    made spaces, at most ``width`` characters.  Never raises: a header is only shown."""
+    try:
+        value = str(message.get(name, "") or "")
+    except Exception:  # a header the parser refuses (e.g. an encoded line break in an address)
+        raw = next((v for k, v in message.raw_items() if k.lower() == name.lower()), "")
+        try:
+            from email.header import decode_header, make_header
 
-    return email.message_from_bytes(data, policy=email.policy.default)  # type: ignore[return-value]
+            value = str(make_header(decode_header(str(raw))))
+        except Exception:
+            value = str(raw)
+    value = _CONTROL.sub(" ", value).strip()
+    return value if len(value) <= width else value[:width - 3] + "..."
+
+
+def reply_address(message: Message) -> str:
+    """The one address a polite reply may go to ('' if none is usable: missing, several,
+    hidden line breaks, or the message says a machine sent it: no replies to auto-replies)."""
+    try:
+        if str(message.get("Auto-Submitted", "no") or "no").strip().lower() != "no" or message.get("List-Id"):
+            return ""
+        value = message.get("Reply-To") or message.get("From")
+        addresses = getattr(value, "addresses", ())
+        if len(addresses) != 1:
+            return ""
+        addr = str(addresses[0].addr_spec)
+    except Exception:  # e.g. an encoded line break in the address: the parser refuses it, so do we
+        return ""
+    ok = re.fullmatch(r"[^@\s<>\"(),;:\[\]\\]{1,64}@[A-Za-z0-9.-]{1,253}", addr)
+    return addr if ok else ""
+
+
+# --- mailboxes ---------------------------------------------------------------------
+
+_MAILDIR_NAME = re.compile(r"^(\d+)\.(?:[^.]*?M(\d+))?")
+
+
+def maildir_messages(path: Path) -> list[tuple[str, Path]]:
+    """(key, file) of every message in a Maildir (cur/ and new/), in order of delivery.
+
+    ``key`` is the file's unique name (a mail program may move a message from new/ to
+    cur/ and add flags after a colon: the key stays the same).  A folder with only cur/
+    or only new/ is read as it is.
+
+    :raises PbemError: the folder has neither cur/ nor new/, or cannot be read.
+    """
+    subs = [path / sub for sub in ("new", "cur") if (path / sub).is_dir()]
+    if not subs:
+        raise PbemError(f"{path} is not a Maildir", "it has no cur/ or new/ folder", code="unreadable")
+    found: dict[str, Path] = {}
+    try:
+        for sub in subs:
+            for entry in sub.iterdir():
+                if entry.name.startswith(".") or not entry.is_file():
+                    continue
+                found.setdefault(entry.name.split(":", 1)[0], entry)
+    except OSError as e:
+        raise PbemError(f"cannot read the Maildir {path}", e.strerror or str(e), code="unreadable") from None
+
+    def order(item: tuple[str, Path]) -> tuple:
+        key, file = item
+        m = _MAILDIR_NAME.match(key)
+        try:
+            stamp = file.stat().st_mtime_ns
+        except OSError:
+            stamp = 0
+        return (int(m.group(1)) if m else stamp // 10**9, int(m.group(2) or 0) if m else 0, stamp, key)
+
+    return sorted(found.items(), key=order)
+
+
+def read_file(file: Path) -> bytes:
+    """A message file's bytes, measured before it is read."""
+    try:
+        limits.check_size(file.stat().st_size, "MAX_MAIL_BYTES", "the message")
+        return file.read_bytes()
+    except OSError as e:
+        raise PbemError(f"cannot read {file}", e.strerror or str(e), code="unreadable") from None
+
+
+def texts_of(data: bytes, source: str) -> list[str]:
+    """The texts of one message that may hold turn files.
+
+    :raises PbemError: the message is past a bound or cannot be read at all; the detail
+        names ``source``.  Nothing else escapes.
+    """
+    try:
+        budget = _Budget()
+        return message_texts(read_message(data, budget=budget), budget=budget)
+    except PbemError as e:
+        e.detail = f"{source}: {e.detail}" if e.detail else source
+        raise
+    except Exception as e:  # the mail parser's own failures: a hostile message, never a traceback
+        raise PbemError("the message cannot be read", f"{source}: {type(e).__name__}: {_one_line(e)}",
+                        code="bad-mail") from None
+
+
+def _one_line(e: BaseException) -> str:
+    text = _CONTROL.sub(" ", str(e)).strip()
+    return text if len(text) <= 160 else text[:157] + "..."
 
 
 def texts_from_source(path: Path | None, data: bytes | None = None) -> list[tuple[str, str]]:
     """(source, text) pairs from a file, a Maildir folder, an mbox file, or raw bytes (stdin).
 
     A plain text file (a saved turn file) is returned as it is.
+
+    :raises PbemError: an empty Maildir (nothing to read), a Maildir without any turn file,
+        a message past a bound (``pbem.limits``) or unreadable.
     """
     if path is not None and path.is_dir():
-        import mailbox
-
-        box = mailbox.Maildir(path, factory=None, create=False)
-        return [(f"{path}/{key}", text) for key in sorted(box.keys())
-                for text in message_texts(parse_message(box.get_bytes(key)))]
+        messages = maildir_messages(path)
+        if not messages:
+            raise PbemError("nothing to read", f"{path}: the Maildir holds no messages", code="no-mail")
+        out = [(f"{path}/{key}", text) for key, file in messages
+               for text in texts_of(read_file(file), f"{path}/{key}")]
+        if not out:
+            raise PbemError("no turn file found", f"{path}: none of its {len(messages)} message(s) holds a "
+                            "'-----BEGIN PBEM TURN-----' block", code="no-turn-file")
+        return out
     if data is None:
         assert path is not None
-        data = path.read_bytes()
+        data = read_file(path)
     name = str(path) if path else "<stdin>"
     if data.startswith(b"From "):  # an mbox: messages separated by "From " lines
         messages = [m for m in re.split(rb"(?m)^From .*\r?\n", data) if m.strip()]
         return [(f"{name}#{i + 1}", text) for i, raw in enumerate(messages)
-                for text in message_texts(parse_message(raw))]
+                for text in texts_of(raw, f"{name}#{i + 1}")]
     if _looks_like_mail(data):
-        return [(name, text) for text in message_texts(parse_message(data))]
-    return [(name, data.decode("utf-8"))]
+        return [(name, text) for text in texts_of(data, name)]
+    try:
+        return [(name, data.decode("utf-8"))]
+    except UnicodeDecodeError as e:
+        raise PbemError("not a turn file", f"{name} is not UTF-8 text ({e.reason} at byte {e.start})",
+                        code="no-turn-file") from None
