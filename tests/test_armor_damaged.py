@@ -140,3 +140,15 @@ def test_a_bad_limit_setting_is_refused_with_a_reason(turns, tmp_path):
                     env=dict(d.alice.env, PBEM_MAX_TURN_FILE_BYTES="lots"))
     assert_refused(result, "bad-config")
     assert "PBEM_MAX_TURN_FILE_BYTES" in result.stderr
+
+
+def test_a_file_too_large_to_read_is_refused(turns, tmp_path):
+    d, _, turn3 = turns
+    path = tmp_path / "long.pbem"
+    path.write_text("notes\n" * 40_000 + turn3)
+    before = db_bytes(d.alice.dir)
+    result = invoke(d.runner, "ingest", "--campaign", d.alice.dir, path,
+                    env=dict(d.alice.env, PBEM_MAX_MAIL_BYTES="100000"))
+    assert_refused(result, "too-large")
+    assert "PBEM_MAX_MAIL_BYTES" in result.stderr
+    assert db_bytes(d.alice.dir) == before

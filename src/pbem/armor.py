@@ -15,6 +15,12 @@ trailing spaces; the reader ignores all whitespace and leading quote marks,
 so those changes are harmless.  Any other change to a character is refused:
 the base64 must be in its one canonical form, the header must be exactly the
 five fields, and ``pbem.envelope`` checks them against the signed content.
+
+A block is never dropped silently: one begun but not ended, ended but not begun
+(its BEGIN line lost or changed), or larger than ``pbem.limits.MAX_TURN_FILE_BYTES``
+is damaged.  ``find_blocks`` refuses a text holding a damaged block, naming it;
+``scan`` returns the good blocks and reports the damaged ones (for a mailbox,
+where one message may quote other mail).  Sizes are checked before decoding.
 """
 
 from __future__ import annotations
@@ -87,9 +93,12 @@ def scan(text: str) -> Found:
     For a mailbox, where one message may quote a mangled turn file beside a good one:
     the good blocks are read, each damaged one is reported with the reason
     ``find_blocks`` would give.  A block's text is measured before it is decoded.
+
+    :raises LimitError: the whole text is larger than ``pbem.limits.MAX_MAIL_BYTES``.
     """
     from . import limits
 
+    limits.check_size(len(text), "MAX_MAIL_BYTES", "the text to read")  # a file or a message: bounded as one
     bound = limits.value("MAX_TURN_FILE_BYTES")
     lines = text.splitlines()
     n = len(lines)

@@ -19,7 +19,8 @@ import os
 from .errors import PbemError
 
 MAX_MAIL_BYTES = 10 * 1024 * 1024
-"""The largest message (or saved mail, mbox message, piped input) read, in bytes: 10 MiB.
+"""The largest message (a mail, a saved .eml, one message of an mbox, piped input) read, and
+the largest text searched for turn files (a file given to ``pbem ingest``), in bytes: 10 MiB.
 
 A turn file is a few kilobytes; a message with a turn file and a photo of the map fits
 easily.  Larger messages are refused before they are parsed (over IMAP, before they are
