@@ -52,6 +52,7 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     outcome = game.outcome(match["game"])
     view = game.view(match["game"], side)
     lines = game.describe(view)
+    known: dict[str, str] = {}
     if "private" in match:  # name our own hidden items, conceal everyone else's
         known = campaign.knowledge(match) if side == campaign.side else public_knowledge(genesis["game"], match)
         prompt = show_prompt(prompt, known, game)
@@ -60,9 +61,46 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
         lines = [show(line, known, game) for line in lines]
         for entry in entries.values():
             entry["events"] = [show(text, known, game) for text in entry["events"]]
-    return _context(campaign, side, seq, entries, lines, waiting, prompt.text,
-                    [c.label for c in prompt.choices] if waiting and waiting["why"] == "decide" and prompt.side == side else [],
-                    outcome, match["mode"])
+    out = _context(campaign, side, seq, entries, lines, waiting, prompt.text,
+                   [c.label for c in prompt.choices] if waiting and waiting["why"] == "decide" and prompt.side == side else [],
+                   outcome, match["mode"])
+    out.update(_map(campaign, view, known))
+    return out
+
+
+def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str]) -> dict[str, Any]:
+    """The map and the table of locations for the HTML report, as the viewer may know them."""
+    game = campaign.game
+    if not hasattr(game, "board"):
+        return {"map_svg": "", "spaces": []}
+    from . import mapsvg
+    from .hidden import TOKEN
+
+    board = game.board(view)
+    for piece in board["pieces"]:
+        tokens = TOKEN.findall(piece["label"])
+        piece["known"] = bool(tokens) and all(tok in known for tok, _ in tokens)
+        piece["label"] = show(piece["label"], known, game)
+    locations = _locations(game)
+    names = {loc["id"]: loc.get("name", loc["id"]) for loc in locations}
+    spaces: dict[str, dict[str, Any]] = {}
+    for piece in board["pieces"]:
+        row = spaces.setdefault(piece["at"], {"name": names.get(piece["at"], piece["at"]), "pieces": []})
+        row["pieces"].append(piece)
+    order = {lid: i for i, lid in enumerate(names)}
+    rows = [spaces[k] for k in sorted(spaces, key=lambda k: (order.get(k, len(order)), k))]
+    return {"map_svg": mapsvg.draw(locations, board, tuple(game.sides), game.title), "spaces": rows,
+            "tracks": board.get("tracks", []), "side_colours": mapsvg.colours(tuple(game.sides))}
+
+
+def _locations(game) -> list[dict[str, Any]]:
+    """The locations to draw: a table-top game's own pack; for a rules module, the pack of the same name."""
+    if getattr(game, "locations", None):
+        return list(game.locations.values())
+    from . import datapack
+
+    shipped = datapack.shipped()
+    return list(datapack.load(shipped[game.name]).get("location", [])) if game.name in shipped else []
 
 
 NEXT = {"reveal": "Your reveal is owed: run 'pbem play' to send it.",
@@ -102,6 +140,7 @@ def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[st
         "outcome": outcome,
         "next_step": next_step,
         "provisional": list(game.provisional),
+        "map_svg": "", "spaces": [], "tracks": [], "side_colours": {},  # filled by _map where the game has a board
     }
 
 

@@ -158,5 +158,11 @@ class GallipoliBlocks:
 
         return describe(view, self._cards(view))
 
+    def board(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What the map shows (blocks where they are, concealed ones as tokens; the tracks)."""
+        from .describe import map_view
+
+        return map_view(view)
+
 
 GAME = GallipoliBlocks()

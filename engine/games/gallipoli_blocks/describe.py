@@ -61,3 +61,28 @@ def block_text(b: dict[str, Any], tok: str) -> str:
         return f"[[{tok}|block]] ({b['army']}{extra})"
     stop = ", stopped" if b["stop"] else ""
     return f"{board.describe_block(b)} ({b['army']}{stop})"
+
+
+def map_view(view: dict[str, Any]) -> dict[str, Any]:
+    """What the map shows: every block where it is (a concealed one as its token, which the
+    display names for its owner only), the tracks, and the spaces of the battle in progress."""
+    pieces = []
+    for space in SPACES:
+        for tok in board.tokens(view, space):
+            b = view["blocks"][tok]
+            concealed = b["id"] is None
+            badge = "" if concealed or b["steps"] is None else str(b["steps"])
+            label = f"[[{tok}|block]]" if concealed else board.describe_block(b)
+            if concealed and b["hits"]:
+                label += f", {b['hits']} step(s) lost"
+            pieces.append({"at": space, "side": b["army"], "label": label, "badge": badge, "concealed": concealed})
+    marks: dict[str, list[str]] = {}
+    for frame in view["frames"]:
+        if frame["k"] in ("battle", "landing"):
+            marks.setdefault(frame["to"], []).append("battle" if frame["k"] == "battle" else "landing")
+            marks.setdefault(frame["from"], []).append("attacking from")
+    held = board.objectives_held(view)
+    return {"pieces": pieces, "marks": marks,
+            "tracks": [("Turn", str(view["turn"])), ("Allied hand size", str(view["hand_size"])),
+                       ("Allied objectives", f"{len(held)} of 4"),
+                       ("Suvla Region", "open" if view["suvla_open"] else "closed")]}

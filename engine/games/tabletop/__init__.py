@@ -133,6 +133,10 @@ class TableTop:
     def describe(self, view: dict[str, Any]) -> list[str]:
         return orders.describe(self, view)
 
+    def board(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What the map shows (pieces where they are, concealed ones as tokens; the turn track)."""
+        return orders.board(self, view)
+
     def _phase(self, state: dict[str, Any]) -> str:
         phases = self.pack.get("track", {}).get("phases", [])
         return phases[state["phase"] % len(phases)] if phases else f"phase {state['phase'] + 1}"

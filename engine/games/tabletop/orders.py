@@ -480,3 +480,19 @@ def describe(game, view: dict[str, Any]) -> list[str]:
     if view["played"]:
         lines.append("played: " + ", ".join(game.item_name(i) for i in view["played"]))
     return lines
+
+
+def board(game, view: dict[str, Any]) -> dict[str, Any]:
+    """What the map shows: each piece where it is (concealed ones as tokens), the turn track."""
+    pieces = []
+    for pid, piece in sorted(view["pieces"].items()):
+        base = pid if pid in game.piece_data else pid.rsplit("-", 1)[0]
+        label = _piece_name(game, pid) + (" (face down)" if piece["face"] == "down" else "")
+        pieces.append({"at": piece["at"], "side": game.piece_data.get(base, {}).get("side"), "label": label,
+                       "badge": "" if piece["steps"] is None else str(piece["steps"]), "concealed": False})
+    for tok, hidden in sorted(view.get("hidden", {}).items()):
+        pieces.append({"at": hidden["at"], "side": hidden["side"], "label": f"[[{tok}|piece]]", "badge": "",
+                       "concealed": True})
+    return {"pieces": pieces, "tracks": [("Turn", str(view["turn"])), ("Phase", game._phase(view)),
+                                         ("To act", view["active"])],
+            "marks": {lid: list(m) for lid, m in sorted(view["marks"].items()) if lid in game.locations}}

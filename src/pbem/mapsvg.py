@@ -1,0 +1,144 @@
+"""The map in a report: an SVG drawn from a pack's locations and a game's ``board(view)``.
+
+Hand-built SVG, inline in the HTML: no library, no external file, no network, and the same
+bytes on every machine for the same game (a report is compared and searched in tests). A pack
+gives each location its ``coords``: a schematic grid with y north for spaces and areas, a
+column-row hex number for hexes (odd columns half a hex down). Pieces come from the game's
+``board(view)`` with their labels already shown for the viewer: his own concealed blocks by
+name, the enemy's as blanks. Pieces are drawn as small blocks in their side's colour above
+their location, with the steps when the rules have made them public; every block's full label
+is its tooltip, and the table under the map lists them in words.
+"""
+
+from __future__ import annotations
+
+import math
+from html import escape
+from typing import Any
+
+WIDTH = 960  # px at most: readable at 1280 px wide with the page's margins
+SIDE_COLOURS = ("#2f5d9e", "#a8322d", "#4a7d3a", "#8a5a1c", "#6b3f8f", "#2d7f80")
+TERRAIN = {"beach": "#efe0b0", "hill": "#c8b08a", "fort": "#a9a9a9", "open": "#dde8cf", "hq": "#f5f5f5",
+           "town": "#e3d3c3", "city": "#d9c2ad", None: "#ececec"}
+CHIP, GAP = 11, 2
+
+
+def colours(sides: tuple[str, ...]) -> dict[str, str]:
+    return {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(sides)}
+
+
+def _points(locations: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
+    """Unit-spaced positions, y down, for every location the pack places."""
+    out = {}
+    for loc in locations:
+        c = loc.get("coords")
+        if not (isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c)):
+            continue
+        if loc.get("kind") == "hex":
+            out[loc["id"]] = (c[0] * 0.866, c[1] + 0.5 * (c[0] % 2))
+        else:
+            out[loc["id"]] = (float(c[0]), -float(c[1]))
+    return out
+
+
+def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[str, ...], title: str) -> str:
+    """The SVG, or "" when the pack places no location (then the report keeps its tables)."""
+    points = _points(locations)
+    if not points:
+        return ""
+    xs, ys = [p[0] for p in points.values()], [p[1] for p in points.values()]
+    near = min((math.dist(a, b) for i, a in enumerate(points.values()) for b in list(points.values())[i + 1:]),
+               default=1.0)
+    scale = min((WIDTH - 160) / max(1e-9, max(xs) - min(xs)), 150 / max(near, 1e-9), 90.0)
+    radius = max(5.0, min(16.0, scale * near * 0.3))
+    pad_x, pad_top = 80, 150
+    width = (max(xs) - min(xs)) * scale + 2 * pad_x
+    height = (max(ys) - min(ys)) * scale + pad_top + 60
+
+    def at(lid: str) -> tuple[float, float]:
+        x, y = points[lid]
+        return round((x - min(xs)) * scale + pad_x, 1), round((y - min(ys)) * scale + pad_top, 1)
+
+    palette = colours(sides)
+    by_id = {loc["id"]: loc for loc in locations}
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
+           f'width="100%" style="max-width:{width:.0f}px;height:auto" role="img" aria-label="{escape(title)}">',
+           '<style>text{font-family:system-ui,sans-serif}.n{font-size:10px;fill:#222}'
+           '.t{font-size:12px;fill:#222}.c{font-size:8px;fill:#fff;font-weight:bold}</style>']
+    # connections, each once
+    for lid in sorted(points):
+        for other in sorted(by_id[lid].get("adjacent", [])):
+            if other in points and lid < other:
+                (x1, y1), (x2, y2) = at(lid), at(other)
+                out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#b5b5b5" stroke-width="1.5"/>')
+    marks = board.get("marks", {})
+    for lid in sorted(points):
+        loc, (x, y) = by_id[lid], at(lid)
+        tags = set(loc.get("tags", []))
+        terrain = "hq" if "hq" in tags else loc.get("terrain")
+        fill = TERRAIN.get(terrain, TERRAIN[None])
+        stroke = "#c89b00" if "objective" in tags else "#555"
+        width_px = 3 if "objective" in tags else 1
+        dash = ' stroke-dasharray="3 2"' if loc.get("provisional") else ""
+        tip = f"{loc.get('name', lid)}" + (f" ({terrain})" if terrain else "") + \
+            (" · objective" if "objective" in tags else "")
+        if "hq" in tags:
+            shape = (f'<rect x="{x - radius}" y="{y - radius}" width="{2 * radius}" height="{2 * radius}" '
+                     f'fill="{fill}" stroke="{stroke}" stroke-width="{width_px}"{dash}/>')
+        else:
+            shape = (f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" stroke="{stroke}" '
+                     f'stroke-width="{width_px}"{dash}/>')
+        out.append(f'<g class="loc" data-id="{escape(lid)}"><title>{escape(tip)}</title>{shape}'
+                   f'<text class="n" x="{x}" y="{y + radius + 11}" text-anchor="middle">'
+                   f'{escape(loc.get("name", lid))}</text></g>')
+        if lid in marks:
+            out.append(f'<circle cx="{x}" cy="{y}" r="{radius + 5}" fill="none" stroke="#d00" stroke-width="2" '
+                       f'stroke-dasharray="4 3"><title>{escape(", ".join(marks[lid]))}</title></circle>')
+    stacks: dict[str, list[dict[str, Any]]] = {}
+    for piece in board.get("pieces", []):
+        if piece["at"] in points:
+            stacks.setdefault(piece["at"], []).append(piece)
+    for lid, stack in sorted(stacks.items()):
+        x, y = at(lid)
+        per_row = 4
+        for i, piece in enumerate(stack):
+            row, col = divmod(i, per_row)
+            count = min(per_row, len(stack) - row * per_row)
+            px = x - (count * (CHIP + GAP) - GAP) / 2 + col * (CHIP + GAP)
+            py = y - radius - 4 - (row + 1) * (CHIP + GAP)
+            colour = palette.get(piece.get("side"), "#666")
+            fill = "#fff" if piece["concealed"] and not piece.get("known") else colour
+            out.append(f'<g class="piece" data-at="{escape(lid)}" data-side="{escape(str(piece.get("side")))}">'
+                       f'<title>{escape(piece["label"])}</title>'
+                       f'<rect x="{px:.1f}" y="{py:.1f}" width="{CHIP}" height="{CHIP}" rx="1.5" fill="{fill}" '
+                       f'stroke="{colour}" stroke-width="1.5"/>'
+                       + (f'<text class="c" x="{px + CHIP / 2:.1f}" y="{py + CHIP - 2.5:.1f}" text-anchor="middle">'
+                          f'{escape(piece["badge"])}</text>' if piece["badge"] and fill != "#fff" else "")
+                       + "</g>")
+    out.append(_legend(board, palette, any(loc.get("provisional") for loc in locations)))
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool) -> str:
+    parts = ['<g class="legend">']
+    x = 10
+    for side, colour in palette.items():
+        parts.append(f'<rect x="{x}" y="10" width="{CHIP}" height="{CHIP}" fill="{colour}"/>'
+                     f'<text class="t" x="{x + 15}" y="20">{escape(side)}</text>')
+        x += 30 + 8 * len(side)
+    parts.append(f'<rect x="{x}" y="10" width="{CHIP}" height="{CHIP}" fill="#fff" stroke="#666"/>'
+                 f'<text class="t" x="{x + 15}" y="20">concealed</text>')
+    x += 95
+    parts.append(f'<circle cx="{x + 6}" cy="16" r="6" fill="#fff" stroke="#c89b00" stroke-width="3"/>'
+                 f'<text class="t" x="{x + 16}" y="20">objective</text>')
+    x += 90
+    parts.append(f'<circle cx="{x + 6}" cy="16" r="7" fill="none" stroke="#d00" stroke-width="2" '
+                 f'stroke-dasharray="4 3"/><text class="t" x="{x + 18}" y="20">battle</text>')
+    tracks = " · ".join(f"{name}: {value}" for name, value in board.get("tracks", []))
+    parts.append(f'<text class="t" x="10" y="42">{escape(tracks)}</text>')
+    if provisional:
+        parts.append('<text class="t" x="10" y="62" fill="#8a6100">Map geometry is PROVISIONAL: reconstructed, '
+                     'not from the rulebook (dashed outlines); a pack of your own can give better coordinates.</text>')
+    parts.append("</g>")
+    return "".join(parts)

@@ -1,0 +1,92 @@
+"""The map in the HTML report: every location of the pack at its place, every piece where the
+state has it, in its side's colour, and nothing the viewer may not know (searched in the bytes)."""
+
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem import datapack
+from tests.conftest import pbem
+from tests.test_tabletop import Table
+
+AT = 40  # mid-game in the demo: the ANZAC HQ's blocks have not yet landed
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Path:
+    root = tmp_path_factory.mktemp("map")
+    pbem(CliRunner(), "demo", "--dir", root / "demo")
+    return root / "demo"
+
+
+def _report(demo: Path, who: str, *args: str) -> str:
+    out = demo / f"{who}{'-'.join(args)}.html"
+    pbem(CliRunner(), "report", "--campaign", demo / who, "--html", "-o", out, *args, env={"PBEM_HOME": str(demo / "home")})
+    return out.read_text()
+
+
+def _hidden_allied_names(demo: Path, seq: int) -> list[str]:
+    """Alice's own blocks still concealed after envelope ``seq``, by name (her tool knows them)."""
+    from pbem.campaign import Campaign
+    from pbem_engine.games.gallipoli_blocks.data import BLOCKS
+
+    camp = Campaign.open(demo / "alice", readonly=True)
+    try:
+        _, match = camp.ledger.state(seq)
+        known = camp.knowledge(match)
+        toks = [t for t, b in match["game"]["blocks"].items() if b["army"] == "allied" and b["id"] is None]
+        return sorted({BLOCKS[known[t].split(":")[0]][0] for t in toks if t in known})
+    finally:
+        camp.ledger.close()
+
+
+def test_every_space_of_the_pack_is_drawn_and_every_block_where_the_state_has_it(demo):
+    page = _report(demo, "alice", "--at", str(AT))
+    pack = datapack.load(datapack.shipped()["gallipoli-blocks"])
+    placed = [loc["id"] for loc in pack["location"] if "coords" in loc]
+    drawn = re.findall(r'<g class="loc" data-id="([^"]+)"', page)
+    assert sorted(drawn) == sorted(placed)
+    from pbem.campaign import Campaign
+
+    camp = Campaign.open(demo / "alice", readonly=True)
+    try:
+        blocks = camp.ledger.state(AT)[1]["game"]["blocks"]
+    finally:
+        camp.ledger.close()
+    expected = sorted((b["at"], b["army"]) for b in blocks.values())
+    pieces = sorted(re.findall(r'<g class="piece" data-at="([^"]+)" data-side="([^"]+)"', page))
+    assert pieces == expected
+    assert "Map geometry is PROVISIONAL" in page  # the reconstructed map says so
+
+
+def test_the_map_shows_own_concealed_blocks_to_their_owner_only(demo):
+    names = _hidden_allied_names(demo, AT)
+    assert len(names) >= 5
+    mine = _report(demo, "alice", "--at", str(AT))
+    theirs = _report(demo, "bob", "--at", str(AT))
+    for name in names:
+        assert html.escape(name) in mine, name
+        assert html.escape(name) not in theirs and name not in theirs, f"bob's report names {name}"
+    assert theirs.count("a concealed block") >= len(names)
+
+
+def test_the_plain_text_report_is_unchanged_by_the_map(demo):
+    text = CliRunner().invoke(__import__("pbem.cli", fromlist=["cli"]).cli,
+                              ["report", "--campaign", str(demo / "alice")], env={"PBEM_HOME": str(demo / "home")})
+    assert text.exit_code == 0 and "<svg" not in text.output
+
+
+def test_a_table_top_hex_pack_is_drawn_at_its_coordinates(tmp_path):
+    t = Table(tmp_path, "gallipoli-1915", ("ottoman", "entente"))
+    out = tmp_path / "r.html"
+    pbem(t.runner, "report", "--campaign", t.a.dir, "--html", "-o", out, env=t.a.env)
+    page = out.read_text()
+    pack = datapack.load(datapack.shipped()["gallipoli-1915"])
+    placed = sorted(loc["id"] for loc in pack["location"] if "coords" in loc)
+    assert sorted(re.findall(r'<g class="loc" data-id="([^"]+)"', page)) == placed
+    assert "<svg" in page and "Turn" in page
