@@ -122,6 +122,15 @@ def test_hostile_mail_is_refused_and_the_turn_behind_it_is_read(turn, tmp_path):
     assert f"{len(bad)} refused" in first.output
     # the campaign has the turn: alice is to play
     assert "Your move" in first.output
+    # and a record of each refusal, one line each, beside the record of the messages read
+    import json
+    import sqlite3
+
+    with sqlite3.connect(f"file:{d.alice.db}?mode=ro", uri=True) as db:
+        [(record,)] = db.execute("select value from settings where key like 'maildir:%#refused'").fetchall()
+    reasons = json.loads(record)
+    assert len(reasons) == len(bad) and all("\n" not in r for r in reasons.values())
+    assert any(r.startswith("too-many-parts: ") for r in reasons.values())
 
     before = db_bytes(d.alice.dir)
     again = fetch(d, d.alice, box)

@@ -4,9 +4,10 @@ After a side acts, ``write_outbox`` puts a message in the campaign's
 ``outbox/``: addressed to the opponent (or, for a referee, one to each player
 with that player's own file), the report as the body, the turn file inline
 and attached.  ``send`` delivers the outbox by SMTP; ``fetch`` ingests new
-messages from an IMAP folder; ``run`` does both for a referee, adjudicating
-in between, and answers a malformed message politely.  Passwords come from
-the environment or a prompt and are never written anywhere.
+messages from an IMAP folder (or a Maildir); ``run`` does both for a referee,
+adjudicating in between, and answers a malformed message politely.  Passwords
+come from the environment or a prompt and are never written anywhere.  Mail
+coming in is hostile: see the mailbox promise below, and ``pbem.limits``.
 
 Server settings live in ``<home>/mail.toml``; addresses, per campaign, in its
 settings (``pbem mail address``).
@@ -185,9 +186,9 @@ def pending_outbox(campaign) -> list[Path]:
 
 def send(campaign, config: MailConfig, password: str | None, files: list[Path] | None = None) -> list[Path]:
     """Send ``files`` (default: the whole outbox) and move each to outbox/sent/ once accepted."""
+    import email
+    import email.policy
     import smtplib
-
-    from .mailbox_in import parse_message
 
     if config.smtp is None:
         raise PbemError("no SMTP server configured", "pbem mail config --smtp HOST:PORT ...", code="no-config")
@@ -211,7 +212,8 @@ def send(campaign, config: MailConfig, password: str | None, files: list[Path] |
             done = campaign.dir / "outbox" / "sent"
             done.mkdir(parents=True, exist_ok=True)
             for path in files:
-                client.send_message(parse_message(path.read_bytes()))
+                # our own outbox: written by pbem, not bounded as incoming mail is
+                client.send_message(email.message_from_bytes(path.read_bytes(), policy=email.policy.default))
                 target = done / path.name
                 path.replace(target)
                 sent.append(target)
