@@ -173,7 +173,7 @@ def header(message: Message, name: str, width: int = 200) -> str:
             value = str(make_header(decode_header(str(raw))))
         except Exception:
             value = str(raw)
-    value = _CONTROL.sub(" ", value).strip()
+    value = _CONTROL.sub(" ", value).encode("utf-8", "replace").decode("utf-8").strip()  # no lone surrogates
     return value if len(value) <= width else value[:width - 3] + "..."
 
 
