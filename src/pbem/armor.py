@@ -130,14 +130,16 @@ def scan(text: str) -> Found:
         j = i + 1
         stop = None
         while j < n:
-            cleaned = _clean(lines[j])
-            if cleaned == END:
-                stop = "end"
-                break
-            if cleaned == BEGIN or _begin_like(cleaned):
-                stop = "begin"
-                break
-            size += len(lines[j]) + 1
+            here = lines[j]
+            if "PBEM" in here or "pbem" in here:  # a marker, or a damaged one (never in base64 nor header)
+                cleaned = _clean(here)
+                if cleaned == END:
+                    stop = "end"
+                    break
+                if cleaned == BEGIN or _begin_like(cleaned):
+                    stop = "begin"
+                    break
+            size += len(here) + 1
             j += 1
         if stop == "end" and size + len(lines[j]) > bound:
             size += len(lines[j])
