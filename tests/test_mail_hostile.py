@@ -279,6 +279,7 @@ def test_a_referees_mailbox_run_survives_hostile_mail(tmp_path, smtp):
         CRLF_FROM + truncated(join_text).encode(),
         message("my orders:\n" + truncated(join_text), "carol@example.org", "orders"),
         message(truncated(join_text), "ref@example.org", "Re: orders"),
+        message("a photo of my map\n" + "x" * 300_000, "dave@example.org", "my map"),
         *joins])
     env = dict(ref.env, PBEM_MAX_MAIL_BYTES="200000")
 
@@ -290,9 +291,11 @@ def test_a_referees_mailbox_run_survives_hostile_mail(tmp_path, smtp):
     assert "answered a malformed message from carol@example.org: truncated" in first.output
     assert "not answered: no usable sender address" in first.output  # the CR/LF one: no reply to it
     assert "not answered: it came from this mailbox's own address" in first.output  # no mail loop
-    assert "2 accepted, 4 refused, 1 answered" in first.output
+    assert "answered a malformed message from dave@example.org: too-large: the message is too large" in first.output
+    assert "2 accepted, 5 refused, 2 answered" in first.output
     replies = [m for m in smtp.messages if b"could not be used" in m[2]]
-    assert [r[1] for r in replies] == [["carol@example.org"]]
+    assert sorted(r[1] for r in replies) == [["carol@example.org"], ["dave@example.org"]]
+    replies = [r for r in replies if r[1] == ["carol@example.org"]]
     reply = __import__("email").message_from_bytes(replies[0][2], policy=default_policy)
     assert reply["Subject"] == "Re: orders" and reply["Auto-Submitted"] == "auto-replied"
 

@@ -331,11 +331,11 @@ def fetch(campaign, config: MailConfig, password: str | None, maildir: Path | No
                     continue
                 _, sizes = client.uid("fetch", uid, "(RFC822.SIZE)")
                 size = _imap_size(sizes)
-                raw = None
-                if size is None or size <= limits.value("MAX_MAIL_BYTES"):  # too large: not even downloaded
-                    _, parts = client.uid("fetch", uid, "(BODY.PEEK[])")
-                    raw = next((p[1] for p in parts if isinstance(p, tuple)), b"")
-                _process(campaign, f"message {uid}", raw, size or 0, out, key, seen, uid)
+                whole = size is None or size <= limits.value("MAX_MAIL_BYTES")  # too large: only its head is read
+                _, parts = client.uid("fetch", uid, "(BODY.PEEK[])" if whole else f"(BODY.PEEK[HEADER]<0.{_HEAD}>)")
+                data = next((p[1] for p in parts if isinstance(p, tuple)), b"")
+                _process(campaign, f"message {uid}", data if whole else None, size or 0, out, key, seen, uid,
+                         head=None if whole else data)
         finally:
             try:
                 client.logout()
@@ -373,13 +373,26 @@ def _fetch_maildir(campaign, folder: Path) -> Fetched:
             continue
         try:
             size = file.stat().st_size
-            raw = file.read_bytes() if size <= limits.value("MAX_MAIL_BYTES") else None
+            with file.open("rb") as f:
+                whole = size <= limits.value("MAX_MAIL_BYTES")  # too large: only its head is read
+                data = f.read() if whole else f.read(_HEAD)
         except FileNotFoundError:  # moved by a mail program meanwhile: read it next time
             continue
         except OSError as e:
             raise PbemError(f"cannot read {file}", e.strerror or str(e), code="unreadable") from None
-        _process(campaign, name, raw, size, out, key, seen, name)
+        _process(campaign, name, data if whole else None, size, out, key, seen, name, head=None if whole else data)
     return out
+
+
+_HEAD = 65536  # what is read of a message too large to read: enough for its header
+
+
+def _headers_only(data: bytes):
+    import email.parser
+    import email.policy
+
+    end = min((i for i in (data.find(b"\r\n\r\n"), data.find(b"\n\n")) if i >= 0), default=len(data))
+    return email.parser.BytesHeaderParser(policy=email.policy.default).parsebytes(data[:end] + b"\n\n")
 
 
 def _seen(campaign, key: str) -> set[str]:
@@ -390,10 +403,11 @@ def _seen(campaign, key: str) -> set[str]:
 
 
 def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, key: str, seen: set[str],
-             uid: str) -> None:
+             uid: str, head: bytes | None = None) -> None:
     """Read one message, ingest what it holds, record the outcome and mark it read.
 
-    Never raises for a fault of the message (see the mailbox promise); raises
+    ``raw`` is None for a message too large to read: ``head``, its first bytes, tells who
+    sent it.  Never raises for a fault of the message (see the mailbox promise); raises
     ``PbemError`` for one of the environment, before anything is marked."""
     import errno
     import sqlite3
@@ -405,6 +419,11 @@ def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, k
     out.new += 1
     try:
         if raw is None:
+            try:
+                msg = _headers_only(head or b"")
+                sender, subject, reply_to = header(msg, "From"), header(msg, "Subject"), reply_address(msg)
+            except Exception:  # only to say who sent it: without it, the refusal stands all the same
+                pass
             limits.check_size(size, "MAX_MAIL_BYTES", "the message")
         budget = _Budget()
         msg = read_message(raw or b"", budget=budget)
