@@ -14,19 +14,31 @@ from pbem import datapack
 from tests.conftest import pbem
 from tests.test_tabletop import Table
 
-AT = 40  # mid-game in the demo: the ANZAC HQ's blocks have not yet landed
-
-
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Path:
+    """The golden block game (fixed keys and randomness): alice (allied) and bob (ottoman)."""
+    from tests.test_golden_blocks import play_golden
+
     root = tmp_path_factory.mktemp("map")
-    pbem(CliRunner(), "demo", "--dir", root / "demo")
-    return root / "demo"
+    play_golden(root)
+    return root
+
+
+def _middle(demo: Path) -> int:
+    """An envelope after which alice still has at least five blocks concealed (mid-game)."""
+    from pbem.campaign import Campaign
+
+    camp = Campaign.open(demo / "alice", readonly=True)
+    try:
+        head = camp.ledger.head()[0]
+    finally:
+        camp.ledger.close()
+    return max(s for s in range(head // 3, head) if len(_hidden_allied_names(demo, s)) >= 5)
 
 
 def _report(demo: Path, who: str, *args: str) -> str:
     out = demo / f"{who}{'-'.join(args)}.html"
-    pbem(CliRunner(), "report", "--campaign", demo / who, "--html", "-o", out, *args, env={"PBEM_HOME": str(demo / "home")})
+    pbem(CliRunner(), "report", "--campaign", demo / who, "--html", "-o", out, *args)
     return out.read_text()
 
 
@@ -46,7 +58,8 @@ def _hidden_allied_names(demo: Path, seq: int) -> list[str]:
 
 
 def test_every_space_of_the_pack_is_drawn_and_every_block_where_the_state_has_it(demo):
-    page = _report(demo, "alice", "--at", str(AT))
+    at = _middle(demo)
+    page = _report(demo, "alice", "--at", str(at))
     pack = datapack.load(datapack.shipped()["gallipoli-blocks"])
     placed = [loc["id"] for loc in pack["location"] if "coords" in loc]
     drawn = re.findall(r'<g class="loc" data-id="([^"]+)"', page)
@@ -55,7 +68,7 @@ def test_every_space_of_the_pack_is_drawn_and_every_block_where_the_state_has_it
 
     camp = Campaign.open(demo / "alice", readonly=True)
     try:
-        blocks = camp.ledger.state(AT)[1]["game"]["blocks"]
+        blocks = camp.ledger.state(at)[1]["game"]["blocks"]
     finally:
         camp.ledger.close()
     expected = sorted((b["at"], b["army"]) for b in blocks.values())
@@ -65,10 +78,11 @@ def test_every_space_of_the_pack_is_drawn_and_every_block_where_the_state_has_it
 
 
 def test_the_map_shows_own_concealed_blocks_to_their_owner_only(demo):
-    names = _hidden_allied_names(demo, AT)
+    at = _middle(demo)
+    names = _hidden_allied_names(demo, at)
     assert len(names) >= 5
-    mine = _report(demo, "alice", "--at", str(AT))
-    theirs = _report(demo, "bob", "--at", str(AT))
+    mine = _report(demo, "alice", "--at", str(at))
+    theirs = _report(demo, "bob", "--at", str(at))
     for name in names:
         assert html.escape(name) in mine, name
         assert html.escape(name) not in theirs and name not in theirs, f"bob's report names {name}"
@@ -77,7 +91,7 @@ def test_the_map_shows_own_concealed_blocks_to_their_owner_only(demo):
 
 def test_the_plain_text_report_is_unchanged_by_the_map(demo):
     text = CliRunner().invoke(__import__("pbem.cli", fromlist=["cli"]).cli,
-                              ["report", "--campaign", str(demo / "alice")], env={"PBEM_HOME": str(demo / "home")})
+                              ["report", "--campaign", str(demo / "alice")])
     assert text.exit_code == 0 and "<svg" not in text.output
 
 

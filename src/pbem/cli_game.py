@@ -427,6 +427,29 @@ def report(fmt: str, everything: bool, at: int | None, output: Path | None, camp
 
 
 @click.command()
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Where to write it (default: replay.html in the campaign directory).")
+@campaign_option
+def replay(output: Path | None, campaign: Path | None) -> None:
+    """Write one HTML file that steps through the whole game as your side saw it.
+
+    First, previous, next, last or jump to an envelope; the map and the events at every step.
+    A finished game shows every step with everything the end opened.
+
+    \b
+    Example:
+        pbem replay --campaign hill60 -o hill60-replay.html
+    """
+    from .files import atomic_write
+    from .replay import render
+
+    camp = _open(campaign, readonly=True)
+    target = output or camp.dir / "replay.html"
+    atomic_write(target, render(camp))
+    click.echo(f"wrote {target} ({camp.ledger.head()[0] + 1} steps, as {camp.side} saw them)")
+
+
+@click.command()
 @click.argument("path", type=click.Path(path_type=Path), default=Path("."))
 def verify(path: Path) -> None:
     """Replay PATH (a campaign directory or database) from genesis and re-check everything.

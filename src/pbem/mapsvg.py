@@ -27,23 +27,25 @@ def colours(sides: tuple[str, ...]) -> dict[str, str]:
     return {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(sides)}
 
 
-def _points(locations: list[dict[str, Any]]) -> dict[str, tuple[float, float]]:
-    """Unit-spaced positions, y down, for every location the pack places."""
+def _points(locations: list[dict[str, Any]], rows: str | None) -> dict[str, tuple[float, float]]:
+    """Unit-spaced positions, y down, for every location the pack places. ``rows``: which way
+    the second coordinate grows ("north" or "south"; default north for spaces, south for hexes)."""
     out = {}
     for loc in locations:
         c = loc.get("coords")
         if not (isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c)):
             continue
-        if loc.get("kind") == "hex":
-            out[loc["id"]] = (c[0] * 0.866, c[1] + 0.5 * (c[0] % 2))
-        else:
-            out[loc["id"]] = (float(c[0]), -float(c[1]))
+        hex_ = loc.get("kind") == "hex"
+        down = (rows or ("south" if hex_ else "north")) == "south"
+        y = c[1] + (0.5 * (c[0] % 2) if hex_ else 0.0)  # odd hex columns sit half a hex along
+        out[loc["id"]] = (c[0] * (0.866 if hex_ else 1.0), y if down else -y)
     return out
 
 
-def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[str, ...], title: str) -> str:
+def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[str, ...], title: str,
+         rows: str | None = None) -> str:
     """The SVG, or "" when the pack places no location (then the report keeps its tables)."""
-    points = _points(locations)
+    points = _points(locations, rows)
     if not points:
         return ""
     xs, ys = [p[0] for p in points.values()], [p[1] for p in points.values()]

@@ -18,12 +18,14 @@ from .hidden import public_knowledge, show, show_prompt
 
 
 def context(campaign: Campaign, side: str | None = None, since: int | None = None,
-            at: int | None = None) -> dict[str, Any]:
+            at: int | None = None, known_after: int | None = None) -> dict[str, Any]:
     """Everything a report shows to ``side`` (default: the campaign's own side).
 
     ``since``: show envelopes after this sequence number; default: after this
     side's own last envelope, i.e. what happened since it last acted.
     ``at``: the game as it stood after envelope ``at`` (a step back through the history).
+    ``known_after``: name hidden items as known after that envelope (a replay of a finished game
+    shows each step with everything opened by the end); default: as known at ``at``.
     """
     side = side or campaign.side
     game = campaign.game
@@ -54,7 +56,8 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     lines = game.describe(view)
     known: dict[str, str] = {}
     if "private" in match:  # name our own hidden items, conceal everyone else's
-        known = campaign.knowledge(match) if side == campaign.side else public_knowledge(genesis["game"], match)
+        basis = match if known_after is None else campaign.ledger.state(known_after)[1]
+        known = campaign.knowledge(basis) if side == campaign.side else public_knowledge(genesis["game"], basis)
         prompt = show_prompt(prompt, known, game)
         if side == campaign.side and hasattr(game, "playable"):  # as `pbem play` offers it
             prompt = game.playable(match["game"], prompt, known)
@@ -81,26 +84,30 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str]) -> dic
         tokens = TOKEN.findall(piece["label"])
         piece["known"] = bool(tokens) and all(tok in known for tok, _ in tokens)
         piece["label"] = show(piece["label"], known, game)
-    locations = _locations(game)
+    locations, rows = _locations(game)
     names = {loc["id"]: loc.get("name", loc["id"]) for loc in locations}
     spaces: dict[str, dict[str, Any]] = {}
     for piece in board["pieces"]:
         row = spaces.setdefault(piece["at"], {"name": names.get(piece["at"], piece["at"]), "pieces": []})
         row["pieces"].append(piece)
     order = {lid: i for i, lid in enumerate(names)}
-    rows = [spaces[k] for k in sorted(spaces, key=lambda k: (order.get(k, len(order)), k))]
-    return {"map_svg": mapsvg.draw(locations, board, tuple(game.sides), game.title), "spaces": rows,
+    table = [spaces[k] for k in sorted(spaces, key=lambda k: (order.get(k, len(order)), k))]
+    return {"map_svg": mapsvg.draw(locations, board, tuple(game.sides), game.title, rows), "spaces": table,
             "tracks": board.get("tracks", []), "side_colours": mapsvg.colours(tuple(game.sides))}
 
 
-def _locations(game) -> list[dict[str, Any]]:
-    """The locations to draw: a table-top game's own pack; for a rules module, the pack of the same name."""
+def _locations(game) -> tuple[list[dict[str, Any]], str | None]:
+    """The locations to draw and the pack's ``rows`` direction: a table-top game's own pack;
+    for a rules module, the shipped pack of the same name."""
     if getattr(game, "locations", None):
-        return list(game.locations.values())
+        return list(game.locations.values()), game.pack.get("pack", {}).get("rows")
     from . import datapack
 
     shipped = datapack.shipped()
-    return list(datapack.load(shipped[game.name]).get("location", [])) if game.name in shipped else []
+    if game.name not in shipped:
+        return [], None
+    pack = datapack.load(shipped[game.name])
+    return list(pack.get("location", [])), pack.get("pack", {}).get("rows")
 
 
 NEXT = {"reveal": "Your reveal is owed: run 'pbem play' to send it.",
