@@ -26,6 +26,7 @@ import marshal
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from .dice import Dice
+from .odds import order_part
 
 State = dict[str, Any]
 Event = dict[str, Any]  # {"text": str, optional "to": [sides who may see it]}
@@ -115,8 +116,9 @@ def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice
 
 
 def find_choice(prompt: Prompt, order: str) -> Choice:
-    """The choice a player means by ``order``: its number (1-based), its label,
-    or an unambiguous prefix of a label, ignoring case and extra spaces.
+    """The choice a player means by ``order``: its number (1-based), its label (with or
+    without the odds shown after it, ``odds.SEP``), or an unambiguous prefix of a label,
+    ignoring case and extra spaces.
 
     :raises IllegalAction: nothing matches, or several do (the message says which).
     """
@@ -128,6 +130,7 @@ def find_choice(prompt: Prompt, order: str) -> Choice:
             return choices[n - 1]
         raise IllegalAction(f"there is no choice {n}; choose 1-{len(choices)}", [c.label for c in choices])
     exact = [c for c in choices if c.label.lower() == text]
+    exact = exact or [c for c in choices if order_part(c.label).lower() == text]  # the words before the odds
     if exact:
         return exact[0]
     starts = [c for c in choices if c.label.lower().startswith(text)]

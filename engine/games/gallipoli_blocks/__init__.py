@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 
 from pbem_engine.core import Outcome, Prompt, RulesError
 from pbem_engine.dice import Dice
+from pbem_engine.odds import order_part
 
 from . import board, rules, sequence
 from . import cards as card_data
@@ -115,6 +116,8 @@ class GallipoliBlocks:
     def parse_order(self, state: dict[str, Any], side: str, text: str,
                     known: dict[str, str] | None = None) -> dict[str, Any]:
         prompt = self.prompt(state)
+        if state["frames"][-1]["k"] in ("battle", "landing"):  # a label copied with the odds shown after it
+            text = order_part(text)  # (not elsewhere: a note may hold the separator)
         for choice in prompt.choices:  # a listed choice, by its words
             if " ".join(text.lower().split()) == choice.label.lower() and choice.action.get("do") not in (
                     "setup", "reinforce", "supply", "lead"):
@@ -123,7 +126,8 @@ class GallipoliBlocks:
 
     def playable(self, state: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
         """The prompt as its owner's tool shows it: the public prompt offers every card in hand for
-        every use (it cannot see them); the owner, who can, is not offered what the card is not."""
+        every use (it cannot see them); the owner, who can, is not offered what the card is not.
+        A choice that decides a roll's dice shows the roll's exact odds (``forecast``)."""
         table = self._cards(state)
         frame = state["frames"][-1]
         step = frame.get("step", "")
@@ -141,7 +145,9 @@ class GallipoliBlocks:
                 return kind == "battle"
             return True
 
-        return prompt._replace(choices=tuple(c for c in prompt.choices if fits(c.action)))
+        from .forecast import with_odds  # the odds of the rolls these choices decide
+
+        return with_odds(state, prompt._replace(choices=tuple(c for c in prompt.choices if fits(c.action))), known, table)
 
     def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
         return state  # only tokens and what the rules revealed: the display names one's own items

@@ -271,6 +271,14 @@ def current_steps(state: dict[str, Any], tok: str, known: dict[str, str]) -> int
     return None if steps is None else steps - b["hits"]
 
 
+def strongest(state: dict[str, Any], pool: list[str], names: dict[str, str], known: dict[str, str]) -> list[str]:
+    """'lead strongest': the (up to) three strongest of ``pool`` as our own tool knows them (``names``:
+    ``own_blocks``); dummies and blocks we cannot name last."""
+    ranked = sorted(pool, key=lambda t: (-board.strength(names[t], current_steps(state, t, known) or 4)
+                                         if names.get(t) and not board.is_dummy(names[t]) else 1, pool.index(t)))
+    return ranked[:combat.LEADERS]
+
+
 def parse_order(state: dict[str, Any], side: str, text: str, known: dict[str, str], cards: dict) -> dict[str, Any]:
     frame = state["frames"][-1]
     army = army_of(state, side)
@@ -322,9 +330,7 @@ def parse_order(state: dict[str, Any], side: str, text: str, known: dict[str, st
         pool = combat.eligible(state, frame) if step == "lead-att" else combat.defenders(state, frame)
         names = own_blocks(state, army, known)
         if words in ("lead strongest", "lead", "strongest"):
-            ranked = sorted(pool, key=lambda t: (-board.strength(names[t], current_steps(state, t, known) or 4)
-                                                 if names.get(t) and not board.is_dummy(names[t]) else 1, pool.index(t)))
-            chosen = ranked[:combat.LEADERS]
+            chosen = strongest(state, pool, names, known)
         else:
             m = _find(r"lead (.+)", text)
             if not m:
