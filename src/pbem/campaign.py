@@ -542,8 +542,8 @@ class Campaign:
             atomic_write(path, raw)
             done.files.append(path)
             if name.startswith("sent/"):
-                self._notice(f"{path.name} was signed and stored but not written (an interrupted command): "
-                             f"written now: {path}")
+                self._notice(f"recovered: {path.name} was signed and stored but not written (an interrupted "
+                             f"command); written now: {path}")
                 envelope = open_block(find_blocks(raw)[0])
                 if envelope.kind == "turn":
                     done.turn = (envelope, path)
@@ -558,10 +558,11 @@ class Campaign:
                 try:
                     done.outbox = self._write_outbox(sent, digest)
                 except (PbemError, OSError) as e:
-                    self._notice(f"the mail for {sent.name} could not be written again: {e}; send {sent} yourself")
+                    self._notice(f"warning: the mail for {sent.name} could not be written again: {e}; send {sent} "
+                                 "yourself, or try 'pbem resend'")
                 for message in done.outbox:
-                    self._notice(f"the mail for {sent.name} was not written (an interrupted command): written now: "
-                                 f"{message}")
+                    self._notice(f"recovered: the mail for {sent.name} was not written (an interrupted command); "
+                                 f"written now: {message}")
                 raw = self.ledger.raw_by_hash(digest)
                 if done.outbox and raw:
                     done.turn = (open_block(find_blocks(raw)[0]), sent)
@@ -612,9 +613,10 @@ class Campaign:
         return envelope, path, sorted(self.dir.glob(f"sent/to-*/{path.name}"))
 
     def _notice(self, text: str) -> None:
+        """Tell the player (on stdout: stderr starts with the reason when a command is refused)."""
         if text not in self._warned:
             self._warned.add(text)
-            print(f"pbem: {text}", file=sys.stderr)
+            print(text, flush=True)
 
     # -- stalls ---------------------------------------------------------------
     def overdue(self, at: datetime | None = None) -> dict[str, Any] | None:
@@ -709,7 +711,8 @@ class Campaign:
         """Stop trusting the draft (``why``): warn once; the next write sets it aside."""
         self._draft_problem = why
         self._notice(f"warning: the draft of unsigned actions is damaged and is ignored ({why}); "
-                     f"the next 'pbem play' keeps it aside as {DRAFT_NAME.replace('.json', '.damaged.json')}")
+                     f"the next 'pbem play' that drafts or signs keeps it aside as "
+                     f"{DRAFT_NAME.replace('.json', '.damaged.json')}")
 
     def _save_draft(self, actions: list[dict[str, Any]]) -> None:
         path = self.dir / "secrets" / DRAFT_NAME

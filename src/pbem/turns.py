@@ -77,8 +77,8 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         raise PbemError("wrong identity for this campaign", f"{side} plays with '{camp.identity_name}'", code="wrong-key")
     waiting = camp.waiting()
     if waiting is None:
-        raise PbemError("the game is over", "the referee may now disclose it: pbem disclose" if camp.refereed else "",
-                        code="game-over")
+        raise PbemError("the game is over", "the referee may now disclose it: pbem disclose" if camp.refereed else
+                        "nothing is left to sign; 'pbem report --all' tells the whole game", code="game-over")
     if waiting["side"] != side:
         raise PbemError("not your turn", waiting["text"], code="not-your-turn")
     if camp.refereed:
