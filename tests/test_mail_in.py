@@ -118,7 +118,8 @@ def test_a_damaged_block_in_mail_is_refused_and_changes_nothing(turn, tmp_path):
     lines[-3] = lines[-3][:10] + ("A" if lines[-3][10] != "A" else "B") + lines[-3][11:]
     before = db_bytes(d.alice.dir)
     result = ingest_bytes(d, tmp_path, message("\n".join(lines), cte="quoted-printable").as_bytes())
-    assert_refused(result)
+    assert_refused(result, "bad-signature")  # one base64 character changed: the signature no longer verifies
+    assert "mail.eml" in result.stderr  # the detail names the message
     assert db_bytes(d.alice.dir) == before
 
 

@@ -60,13 +60,33 @@ def verify(db: Path):
     return invoke(CliRunner(), "verify", db.parent)
 
 
-def assert_verify_fails(result, *entries: int) -> str:
-    """verify refused: exit 1, 'Error: verify-failed: …', naming one of ``entries`` as '#N', no traceback."""
+# What verify says first, per check (the reason on its first stderr line).
+SIGNATURE = "bad signature"
+DAMAGED = "damaged turn file"  # not base64, a damaged header line or BEGIN line
+HEADER = "header does not match the signed content"
+NO_BLOCK = "no turn file found"
+TRUNCATED = "truncated turn file"
+STORED_DAMAGED = "stored envelope is damaged"  # not text, or not one armored block
+INDEX = "stored envelope does not match its index columns"
+GAP = "history has a gap"
+DERIVED = "derived data differs from the replay"
+EXTRA_DERIVED = "derived rows with no envelope"
+EMPTY = "empty history"
+# every check that a changed character of a stored envelope can fire
+ENVELOPE_DAMAGE = (SIGNATURE, DAMAGED, HEADER, NO_BLOCK, TRUNCATED, STORED_DAMAGED, INDEX)
+
+
+def assert_verify_fails(result, *entries: int, check: str | tuple[str, ...]) -> str:
+    """verify refused: exit 1, 'Error: verify-failed: …' where the reason is ``check`` (or one of
+    them), naming one of ``entries`` as '#N', no traceback."""
     assert_no_traceback(result)
     assert result.exit_code == 1, f"verify passed a tampered database:\n{result.output}"
     first = result.stderr.splitlines()[0]
     assert first.startswith("Error: verify-failed: "), result.stderr
     assert not result.stdout.startswith("OK"), result.stdout
+    reason = re.sub(r"^entry #\d+ \([^)]*\): ", "", first[len("Error: verify-failed: "):])
+    checks = (check,) if isinstance(check, str) else check
+    assert reason.startswith(checks), f"expected the check {' or '.join(map(repr, checks))} to fire:\n{result.stderr}"
     if entries:
         assert any(re.search(rf"#{n}(?!\d)", result.stderr) for n in entries), \
             f"verify does not name entry {' or '.join(f'#{n}' for n in entries)}:\n{result.stderr}"
@@ -137,9 +157,17 @@ def test_game_is_over_after_play_out(game: Duel) -> None:
 
 # --- one changed character in a stored envelope ---------------------------------------
 
-@pytest.mark.parametrize("where", ["header Game value", "header Seq value", "header From value", "header Kind value",
-                                   "header Signer value", "header Seq name", "body first char", "body middle",
-                                   "body last char before END", "BEGIN line", "END line"])
+CHANGED_AT = {  # where one character changes -> the check that fires
+    "header Game value": HEADER, "header Seq value": HEADER, "header From value": HEADER,
+    "header Kind value": HEADER, "header Signer value": HEADER,
+    "header Seq name": "damaged turn file header",
+    "body first char": SIGNATURE, "body middle": SIGNATURE,
+    "body last char before END": (SIGNATURE, DAMAGED),  # the last base64 character may not decode
+    "BEGIN line": NO_BLOCK, "END line": TRUNCATED,
+}
+
+
+@pytest.mark.parametrize("where", CHANGED_AT)
 def test_every_row_with_one_changed_character_is_refused(game: Duel, rows, tmp_path: Path, where: str) -> None:
     assert [r[0] for r in rows] == list(range(9))
     for seq, _, _, _, raw in rows:
@@ -147,7 +175,7 @@ def test_every_row_with_one_changed_character_is_refused(game: Duel, rows, tmp_p
         db = copy_db(game, tmp_path / f"row{seq}")
         tampered = change_char(raw, index, other_char(raw[index]))
         assert sql(db, "update envelopes set raw = ? where seq = ?", tampered, seq) == 1
-        assert_verify_fails(verify(db), seq)
+        assert_verify_fails(verify(db), seq, check=CHANGED_AT[where])
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -159,7 +187,7 @@ def test_random_changed_character_in_any_row_is_refused(game: Duel, rows, data) 
     with tempfile.TemporaryDirectory() as tmp:
         db = copy_db(game, Path(tmp) / "copy")
         sql(db, "update envelopes set raw = ? where seq = ?", change_char(raw, index, new), seq)
-        assert_verify_fails(verify(db), seq)
+        assert_verify_fails(verify(db), seq, check=ENVELOPE_DAMAGE)
 
 
 # --- the index columns and the rows themselves --------------------------------------
@@ -169,28 +197,27 @@ def test_changed_hash_column_is_refused(game: Duel, rows, tmp_path: Path, seq: i
     db = copy_db(game, tmp_path / "c")
     digest = rows[seq][1]
     sql(db, "update envelopes set hash = ? where seq = ?", other_char(digest[0]) + digest[1:], seq)
-    assert "does not match its index columns" in assert_verify_fails(verify(db), seq)
+    assert_verify_fails(verify(db), seq, check=INDEX)
 
 
 @pytest.mark.parametrize("seq", [0, 3, 6])
 def test_changed_author_column_is_refused(game: Duel, rows, tmp_path: Path, seq: int) -> None:
     db = copy_db(game, tmp_path / "c")
     sql(db, "update envelopes set author = ? where seq = ?", "blue" if rows[seq][2] == "red" else "red", seq)
-    assert_verify_fails(verify(db), seq)
+    assert_verify_fails(verify(db), seq, check=INDEX)
 
 
 def test_changed_kind_column_is_refused(game: Duel, tmp_path: Path) -> None:
     db = copy_db(game, tmp_path / "c")
     sql(db, "update envelopes set kind = 'join' where seq = 5")
-    assert_verify_fails(verify(db), 5)
+    assert_verify_fails(verify(db), 5, check=INDEX)
 
 
 @pytest.mark.parametrize("seq, new", [(5, 50), (8, 9), (0, -1), (2, 100)])
 def test_changed_seq_column_is_refused(game: Duel, tmp_path: Path, seq: int, new: int) -> None:
     db = copy_db(game, tmp_path / "c")
     sql(db, "update envelopes set seq = ? where seq = ?", new, seq)
-    stderr = assert_verify_fails(verify(db), seq, new)
-    assert "gap" in stderr or "index columns" in stderr, stderr
+    assert_verify_fails(verify(db), seq, new, check=GAP)
 
 
 def test_swapped_seq_of_two_rows_is_refused(game: Duel, tmp_path: Path) -> None:
@@ -198,20 +225,20 @@ def test_swapped_seq_of_two_rows_is_refused(game: Duel, tmp_path: Path) -> None:
     sql(db, "update envelopes set seq = -3 where seq = 3")
     sql(db, "update envelopes set seq = 3 where seq = 5")
     sql(db, "update envelopes set seq = 5 where seq = -3")
-    assert_verify_fails(verify(db), 3)
+    assert_verify_fails(verify(db), 3, check=INDEX)
 
 
 @pytest.mark.parametrize("seq", [1, 4, 7])
 def test_deleted_row_in_the_middle_is_refused(game: Duel, tmp_path: Path, seq: int) -> None:
     db = copy_db(game, tmp_path / "c")
     assert sql(db, "delete from envelopes where seq = ?", seq) == 1
-    assert "gap" in assert_verify_fails(verify(db), seq)
+    assert_verify_fails(verify(db), seq, check=GAP)
 
 
 def test_deleted_genesis_is_refused(game: Duel, tmp_path: Path) -> None:
     db = copy_db(game, tmp_path / "c")
     sql(db, "delete from envelopes where seq = 0")
-    assert_verify_fails(verify(db), 0)
+    assert_verify_fails(verify(db), 0, check=GAP)
 
 
 @pytest.mark.parametrize("a, b", [(3, 5), (2, 4), (0, 1), (7, 8)])
@@ -219,25 +246,24 @@ def test_swapped_raw_of_two_rows_is_refused(game: Duel, rows, tmp_path: Path, a:
     db = copy_db(game, tmp_path / "c")
     sql(db, "update envelopes set raw = ? where seq = ?", rows[b][4], a)
     sql(db, "update envelopes set raw = ? where seq = ?", rows[a][4], b)
-    assert_verify_fails(verify(db), a)
+    assert_verify_fails(verify(db), a, check=INDEX)
 
 
 def test_whole_row_swapped_with_consistent_index_columns_is_refused(game: Duel, rows, tmp_path: Path) -> None:
-    """Moving #4 to #6 with every column rewritten to match still breaks the chain."""
+    """Moving #4 to #6 with every other column rewritten to match: the number it was signed with tells."""
     db = copy_db(game, tmp_path / "c")
     sql(db, "delete from envelopes where seq in (4, 6)")
     for target, source in ((4, 6), (6, 4)):
         _, digest, author, kind, raw = rows[source]
         sql(db, "insert into envelopes (seq, hash, author, kind, raw, received_at) values (?, ?, ?, ?, ?, '')",
             target, digest, author, kind, raw)
-    assert_verify_fails(verify(db), 4)
+    assert_verify_fails(verify(db), 4, check=INDEX)
 
 
 def test_empty_history_is_refused(game: Duel, tmp_path: Path) -> None:
     db = copy_db(game, tmp_path / "c")
     sql(db, "delete from envelopes")
-    result = verify(db)
-    assert "empty history" in assert_verify_fails(result)
+    assert_verify_fails(verify(db), check=EMPTY)
 
 
 def test_not_a_database_is_refused(tmp_path: Path) -> None:
@@ -269,6 +295,11 @@ SHOWN_TO_PLAYER = {
     "events changed": "update events set text = 'blue surrenders' where seq = 4",
 }
 
+SHOWN_CHECK = {"state json changed": DERIVED, "extra state row after the last envelope": EXTRA_DERIVED,
+               "rolls changed": DERIVED, "events changed": DERIVED}
+SHOWN_TABLE = {"state json changed": "states table", "extra state row after the last envelope": "past the last envelope",
+               "rolls changed": "rolls table", "events changed": "events table"}
+
 TAMPERS = {**DETECTED, **SHOWN_TO_PLAYER}
 
 
@@ -276,7 +307,7 @@ TAMPERS = {**DETECTED, **SHOWN_TO_PLAYER}
 def test_tampered_states_table_is_refused(game: Duel, tmp_path: Path, name: str) -> None:
     db = copy_db(game, tmp_path / "c")
     assert sql(db, DETECTED[name]) == 1
-    stderr = assert_verify_fails(verify(db), int(re.search(r"seq = (\d)", DETECTED[name]).group(1)))
+    stderr = assert_verify_fails(verify(db), int(re.search(r"seq = (\d)", DETECTED[name]).group(1)), check=DERIVED)
     assert "states table" in stderr and "pbem rebuild" in stderr, stderr
 
 
@@ -290,8 +321,9 @@ def test_tampered_derived_data_that_reports_show_is_refused(game: Duel, tmp_path
     honest = invoke(CliRunner(), "report", "--all", "--campaign", game.alice.dir, env=game.alice.env).output + \
         invoke(CliRunner(), "status", "--campaign", game.alice.dir, env=game.alice.env).output
     assert shown != honest
-    # ... so verify must not call the database OK
-    assert_verify_fails(verify(db))
+    # ... so verify must not call the database OK, and says which table
+    stderr = assert_verify_fails(verify(db), check=SHOWN_CHECK[name])
+    assert SHOWN_TABLE[name] in stderr and "pbem rebuild" in stderr, stderr
 
 
 @pytest.mark.parametrize("name", TAMPERS)
@@ -319,7 +351,7 @@ def test_rebuild_refuses_a_tampered_envelope_and_changes_nothing(game: Duel, row
     sql(db, "update envelopes set raw = ? where seq = 4", change_char(raw, index, other_char(raw[index])))
     before = db_bytes(db)
     result = invoke(CliRunner(), "rebuild", "--campaign", db.parent, env=game.alice.env)
-    assert_verify_fails(result, 4)
+    assert_verify_fails(result, 4, check=SIGNATURE)
     assert db_bytes(db) == before
 
 
@@ -327,4 +359,4 @@ def test_rebuild_refuses_a_tampered_envelope_and_changes_nothing(game: Duel, row
 def test_a_stored_envelope_that_is_not_text_is_refused(game: Duel, tmp_path: Path, value) -> None:
     db = copy_db(game, tmp_path / "c")
     sql(db, "update envelopes set raw = ? where seq = 3", value)
-    assert "damaged" in assert_verify_fails(verify(db), 3)
+    assert_verify_fails(verify(db), 3, check=STORED_DAMAGED)

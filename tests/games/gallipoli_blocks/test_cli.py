@@ -41,20 +41,42 @@ def test_the_ottoman_sets_up_in_words_and_alice_sees_only_tokens(game):
     assert "Ottoman card" not in content  # the hand of ten is drawn as tokens
 
 
-@pytest.mark.parametrize("order", ["deploy 25th 5 krithia", "deploy 25th 4 anzac cove", "deploy nobody 2 krithia",
-                                   "march on constantinople"])
-def test_a_bad_order_is_refused_and_changes_nothing(game, order):
+@pytest.mark.parametrize("order, code, why", [
+    ("deploy 25th 5 krithia", "illegal-order", "say 'deploy BLOCK STEPS SPACE'"),  # the 25th sets up at 4 steps
+    ("deploy 25th 4 anzac cove", "illegal-action", "cannot deploy at 'anzac-cove'"),  # not an Ottoman area
+    ("deploy nobody 2 krithia", "illegal-order", "no single ottoman block called 'nobody'"),
+    ("march on constantinople", "illegal-order", "say 'deploy BLOCK STEPS SPACE'"),
+])
+def test_a_bad_order_is_refused_and_changes_nothing(game, order, code, why):
     runner, alice, bob = game
     before = db_bytes(bob.dir)
     result = invoke(runner, "play", "--campaign", bob.dir, order, env=bob.env)
-    assert_refused(result)
+    assert_refused(result, code)
+    assert why in result.stderr, result.stderr
     assert db_bytes(bob.dir) == before
+
+
+def _private_of(bob, actions) -> dict:
+    """The private draws bob's own tool would put in a turn of ``actions`` (they must be legal)."""
+    from pbem.campaign import Campaign
+    from pbem_engine import match as protocol
+
+    camp = Campaign.open(bob.dir, readonly=True)
+    try:
+        build = camp._build()
+        head = camp.ledger.head()
+        protocol.advance(camp.game, camp.match(), head[0] + 1, "ottoman",
+                         {"reveal": camp._next_link(), "actions": actions}, build)
+    finally:
+        camp.ledger.close()
+    return build["private"]
 
 
 def _forged(bob, alice_dir: Path, actions, private=None) -> Path:
     """A turn file bob's key signs, built by hand (a tool that skipped its own checks)."""
     from pbem.campaign import Campaign
     from pbem.keys import KeyStore
+    from pbem_engine.core import IllegalAction
     from tests.conftest import next_state
 
     camp = Campaign.open(alice_dir, readonly=True)
@@ -77,26 +99,33 @@ def _forged(bob, alice_dir: Path, actions, private=None) -> Path:
                "state": ""}
     try:
         content["state"] = next_state(alice_dir, content)
-    except Exception:
+    except (IllegalAction, protocol.ProtocolError):  # the rules refuse it: there is no honest state to sign
         content["state"] = "0" * 64
     return forge(KeyStore(bob.home).load("bob"), content, bob.dir / "forged.pbem")
 
 
-@pytest.mark.parametrize("actions, why", [
-    ([{"do": "deploy", "at": "anzac-cove", "block": "ab" * 32}], "cannot deploy"),  # not a deployment space
-    ([{"do": "deploy", "at": "krithia", "block": {"$hide": "ott-9-div-25-rgt:4"}}], "token"),  # the item in clear
-    ([{"do": "deploy", "at": "krithia", "block": "not a token"}], "token"),
-    ([{"do": "deploy", "at": "krithia"}], "malformed"),
-    ([{"do": "done"}, {"do": "done"}], ""),  # the allied set-up is next: not the ottoman's decision
-    (["deploy"], ""),
+@pytest.mark.parametrize("actions, legal, code, why", [
+    # not a deployment space
+    ([{"do": "deploy", "at": "anzac-cove", "block": "ab" * 32}], None, "illegal-action", "cannot deploy at 'anzac-cove'"),
+    # the item in clear
+    ([{"do": "deploy", "at": "krithia", "block": {"$hide": "ott-9-div-25-rgt:4"}}], None, "bad-private",
+     "a hidden choice must travel as its token"),
+    ([{"do": "deploy", "at": "krithia", "block": "not a token"}], None, "bad-private", "must be a 64-hex token"),
+    ([{"do": "deploy", "at": "krithia"}], None, "illegal-action", "malformed action"),
+    # the set-up done (with the draws it makes), then done again: the allied set-up is next
+    ([{"do": "done"}, {"do": "done"}], [{"do": "done"}], "illegal-action",
+     "action 2: it is allied's decision, not ottoman's"),
+    # the set-up done without the private draws the rules make there
+    ([{"do": "done"}], None, "bad-private", "does not carry the 10 private draw(s)"),
+    (["deploy"], None, "bad-actions", "actions must be a list of objects"),
 ])
-def test_a_forged_illegal_action_is_refused_and_changes_nothing(game, actions, why):
+def test_a_forged_illegal_action_is_refused_and_changes_nothing(game, actions, legal, code, why):
     runner, alice, bob = game
-    path = _forged(bob, alice.dir, actions)
+    path = _forged(bob, alice.dir, actions, _private_of(bob, legal) if legal else None)
     before = db_bytes(alice.dir)
     result = invoke(runner, "ingest", "--campaign", alice.dir, path, env=alice.env)
-    assert_refused(result)
-    assert why in result.stderr
+    assert_refused(result, code)
+    assert why in result.stderr, result.stderr
     assert db_bytes(alice.dir) == before
 
 
@@ -114,14 +143,14 @@ def test_pbem_play_lists_the_choices_after_the_draft_with_our_cards_named(game):
     assert "a concealed card" not in report.split("ottoman hand")[1].splitlines()[0]  # bob sees his own hand
 
 
-@pytest.mark.parametrize("args, code", [
-    (["--option", "turns"], 2),  # not KEY=VALUE: misuse
-    (["--option", "turns=zz"], 1),  # the module refuses the value
-    (["--option", "fog=1"], 1),  # no such option
-    (["--cards", "CARDS"], 1),  # card values breaking rules 5.3 (OPS 0-3)
-    (["--cards", "BROKEN"], 1),  # not TOML
+@pytest.mark.parametrize("args, code, why", [
+    (["--option", "turns"], None, "KEY=VALUE"),  # not KEY=VALUE: misuse (exit 2)
+    (["--option", "turns=zz"], "bad-genesis", "option turns is a whole number of turns"),  # the module refuses it
+    (["--option", "fog=1"], "bad-genesis", "unknown options fog"),  # no such option
+    (["--cards", "CARDS"], "bad-genesis", "allied-card-01 breaks rules 5.2-5.4"),  # OPS 7 (rules 5.3: 0-3)
+    (["--cards", "BROKEN"], "bad-cards", "cannot read the card values"),  # not TOML
 ])
-def test_bad_game_options_are_refused_and_make_no_campaign(tmp_path, runner, home, args, code):
+def test_bad_game_options_are_refused_and_make_no_campaign(tmp_path, runner, home, args, code, why):
     bob = new_player(runner, tmp_path, "bob", "ottoman")
     alice = new_player(runner, tmp_path, "alice", "allied")
     (tmp_path / "cards.toml").write_text('[allied-card-01]\nops = 7\n')
@@ -130,7 +159,9 @@ def test_bad_game_options_are_refused_and_make_no_campaign(tmp_path, runner, hom
             for a in args]
     result = invoke(runner, "new", "gallipoli-blocks", "--as", "allied", "--key", "alice", "--opponent", bob.pub,
                     *args, "--campaign", alice.dir, env=alice.env)
-    assert result.exit_code == code, result.output
-    if code == 1:
-        assert_refused(result)
+    if code is None:
+        assert result.exit_code == 2, result.output  # a usage error, before anything is read
+    else:
+        assert_refused(result, code)
+    assert why in result.stderr, result.stderr
     assert not alice.dir.exists()
