@@ -409,7 +409,7 @@ class Harness:
         self.steps[kind] += 1
         start = time.monotonic()
         if point == "random":  # SIGKILL at a moment spread over the command's working part
-            rc, out, err = run(player, *args, kill_after=self.rng.uniform(0.5, 1.1) * self.reach.get(kind, 0.2))
+            rc, out, err = run(player, *args, kill_after=self.rng.uniform(0.3, 1.0) * self.reach.get(kind, 0.2))
         else:
             rc, out, err = run(player, *args, crash=point)
             self.reach[kind] = max(self.reach.get(kind, 0.0), time.monotonic() - start)
@@ -510,7 +510,7 @@ def test_kill_harness(tmp_path, runner, home, capsys):
     harness = Harness(tmp_path, alice, bob, random.Random(20240601), runner)
     games = envelopes = 0
     start = time.monotonic()
-    while sum(harness.kills.values()) < 110:
+    while sum(harness.kills.values()) < 104:
         envelopes += harness.game(games)
         games += 1
         assert games <= 10, harness.kills

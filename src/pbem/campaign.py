@@ -31,6 +31,7 @@ import json
 import os
 import secrets as secrets_mod
 import sys
+import weakref
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
@@ -103,6 +104,8 @@ class Campaign:
         self._secret_cache: dict[str, Any] | None = None
         self.situation: tuple[dict[str, Any], dict[str, str]] = ({}, {})  # what `play` last showed (state, known)
         self._lock = lock
+        if lock is not None:  # a library user that never closes still lets go when the campaign is dropped
+            self._release = weakref.finalize(self, lock.release)
         self._building: tuple[Path, Path] | None = None  # (temporary database, campaign.db) during new/join
         self.mail_outbox = False  # set by `pbem play`: a turn it signs owes its outbox mail too
         self.recovered: Recovered = Recovered()
@@ -136,7 +139,7 @@ class Campaign:
             self.ledger.close()
         finally:
             if self._lock is not None:
-                self._lock.release()
+                self._release()  # once only, however often close is called
                 self._lock = None
 
     def _close_with_command(self) -> None:
@@ -696,6 +699,8 @@ class Campaign:
         try:
             data = vault.read(path, self._unlock)
         except PbemError as e:
+            if e.code == "no-secrets":  # taken back or signed meanwhile
+                return []
             if e.code == "locked":
                 raise
             self.draft_is_damaged(e.detail or str(e))
