@@ -129,7 +129,7 @@ def percent(p: Fraction) -> str:
 
 
 def _plural(noun: str, x: Fraction) -> str:
-    return noun if x == 1 else noun + "s"
+    return noun if x == 1 else noun + ("es" if noun.endswith("s") else "s")
 
 
 def line(dist: Dist, noun: str = "") -> str:

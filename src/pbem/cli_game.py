@@ -225,6 +225,10 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
             click.echo(f"  {event['text']}")
         for roll in result.rolls:
             click.echo(f"  roll: {roll['purpose']}: {_dice_text(roll)}")
+    odds_of = getattr(camp.game, "action_odds", None)  # a roll ordered in words: its exact odds
+    for action in result.drafted if odds_of else []:
+        if line := odds_of(action):
+            click.echo(f"  odds: {line}")
     if result.envelope is None:
         click.echo(f"{len(result.drafted)} action(s) drafted, not yet signed; continue with 'pbem play', take back with 'pbem undo'.")
         return

@@ -123,6 +123,14 @@ class TableTop:
             return f"re-roll die {action['die']} because {action['reason']}"
         return do
 
+    def action_odds(self, action: dict[str, Any]) -> str | None:
+        """The exact odds of a roll, shown when it is ordered (the roll waits for the other side's dice)."""
+        if action.get("do") != "roll" or not isinstance(action.get("expr"), str):
+            return None
+        expr, purpose = action["expr"], action.get("purpose")
+        line = orders.roll_odds(self, expr)
+        return line and f"{expr}{f' for {purpose}' if purpose and purpose != expr else ''}: {line}"
+
     def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
         return state  # hands hold commitment tokens; the display names only one's own
 

@@ -307,6 +307,27 @@ def do_roll(game, state, side, a, dice):
     return [text]
 
 
+def roll_odds(game, expr: str) -> str | None:
+    """The exact odds of a roll expression, read as ``do_roll`` reads it: "expect 3.5 successes
+    (0:1% ...)" for 7d6>=4, "expect 10.5 (...)" for 3d6; None for what is no roll."""
+    from pbem_engine import odds
+
+    m = DICE.match(expr)
+    if not m:
+        return None
+    count, sides = int(m.group(1) or 1), int(m.group(2))
+    if not (1 <= count <= 100 and 2 <= sides <= 1000):
+        return None
+    zero = "read 0-9" in expr or (sides == 10 and game.d10_zero)
+    if m.group(3):
+        below, target = m.group(3) == "<=", int(m.group(4))
+        dist = odds.at_most(count, sides, target) if below else odds.at_least(count, sides, target)
+        return odds.line(dist, "success")
+    if count == 1 and (sides == 100 or sides == 10 and zero):  # do_roll's d10 (0-9) and d100
+        return odds.line(odds.uniform(sides, 0 if zero else 1))
+    return odds.total_line(count, sides)
+
+
 def do_reroll(game, state, side, a, dice):
     last = state.get("last_roll")
     if not last or last["by"] != side:
