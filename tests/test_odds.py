@@ -118,3 +118,35 @@ def test_total_agrees_with_counting_every_roll(count, sides):
     for faces in product(range(1, sides + 1), repeat=count):
         ways[sum(faces)] = ways.get(sum(faces), 0) + 1
     assert odds.total(count, sides) == {k: F(w, sides**count) for k, w in ways.items()}
+
+
+class _Table:
+    d10_zero = False
+
+
+@settings(max_examples=80, deadline=None)
+@given(expr=st.sampled_from(["3d6", "2d6", "d6", "7d6>=4", "5d10<=3", "d10", "d10 read 0-9", "d100", "d100 read 0-9",
+                             "4d8", "12d6>=5", "d20"]), seed=st.binary(min_size=8, max_size=8), zero=st.booleans())
+def test_a_table_top_roll_lands_where_its_odds_say(expr, seed, zero):
+    """The odds shown for a table-top roll are of the roll as do_roll reads it: every result it
+    gives is an outcome the distribution lists, and the line names the expected value."""
+    from pbem_engine.dice import Dice
+    from pbem_engine.games.tabletop import orders
+
+    table = _Table()
+    table.d10_zero = zero
+    dice = Dice(seed)
+    orders.do_roll(table, {}, "red", {"do": "roll", "expr": expr}, dice)
+    record = dice.rolls[-1]
+    result = record.get("result", record["values"][0])
+    m = orders.DICE.match(expr)
+    count, sides = int(m.group(1) or 1), int(m.group(2))
+    if m.group(3):
+        dist = (odds.at_most if m.group(3) == "<=" else odds.at_least)(count, sides, int(m.group(4)))
+    elif count == 1 and (sides == 100 or sides == 10 and ("read 0-9" in expr or zero)):
+        dist = odds.uniform(sides, 0 if "read 0-9" in expr or (sides == 10 and zero) else 1)
+    else:
+        dist = odds.total(count, sides)
+    assert result in dist
+    assert orders.roll_odds(table, expr).startswith(f"expect {odds.decimal(odds.expected(dist))}")
+    assert orders.roll_odds(table, "0d6") is None and orders.roll_odds(table, "fire") is None
