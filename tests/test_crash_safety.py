@@ -523,3 +523,25 @@ def test_kill_harness(tmp_path, runner, home, capsys):
     assert total >= 100
     named = {k for k in harness.kills if not k.endswith("random")}
     assert len(named) == 9, named  # every named point was hit
+
+
+def test_resend_in_a_referee_game_writes_each_players_file(tmp_path):
+    """The referee's last turn goes out again with each player's own file; if those files are
+    gone, resend says they cannot be made again (their sealed views used fresh randomness)
+    rather than send the players a turn without their views."""
+    from tests.test_referee import Refereed
+
+    game = Refereed(tmp_path)
+    assert game.step() == "referee"  # the referee starts the game: one file per player
+    ref = game.ref
+    for mail in (ref.dir / "outbox").glob("*.eml"):
+        mail.unlink()
+    result = invoke(game.runner, "resend", "--campaign", ref.dir, env=ref.env)
+    assert result.exit_code == 0, result.output + result.stderr
+    assert re.search(r"for allied \(alice\): \S+to-allied", result.output), result.output
+    assert len(list((ref.dir / "outbox").glob("*.eml"))) == 2
+    [view] = (ref.dir / "sent" / "to-ottoman").glob("*.pbem")
+    view.unlink()
+    before = db_bytes(ref.dir)
+    assert_refused(invoke(game.runner, "resend", "--campaign", ref.dir, env=ref.env), "views-lost")
+    assert db_bytes(ref.dir) == before

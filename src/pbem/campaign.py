@@ -582,7 +582,7 @@ class Campaign:
         if raw is None:
             return []
         envelope = open_block(find_blocks(raw)[0])
-        views = sorted(self.dir.glob(f"sent/to-*/{sent.name}"))
+        views = self._views_of(envelope, sent)
         try:
             sender = load_config(default_home()).sender
         except PbemError:
@@ -610,10 +610,24 @@ class Campaign:
                             "a referee game's join is in sent/; nothing else is yours to send", code="nothing-signed")
         envelope = open_block(find_blocks(raw)[0])
         path = self.dir / "sent" / turn_file_name(envelope)
+        views = self._views_of(envelope, path)
         path.parent.mkdir(exist_ok=True)
         if not path.exists() or path.read_bytes() != raw.encode():
             atomic_write(path, raw)
-        return envelope, path, sorted(self.dir.glob(f"sent/to-*/{path.name}"))
+        return envelope, path, views
+
+    def _views_of(self, envelope: Envelope, sent: Path) -> list[Path]:
+        """A referee's turn that sealed views to the players: its per-player files (sent/to-SIDE/).
+
+        :raises PbemError: they are missing (sealed with fresh randomness, they cannot be rebuilt).
+        """
+        views = sorted(self.dir.glob(f"sent/to-*/{sent.name}"))
+        expected = envelope.content["body"].get("views") if self.refereed and self.side == "referee" else None
+        if expected and len(views) != len(expected):
+            raise PbemError("the players' files of this turn are missing",
+                            f"{sent.name}: sent/to-SIDE/ should hold one file per player; the views sealed in them "
+                            "cannot be made again", code="views-lost")
+        return views
 
     def _notice(self, text: str) -> None:
         """Tell the player (on stdout: stderr starts with the reason when a command is refused)."""
