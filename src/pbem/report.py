@@ -190,7 +190,28 @@ def environment():
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
     env.filters["dice"] = _dice_text
+    env.filters["wrap80"] = _wrap80
+    env.filters["compact"] = _compact
     return env
+
+
+def _wrap80(line: str) -> str:
+    """A line of the text report folded to 80 columns, continuation lines indented under it."""
+    import textwrap
+
+    lead = len(line) - len(line.lstrip(" "))
+    return "\n".join(textwrap.wrap(line, 80, subsequent_indent=" " * (lead + 4), break_long_words=False,
+                                    break_on_hyphens=False)) or line
+
+
+def _compact(pieces: list[dict[str, Any]]) -> str:
+    """A location's pieces in a few characters: per side, steps where known, '?' for a concealed
+    enemy piece, '*' for one of the viewer's own concealed pieces (its name is in the situation)."""
+    sides: dict[str, list[str]] = {}
+    for p in pieces:
+        mark = p["badge"] or ("*" if p.get("known") else "?" if p["concealed"] else "-")
+        sides.setdefault(str(p.get("side")), []).append(mark)
+    return "; ".join(f"{side} {' '.join(marks)}" for side, marks in sides.items())
 
 
 def _dice_text(roll: dict[str, Any]) -> str:
