@@ -169,7 +169,7 @@ def _name(envelope) -> str:
 def _read_mail(files: tuple[str, ...]) -> tuple[list[tuple[str, str]], bool]:
     """Texts from turn files, saved messages (.eml), mbox files, Maildir folders or stdin;
     and whether any of it was mail (where other games' blocks are skipped, not refused)."""
-    from .mailbox_in import _looks_like_mail, texts_from_source
+    from .mailbox_in import looks_like_mail, texts_from_source
 
     texts: list[tuple[str, str]] = []
     mail = False
@@ -181,11 +181,8 @@ def _read_mail(files: tuple[str, ...]) -> tuple[list[tuple[str, str]], bool]:
             texts += texts_from_source(path)
             mail = True
             continue
-        try:
-            data = sys.stdin.buffer.read() if path is None else path.read_bytes()
-        except OSError as e:
-            raise PbemError(f"cannot read {name}", e.strerror or str(e), code="unreadable") from None
-        if data.startswith(b"From ") or _looks_like_mail(data):
+        data = _read_bounded(name)
+        if data.startswith(b"From ") or looks_like_mail(data):
             found = texts_from_source(path, data)
             if not found:
                 raise PbemError("no turn file found", f"{name}: the message holds no '-----BEGIN PBEM TURN-----' block",
@@ -197,13 +194,37 @@ def _read_mail(files: tuple[str, ...]) -> tuple[list[tuple[str, str]], bool]:
     return texts, mail
 
 
+def _read_bounded(name: str) -> bytes:
+    """The bytes of a file or of stdin ("-"), never more than the mail size limit holds: a larger
+    input is refused before it is read into memory (the limit: pbem.limits.MAX_MAIL_BYTES)."""
+    from . import limits
+
+    most = limits.value("MAX_MAIL_BYTES")
+    try:
+        if name == "-":
+            data = sys.stdin.buffer.read(most + 1)
+        else:
+            path = Path(name)
+            if path.is_file() and path.stat().st_size > most:
+                data = b"x" * (most + 1)  # refused below without reading it
+            else:
+                with path.open("rb") as f:
+                    data = f.read(most + 1)
+    except OSError as e:
+        raise PbemError(f"cannot read {name}", e.strerror or str(e), code="unreadable") from None
+    if len(data) > most:
+        raise limits.LimitError(f"{name} is larger than {limits.size(most)}",
+                                "set PBEM_MAX_MAIL_BYTES to read larger files")
+    return data
+
+
 def _read_texts(files: tuple[str, ...], given: dict[str, bytes] | None = None) -> list[tuple[str, str]]:
     texts = []
     for name in files:
         try:
             data = (given or {}).get(name)
             if data is None:
-                data = sys.stdin.buffer.read() if name == "-" else Path(name).read_bytes()
+                data = _read_bounded(name)
         except OSError as e:
             raise PbemError(f"cannot read {name}", e.strerror or str(e), code="unreadable") from None
         if not data.strip():

@@ -565,6 +565,7 @@ def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_
             result.replies.append(polite_reply(campaign, first.reply_to, first.subject, reason, config.sender))
         except (ValueError, TypeError) as e:  # the header library refused something in it
             result.unanswered[label] = f"the answer could not be written ({e})"
+    campaign.mail_outbox = True  # what it signs owes its mail: the next command writes it if this one is killed
     for _ in range(1000):
         waiting = campaign.waiting()
         if waiting is None or waiting["side"] != campaign.side:
@@ -574,6 +575,7 @@ def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_
             break
         result.adjudicated.append(played.envelope.seq)
         write_outbox(campaign, played, config.sender)
+        campaign.exported(played.envelope)
     if pending_outbox(campaign):
         try:
             result.sent = send(campaign, config, smtp_password)

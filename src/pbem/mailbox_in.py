@@ -140,7 +140,7 @@ def message_texts(message: Message, *, depth: int = 0, budget: _Budget | None = 
             text = html_to_text(text)
         if "PBEM TURN" in text:
             texts.append(text)
-        elif _looks_like_mail(payload):
+        elif looks_like_mail(payload):
             inner = read_message(payload, depth=level + 1, budget=budget)
             todo[:0] = _leaves(inner, level + 1)
     return texts
@@ -150,7 +150,7 @@ _MAIL_HEADERS = re.compile(rb"(?im)^(subject|date|message-id|mime-version|receiv
                            rb"delivered-to|to|x-[a-z-]+):[ \t]")
 
 
-def _looks_like_mail(data: bytes) -> bool:
+def looks_like_mail(data: bytes) -> bool:
     """A message starts with header lines, one of them a mail header; a turn file starts with its BEGIN line."""
     text = data[:16000].replace(b"\r\n", b"\n")[:8000]
     if b"\n\n" not in text:
@@ -290,7 +290,7 @@ def texts_from_source(path: Path | None, data: bytes | None = None) -> list[tupl
         messages = [m for m in re.split(rb"(?m)^From .*\r?\n", data) if m.strip()]
         return [(f"{name}#{i + 1}", text) for i, raw in enumerate(messages)
                 for text in texts_of(raw, f"{name}#{i + 1}")]
-    if _looks_like_mail(data):
+    if looks_like_mail(data):
         return [(name, text) for text in texts_of(data, name)]
     try:
         return [(name, data.decode("utf-8"))]

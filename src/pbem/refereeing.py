@@ -306,7 +306,10 @@ def play(campaign, identity: Identity, orders: list[str], ask):
     return PlayResult(envelope, path, [], [], [action])
 
 
-def _sign_chain(campaign, identity: Identity, body: dict[str, Any], joins: dict[str, dict] | None = None) -> Envelope:
+def _sign_chain(campaign, identity: Identity, body: dict[str, Any], joins: dict[str, dict] | None = None,
+                before_store=None) -> Envelope:
+    """Sign the next chain envelope and store it; ``before_store(envelope)`` writes what must
+    exist before it is stored (the players' files: a kill after the store must not lose them)."""
     genesis = campaign.genesis
     head = campaign.ledger.head()
     match = campaign.match()
@@ -315,7 +318,10 @@ def _sign_chain(campaign, identity: Identity, body: dict[str, Any], joins: dict[
     content = {"v": 1, "game": genesis["game"], "seq": head[0] + 1, "prev": head[1], "author": campaign.side,
                "kind": "turn", "engine": history.engine_stamp(campaign.game), "body": body, "state": _hash(public)}
     envelope = seal(identity, content)
-    campaign._store([history.apply(envelope, genesis, match, head, campaign.replay_secrets())])
+    applied = history.apply(envelope, genesis, match, head, campaign.replay_secrets())
+    if before_store is not None:
+        before_store(envelope)
+    campaign._store([applied])
     return envelope
 
 
@@ -359,27 +365,31 @@ def _adjudicate(campaign, identity: Identity):
         boxes[side] = referee.seal_box(player_box, canonical_json(payload), genesis["game"], "view",
                                        referee.view_aad(genesis["game"], seq, side))
     body["views"] = {side: hashlib.sha256(canonical_json(box)).hexdigest() for side, box in boxes.items()}
-    envelope = _sign_chain(campaign, identity, body, joins_bodies or None)
+    paths: list[Path] = []
+    envelope = _sign_chain(campaign, identity, body, joins_bodies or None,
+                           before_store=lambda env: paths.extend(_send_views(campaign, identity, env, boxes)))
     campaign._archive("sent", envelope)
-    paths = _send_views(campaign, identity, envelope, boxes)
     return PlayResult(envelope, paths[0] if paths else None, events, rolls, [], paths)
 
 
 def _send_views(campaign, identity: Identity, adjudication: Envelope, boxes: dict[str, dict]) -> list[Path]:
-    """One file per player: the chain since the last adjudication, and that player's own view."""
+    """One file per player: the chain since the last adjudication, and that player's own view.
+    Written (atomically) before the adjudication is stored, which is therefore not yet in the ledger."""
     from .campaign import turn_file_name
+    from .files import atomic_write
 
     previous = [seq for seq, _, author, _, _, _ in campaign.ledger.envelopes()
                 if author == REFEREE and seq < adjudication.seq]
     since = previous[-1] if previous else 0
-    chain = [raw for seq, _, _, _, raw, _ in campaign.ledger.envelopes() if seq > since]
+    chain = [raw for seq, _, _, _, raw, _ in campaign.ledger.envelopes() if since < seq < adjudication.seq]
+    chain.append(adjudication.raw)
     paths = []
     for side, box in sorted(boxes.items()):
         doc = _view_doc(identity, adjudication, side, box)
         folder = campaign.dir / "sent" / f"to-{side}"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / turn_file_name(adjudication)
-        path.write_text("".join(chain) + doc.raw)
+        atomic_write(path, "".join(chain) + doc.raw)
         paths.append(path)
     return paths
 
