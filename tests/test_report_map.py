@@ -104,3 +104,20 @@ def test_a_table_top_hex_pack_is_drawn_at_its_coordinates(tmp_path):
     placed = sorted(loc["id"] for loc in pack["location"] if "coords" in loc)
     assert sorted(re.findall(r'<g class="loc" data-id="([^"]+)"', page)) == placed
     assert "<svg" in page and "Turn" in page
+
+
+def test_the_hand_table_shows_own_card_values_and_the_enemy_hand_concealed(demo):
+    at = _middle(demo)
+    from pbem.campaign import Campaign
+
+    camp = Campaign.open(demo / "bob", readonly=True)
+    try:
+        hands = camp.ledger.state(at)[1]["game"]["hands"]
+    finally:
+        camp.ledger.close()
+    page = _report(demo, "bob", "--at", str(at))
+    table = page.split("<th>Hand</th>")[1].split("</table>")[0]
+    allied = table.split("<td>allied</td>")[1].split("</tr>")[0]
+    ottoman = table.split("<td>ottoman</td>")[1].split("</tr>")[0]
+    assert allied.count("a concealed card") == len(hands["allied"]) and "OPS" not in allied
+    assert ottoman.count("OPS ") == len(hands["ottoman"]) > 0 and "(provisional)" in ottoman

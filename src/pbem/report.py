@@ -92,7 +92,17 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str]) -> dic
         row["pieces"].append(piece)
     order = {lid: i for i, lid in enumerate(names)}
     table = [spaces[k] for k in sorted(spaces, key=lambda k: (order.get(k, len(order)), k))]
+    hands = []
+    for army, cards in board.get("hands", {}).items():
+        held = []
+        for label in cards:
+            tokens = [tok for tok, _ in TOKEN.findall(label)]
+            item = known.get(tokens[0]) if tokens else None
+            worth = game.item_values(view, item) if item and hasattr(game, "item_values") else ""
+            held.append({"name": show(label, known, game), "worth": worth})
+        hands.append({"side": army, "cards": held, "deck": board.get("decks", {}).get(army, "")})
     return {"map_svg": mapsvg.draw(locations, board, tuple(game.sides), game.title, rows), "spaces": table,
+            "hands": hands,
             "tracks": board.get("tracks", []), "side_colours": mapsvg.colours(tuple(game.sides))}
 
 
@@ -147,7 +157,7 @@ def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[st
         "outcome": outcome,
         "next_step": next_step,
         "provisional": list(game.provisional),
-        "map_svg": "", "spaces": [], "tracks": [], "side_colours": {},  # filled by _map where the game has a board
+        "map_svg": "", "spaces": [], "tracks": [], "side_colours": {}, "hands": [],  # filled by _map where the game has a board
     }
 
 

@@ -164,6 +164,13 @@ class GallipoliBlocks:
 
         return describe(view, self._cards(view))
 
+    def item_values(self, view: dict[str, Any], item: str) -> str:
+        """What an item is worth, for its owner's eyes: a card's values ("" for anything else)."""
+        from .describe import card_values
+
+        cards = self._cards(view)
+        return card_values(cards[item], bool(view["options"].get("cards"))) if item in cards else ""
+
     def board(self, view: dict[str, Any]) -> dict[str, Any]:
         """What the map shows (blocks where they are, concealed ones as tokens; the tracks)."""
         from .describe import map_view

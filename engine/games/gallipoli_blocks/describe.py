@@ -82,7 +82,19 @@ def map_view(view: dict[str, Any]) -> dict[str, Any]:
             marks.setdefault(frame["to"], []).append("battle" if frame["k"] == "battle" else "landing")
             marks.setdefault(frame["from"], []).append("attacking from")
     held = board.objectives_held(view)
-    return {"pieces": pieces, "marks": marks,
+    hands = {army: [f"[[{t}|card]]" for t in view["hands"][army]] for army in board.ARMIES}
+    decks = {army: f"{view['deck'][army]['early']} early + {view['deck'][army]['late']} late to draw, "
+                   f"{len(view['discard'][army])} discarded, {len(view['removed'][army])} removed"
+             for army in board.ARMIES}
+    return {"pieces": pieces, "marks": marks, "hands": hands, "decks": decks,
             "tracks": [("Turn", str(view["turn"])), ("Allied hand size", str(view["hand_size"])),
                        ("Allied objectives", f"{len(held)} of 4"),
                        ("Suvla Region", "open" if view["suvla_open"] else "closed")]}
+
+
+def card_values(card: dict[str, Any], supplied: bool) -> str:
+    """A card's values in a few words (5.1-5.7), for wherever it is held or offered."""
+    event = card["event"]["kind"]
+    tag = "" if supplied else " (provisional)"
+    return (f"OPS {card['ops']}, bombardment {card['bombardment']}, entrenchment {card['entrenchment']}, "
+            f"{card['subdeck'].capitalize()}{', asterisk' if card['asterisk'] else ''}, event: {event}{tag}")
