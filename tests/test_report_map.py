@@ -121,3 +121,27 @@ def test_the_hand_table_shows_own_card_values_and_the_enemy_hand_concealed(demo)
     ottoman = table.split("<td>ottoman</td>")[1].split("</tr>")[0]
     assert allied.count("a concealed card") == len(hands["allied"]) and "OPS" not in allied
     assert ottoman.count("OPS ") == len(hands["ottoman"]) > 0 and "(provisional)" in ottoman
+
+
+def test_locations_whose_pieces_changed_since_the_viewer_last_acted_are_marked(demo):
+    from collections import Counter
+
+    from pbem.campaign import Campaign
+
+    camp = Campaign.open(demo / "bob", readonly=True)
+    try:
+        rows = [(s, author) for s, _, author, *_ in camp.ledger.envelopes()]
+        count = lambda s: Counter((b["at"], b["army"]) for b in camp.ledger.state(s)[1]["game"]["blocks"].values())  # noqa: E731
+        for at, author in rows[len(rows) // 3:]:  # an allied envelope after which something moved
+            own = [s for s, a in rows if a == "ottoman" and s < at]
+            if author == "allied" and own:
+                changed = sorted({a for a, _ in (count(own[-1]) - count(at)) + (count(at) - count(own[-1]))})
+                if changed:
+                    break
+    finally:
+        camp.ledger.close()
+    assert changed, "nothing moved in the golden game: the test shows nothing"
+    page = _report(demo, "bob", "--at", str(at))
+    marked = set(re.findall(r'<circle class="mark" data-at="([^"]+)"[^>]*stroke="#1f77b4"', page))
+    battles = set(re.findall(r'<circle class="mark" data-at="([^"]+)"[^>]*stroke="#d00"', page))
+    assert marked <= set(changed) and set(changed) <= marked | battles, (changed, marked, battles)

@@ -21,6 +21,7 @@ SIDE_COLOURS = ("#2f5d9e", "#a8322d", "#4a7d3a", "#8a5a1c", "#6b3f8f", "#2d7f80"
 TERRAIN = {"beach": "#efe0b0", "hill": "#c8b08a", "fort": "#a9a9a9", "open": "#dde8cf", "hq": "#f5f5f5",
            "town": "#e3d3c3", "city": "#d9c2ad", None: "#ececec"}
 CHIP, GAP = 11, 2
+MOVED = "changed since your last turn"  # the report marks these; a game's own marks are battles
 
 
 def colours(sides: tuple[str, ...]) -> dict[str, str]:
@@ -94,8 +95,10 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
                    f'<text class="n" x="{x}" y="{y + radius + 11}" text-anchor="middle">'
                    f'{escape(loc.get("name", lid))}</text></g>')
         if lid in marks:
-            out.append(f'<circle cx="{x}" cy="{y}" r="{radius + 5}" fill="none" stroke="#d00" stroke-width="2" '
-                       f'stroke-dasharray="4 3"><title>{escape(", ".join(marks[lid]))}</title></circle>')
+            moved = all(m == MOVED for m in marks[lid])  # only changed: blue; a battle or landing: red
+            out.append(f'<circle class="mark" data-at="{escape(lid)}" cx="{x}" cy="{y}" r="{radius + 5}" fill="none" '
+                       f'stroke="{"#1f77b4" if moved else "#d00"}" stroke-width="2" stroke-dasharray="4 3">'
+                       f'<title>{escape(", ".join(marks[lid]))}</title></circle>')
     stacks: dict[str, list[dict[str, Any]]] = {}
     for piece in board.get("pieces", []):
         if piece["at"] in points:
@@ -137,6 +140,9 @@ def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool) -
     x += 90
     parts.append(f'<circle cx="{x + 6}" cy="16" r="7" fill="none" stroke="#d00" stroke-width="2" '
                  f'stroke-dasharray="4 3"/><text class="t" x="{x + 18}" y="20">battle</text>')
+    x += 70
+    parts.append(f'<circle cx="{x + 6}" cy="16" r="7" fill="none" stroke="#1f77b4" stroke-width="2" '
+                 f'stroke-dasharray="4 3"/><text class="t" x="{x + 18}" y="20">changed since your last turn</text>')
     tracks = " · ".join(f"{name}: {value}" for name, value in board.get("tracks", []))
     parts.append(f'<text class="t" x="10" y="42">{escape(tracks)}</text>')
     if provisional:

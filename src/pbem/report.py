@@ -67,19 +67,31 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     out = _context(campaign, side, seq, entries, lines, waiting, prompt.text,
                    [c.label for c in prompt.choices] if waiting and waiting["why"] == "decide" and prompt.side == side else [],
                    outcome, match["mode"])
-    out.update(_map(campaign, view, known))
+    before = None
+    if 0 <= since < seq:  # where the pieces were when this side last acted: what moved since is marked
+        before = game.view(campaign.ledger.state(since)[1]["game"], side)
+    out.update(_map(campaign, view, known, before))
     return out
 
 
-def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str]) -> dict[str, Any]:
-    """The map and the table of locations for the HTML report, as the viewer may know them."""
+def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
+         before: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The map and the table of locations for the HTML report, as the viewer may know them;
+    ``before``: the view when the viewer last acted (locations whose pieces changed are marked)."""
     game = campaign.game
     if not hasattr(game, "board"):
         return {"map_svg": "", "spaces": []}
+    from collections import Counter
+
     from . import mapsvg
     from .hidden import TOKEN
 
     board = game.board(view)
+    if before is not None:
+        then = Counter((p["at"], p["side"]) for p in game.board(before)["pieces"])
+        now = Counter((p["at"], p["side"]) for p in board["pieces"])
+        for at in sorted({at for at, _ in (then - now) + (now - then)}):
+            board.setdefault("marks", {}).setdefault(at, []).append("changed since your last turn")
     for piece in board["pieces"]:
         tokens = TOKEN.findall(piece["label"])
         piece["known"] = bool(tokens) and all(tok in known for tok, _ in tokens)
