@@ -4,8 +4,8 @@ Ingest has its own check of the signer (campaign.py), so only a database edited 
 show whether verify makes it too. Each test plants, in a copy of alice's database, an envelope
 that is validly signed and says exactly what the honest one says (same content, same hash, so
 every index column and derived row still matches): only the signer differs, or the game it
-names, or its author. Each fails when its check in ``pbem.history`` is removed (see
-``tools/mutate.py``).
+names, or its author; the same for a timeout claim. Each fails when its check in
+``pbem.history`` is removed (see ``tools/mutate.py``).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from click.testing import CliRunner
 
 from pbem.armor import find_blocks
 from pbem.envelope import open_block, seal
-from tests.conftest import Duel, assert_no_traceback, invoke
+from tests.conftest import Duel, assert_no_traceback, assert_refused, db_bytes, invoke
 
 
 @pytest.fixture(scope="module")
@@ -123,3 +123,36 @@ def test_the_last_envelope_naming_another_game_is_refused(game: Duel, tmp_path):
     signer = game.identity(game.alice if author == "red" else game.bob)
     db, _, _ = plant(game, tmp_path / "c", seq, signer, {"game": "f" * 32})
     verify_refusal(db, "turn file of another game", seq)
+
+
+def test_a_timeout_claim_signed_by_the_other_sides_key_is_caught_by_verify(tmp_path):
+    """A well-founded claim by red (blue owes its reveal past the deadline), but signed by bob's key:
+    ingest refuses it (its own check), and verify catches it when it is planted in the claims table."""
+    from tests.test_forged_claims import _claim
+
+    d = Duel(tmp_path, CliRunner(), "--deadline", "1")
+    d.deliver(d.play("red"), "bob")  # blue owes since #2
+    content = _claim(d, "blue", 2)
+    honest = seal(d.identity(d.alice), content)
+    forged = seal(d.identity(d.bob), content)
+    assert forged.hash == honest.hash and forged.content["author"] == "red"
+    (tmp_path / "forged-claim.pbem").write_text(forged.raw)
+    before = db_bytes(d.bob.dir)
+    assert_refused(d.ingest("bob", tmp_path / "forged-claim.pbem"), "wrong-key")
+    assert db_bytes(d.bob.dir) == before
+    for envelope, passes in ((honest, True), (forged, False)):
+        copy = tmp_path / f"bob-{passes}"
+        shutil.copytree(d.bob.dir, copy)
+        with sqlite3.connect(copy / "campaign.db") as con:
+            con.execute("insert into claims (hash, seq, author, raw, received_at) values (?, ?, ?, ?, ?)",
+                        (envelope.hash, envelope.seq, "red", envelope.raw, "2026-01-01T00:00:00+00:00"))
+        con.close()
+        result = invoke(CliRunner(), "verify", copy)
+        assert_no_traceback(result)
+        if passes:
+            assert result.exit_code == 0 and "1 timeout claim(s)" in result.output, result.output
+        else:
+            assert result.exit_code == 1, result.output
+            first = result.stderr.splitlines()[0]
+            assert first.startswith("Error: verify-failed: timeout claim ") and "signed by the wrong key" in first, \
+                result.stderr
