@@ -37,7 +37,7 @@ def _middle(demo: Path) -> int:
 
 
 def _report(demo: Path, who: str, *args: str) -> str:
-    out = demo / f"{who}{'-'.join(args)}.html"
+    out = demo / f"{who}-{abs(hash(args))}.html"
     pbem(CliRunner(), "report", "--campaign", demo / who, "--html", "-o", out, *args)
     return out.read_text()
 
@@ -145,3 +145,30 @@ def test_locations_whose_pieces_changed_since_the_viewer_last_acted_are_marked(d
     marked = set(re.findall(r'<circle class="mark" data-at="([^"]+)"[^>]*stroke="#1f77b4"', page))
     battles = set(re.findall(r'<circle class="mark" data-at="([^"]+)"[^>]*stroke="#d00"', page))
     assert marked <= set(changed) and set(changed) <= marked | battles, (changed, marked, battles)
+
+
+def test_a_pack_of_your_own_draws_the_map_with_its_coordinates_and_your_map_image(demo, tmp_path):
+    import shutil
+    import struct
+    import zlib
+
+    mine = tmp_path / "my-pack"
+    shutil.copytree(datapack.shipped()["gallipoli-blocks"], mine)
+    text = (mine / "pack.toml").read_text().replace("coords = [5, 1]", "coords = [6, 0]", 1)
+    png = b"\x89PNG\r\n\x1a\n" + b"".join(
+        struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d))
+        for t, d in ((b"IHDR", struct.pack(">IIBBBBB", 1, 1, 8, 2, 0, 0, 0)), (b"IDAT", zlib.compress(b"\x00\xff\x00\x00")),
+                     (b"IEND", b"")))
+    (mine / "board.png").write_bytes(png)
+    (mine / "pack.toml").write_text(text + '\n[map]\nimage = "board.png"\nextent = [0, 0, 28, 31]\n')
+    page = _report(demo, "alice", "--pack", str(mine))
+    assert '<image class="background"' in page and "data:image/png;base64," in page
+    ours = _report(demo, "alice")
+    assert '<image class="background"' not in ours
+    moved = lambda p: re.search(r'<g class="loc" data-id="sedd-el-bahr">.*?<circle cx="([\d.]+)" cy="([\d.]+)"', p, re.S).groups()  # noqa: E731
+    assert moved(page) != moved(ours)
+    (mine / "pack.toml").write_text(text + '\n[map]\nimage = "../secret.png"\nextent = [0, 0, 28, 31]\n')
+    from click.testing import CliRunner
+
+    from tests.conftest import assert_refused, invoke
+    assert_refused(invoke(CliRunner(), "report", "--campaign", demo / "alice", "--html", "--pack", mine), "bad-pack")

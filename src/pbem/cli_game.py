@@ -402,6 +402,16 @@ def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
     click.echo(f"Send it to {names[owed]['name']} (and to any witness).")
 
 
+def _write(path: Path, text: str) -> None:
+    """A report or replay written whole, or refused with the reason (a missing folder, no room)."""
+    from .files import atomic_write
+
+    try:
+        atomic_write(path, text)
+    except OSError as e:
+        raise PbemError(f"cannot write {path}", e.strerror or str(e), code="unwritable") from None
+
+
 @click.command()
 @click.option("--html", "fmt", flag_value="html", help="HTML instead of plain text.")
 @click.option("--text", "fmt", flag_value="text", default=True, hidden=True)
@@ -409,8 +419,11 @@ def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
 @click.option("--at", "at", type=click.IntRange(0), metavar="N",
               help="Step back: the game as it stood after envelope N (with --all: everything up to it).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file.")
+@click.option("--pack", "pack_dir", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
+              help="Draw the map with your own pack: better coordinates, or a map image you own ([map] image).")
 @campaign_option
-def report(fmt: str, everything: bool, at: int | None, output: Path | None, campaign: Path | None) -> None:
+def report(fmt: str, everything: bool, at: int | None, output: Path | None, pack_dir: Path | None,
+           campaign: Path | None) -> None:
     """The turn report from your side's point of view (text for e-mail, or HTML).
 
     \b
@@ -422,9 +435,9 @@ def report(fmt: str, everything: bool, at: int | None, output: Path | None, camp
     camp = _open(campaign, readonly=True)
     if at is not None and camp.ledger.envelope_index(at) is None:
         raise PbemError(f"no envelope #{at}", f"this campaign holds #0 to #{camp.ledger.head()[0]}", code="no-envelope")
-    text = render(camp, fmt, since=-1 if everything else (at - 1 if at is not None else None), at=at)
+    text = render(camp, fmt, since=-1 if everything else (at - 1 if at is not None else None), at=at, pack_dir=pack_dir)
     if output:
-        output.write_text(text)
+        _write(output, text)
         click.echo(f"wrote {output}")
     else:
         click.echo(text, nl=False)
@@ -433,8 +446,10 @@ def report(fmt: str, everything: bool, at: int | None, output: Path | None, camp
 @click.command()
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Where to write it (default: replay.html in the campaign directory).")
+@click.option("--pack", "pack_dir", type=click.Path(file_okay=False, exists=True, path_type=Path), default=None,
+              help="Draw the map with your own pack's coordinates.")
 @campaign_option
-def replay(output: Path | None, campaign: Path | None) -> None:
+def replay(output: Path | None, pack_dir: Path | None, campaign: Path | None) -> None:
     """Write one HTML file that steps through the whole game as your side saw it.
 
     First, previous, next, last or jump to an envelope; the map and the events at every step.
@@ -444,12 +459,11 @@ def replay(output: Path | None, campaign: Path | None) -> None:
     Example:
         pbem replay --campaign hill60 -o hill60-replay.html
     """
-    from .files import atomic_write
     from .replay import render
 
     camp = _open(campaign, readonly=True)
     target = output or camp.dir / "replay.html"
-    atomic_write(target, render(camp))
+    _write(target, render(camp, pack_dir=pack_dir))
     click.echo(f"wrote {target} ({camp.ledger.head()[0] + 1} steps, as {camp.side} saw them)")
 
 

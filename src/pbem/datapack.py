@@ -201,3 +201,35 @@ def provisional_notes(pack: dict[str, Any]) -> list[str]:
         if n:
             notes.append(f"{n} {kind} entr{'y' if n == 1 else 'ies'} reconstructed (provisional): see the pack's sources")
     return notes
+
+
+IMAGE_TYPES = {".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".webp": "image/webp"}
+MAX_IMAGE_BYTES = 20 * 1024 * 1024
+
+
+def background(directory: Path, pack: dict[str, Any]) -> tuple[bytes, str, list[int]] | None:
+    """A map image the pack's owner supplies (``[map] image = "FILE"``, ``extent = [x0, y0, x1, y1]``:
+    the coordinates of its left, bottom, right and top edges), read from the pack's folder; never shipped.
+
+    :raises PbemError: a named image that is missing, of another type, too large, or a bad extent.
+    """
+    spec = pack.get("map")
+    if not isinstance(spec, dict) or "image" not in spec:
+        return None
+    name, extent = spec.get("image"), spec.get("extent")
+    if not isinstance(name, str) or Path(name).name != name or Path(name).suffix.lower() not in IMAGE_TYPES:
+        raise PbemError("the pack's map image must be a PNG, JPEG or WebP file in its folder", f"image = {name!r}",
+                        code="bad-pack")
+    if not (isinstance(extent, list) and len(extent) == 4 and all(type(v) is int for v in extent)
+            and extent[0] < extent[2] and extent[1] < extent[3]):
+        raise PbemError("the pack's map image needs its extent", "extent = [left, bottom, right, top] in the "
+                        "coordinates of its locations", code="bad-pack")
+    path = directory / name
+    try:
+        if path.stat().st_size > MAX_IMAGE_BYTES:
+            raise PbemError("the pack's map image is too large", f"{name}: at most {MAX_IMAGE_BYTES // 2**20} MiB",
+                            code="bad-pack")
+        data = path.read_bytes()
+    except OSError as e:
+        raise PbemError("the pack's map image cannot be read", f"{path}: {e.strerror or e}", code="bad-pack") from None
+    return data, IMAGE_TYPES[path.suffix.lower()], extent

@@ -44,8 +44,9 @@ def _points(locations: list[dict[str, Any]], rows: str | None) -> dict[str, tupl
 
 
 def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[str, ...], title: str,
-         rows: str | None = None) -> str:
-    """The SVG, or "" when the pack places no location (then the report keeps its tables)."""
+         rows: str | None = None, background: tuple[bytes, str, list[int]] | None = None) -> str:
+    """The SVG, or "" when the pack places no location (then the report keeps its tables).
+    ``background``: a map image the player owns (bytes, MIME type, extent in coordinates)."""
     points = _points(locations, rows)
     if not points:
         return ""
@@ -68,6 +69,16 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
            f'width="100%" style="max-width:{width:.0f}px;height:auto" role="img" aria-label="{escape(title)}">',
            '<style>text{font-family:system-ui,sans-serif}.n{font-size:10px;fill:#222}'
            '.t{font-size:12px;fill:#222}.c{font-size:8px;fill:#fff;font-weight:bold}</style>']
+    if background is not None:  # the owner's own map under everything, its corners at their coordinates
+        import base64
+
+        data, mime, (left, bottom, right, top) = background
+        corners = _points([{"id": "a", "coords": [left, bottom]}, {"id": "b", "coords": [right, top]}], rows)
+        (ax, ay), (bx, by) = corners["a"], corners["b"]
+        x0, y0 = (min(ax, bx) - min(xs)) * scale + pad_x, (min(ay, by) - min(ys)) * scale + pad_top
+        out.append(f'<image class="background" x="{x0:.1f}" y="{y0:.1f}" width="{abs(bx - ax) * scale:.1f}" '
+                   f'height="{abs(by - ay) * scale:.1f}" preserveAspectRatio="none" opacity="0.85" '
+                   f'href="data:{mime};base64,{base64.b64encode(data).decode()}"/>')
     # connections, each once
     for lid in sorted(points):
         for other in sorted(by_id[lid].get("adjacent", [])):

@@ -11,13 +11,15 @@ is on the page, one under the other. No external file, no network.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from .campaign import Campaign
 from .report import context, environment
 
 
-def steps(campaign: Campaign, side: str | None = None) -> tuple[list[dict[str, Any]], bool]:
+def steps(campaign: Campaign, side: str | None = None, pack_dir: Path | None = None
+          ) -> tuple[list[dict[str, Any]], bool]:
     """The report context after each envelope, and whether they show the full view."""
     head = campaign.ledger.head()
     assert head is not None
@@ -25,12 +27,13 @@ def steps(campaign: Campaign, side: str | None = None) -> tuple[list[dict[str, A
     full = over and not campaign.refereed  # a finished game: everything the end opened, at every step
     out = []
     for seq, *_ in campaign.ledger.envelopes():
-        out.append(context(campaign, side, since=seq - 1, at=seq, known_after=head[0] if full else None))
+        out.append(context(campaign, side, since=seq - 1, at=seq, known_after=head[0] if full else None,
+                           pack_dir=pack_dir, image=False))
     return out, full
 
 
-def render(campaign: Campaign, side: str | None = None) -> str:
-    frames, full = steps(campaign, side)
+def render(campaign: Campaign, side: str | None = None, pack_dir: Path | None = None) -> str:
+    frames, full = steps(campaign, side, pack_dir)
     first = frames[-1]
     return environment().get_template("replay.html.j2").render(steps=frames, full=full, title=first["title"],
                                                                side=first["side"], players=first["players"],

@@ -9,16 +9,19 @@ from __future__ import annotations
 
 import json
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from pbem_engine import match as protocol
 
 from .campaign import Campaign
+from .errors import PbemError
 from .hidden import public_knowledge, show, show_prompt
 
 
 def context(campaign: Campaign, side: str | None = None, since: int | None = None,
-            at: int | None = None, known_after: int | None = None) -> dict[str, Any]:
+            at: int | None = None, known_after: int | None = None, pack_dir: Path | None = None,
+            image: bool = True) -> dict[str, Any]:
     """Everything a report shows to ``side`` (default: the campaign's own side).
 
     ``since``: show envelopes after this sequence number; default: after this
@@ -26,6 +29,8 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     ``at``: the game as it stood after envelope ``at`` (a step back through the history).
     ``known_after``: name hidden items as known after that envelope (a replay of a finished game
     shows each step with everything opened by the end); default: as known at ``at``.
+    ``pack_dir``: draw the map with this pack's locations (and its owner's map image, unless ``image``
+    is False: a replay would repeat it at every step).
     """
     side = side or campaign.side
     game = campaign.game
@@ -70,12 +75,12 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     before = None
     if 0 <= since < seq:  # where the pieces were when this side last acted: what moved since is marked
         before = game.view(campaign.ledger.state(since)[1]["game"], side)
-    out.update(_map(campaign, view, known, before))
+    out.update(_map(campaign, view, known, before, pack_dir, image))
     return out
 
 
 def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
-         before: dict[str, Any] | None = None) -> dict[str, Any]:
+         before: dict[str, Any] | None = None, pack_dir: Path | None = None, image: bool = True) -> dict[str, Any]:
     """The map and the table of locations for the HTML report, as the viewer may know them;
     ``before``: the view when the viewer last acted (locations whose pieces changed are marked)."""
     game = campaign.game
@@ -96,7 +101,7 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
         tokens = TOKEN.findall(piece["label"])
         piece["known"] = bool(tokens) and all(tok in known for tok, _ in tokens)
         piece["label"] = show(piece["label"], known, game)
-    locations, rows = _locations(game)
+    locations, rows, background = _locations(game, pack_dir)
     names = {loc["id"]: loc.get("name", loc["id"]) for loc in locations}
     spaces: dict[str, dict[str, Any]] = {}
     for piece in board["pieces"]:
@@ -113,23 +118,32 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
             worth = game.item_values(view, item) if item and hasattr(game, "item_values") else ""
             held.append({"name": show(label, known, game), "worth": worth})
         hands.append({"side": army, "cards": held, "deck": board.get("decks", {}).get(army, "")})
-    return {"map_svg": mapsvg.draw(locations, board, tuple(game.sides), game.title, rows), "spaces": table,
+    return {"map_svg": mapsvg.draw(locations, board, tuple(game.sides), game.title, rows,
+                                  background if image else None), "spaces": table,
             "hands": hands,
             "tracks": board.get("tracks", []), "side_colours": mapsvg.colours(tuple(game.sides))}
 
 
-def _locations(game) -> tuple[list[dict[str, Any]], str | None]:
-    """The locations to draw and the pack's ``rows`` direction: a table-top game's own pack;
-    for a rules module, the shipped pack of the same name."""
-    if getattr(game, "locations", None):
-        return list(game.locations.values()), game.pack.get("pack", {}).get("rows")
+def _locations(game, pack_dir: Path | None = None) -> tuple[list[dict[str, Any]], str | None, Any]:
+    """The locations to draw, the pack's ``rows`` direction and the owner's background image:
+    a pack the player gives (``--pack DIR``: better coordinates, a map image he owns); else a
+    table-top game's own pack; for a rules module, the shipped pack of the same name."""
     from . import datapack
 
+    if pack_dir is not None:
+        pack = datapack.load(pack_dir)
+        problems = datapack.check(pack)
+        if problems:
+            raise PbemError("the pack to draw the map with has problems", "; ".join(map(str, problems[:5])),
+                            code="bad-pack")
+        return list(pack.get("location", [])), pack["pack"].get("rows"), datapack.background(pack_dir, pack)
+    if getattr(game, "locations", None):
+        return list(game.locations.values()), game.pack.get("pack", {}).get("rows"), None
     shipped = datapack.shipped()
     if game.name not in shipped:
-        return [], None
+        return [], None, None
     pack = datapack.load(shipped[game.name])
-    return list(pack.get("location", [])), pack.get("pack", {}).get("rows")
+    return list(pack.get("location", [])), pack.get("pack", {}).get("rows"), None
 
 
 NEXT = {"reveal": "Your reveal is owed: run 'pbem play' to send it.",
@@ -249,7 +263,7 @@ def _dice_text(roll: dict[str, Any]) -> str:
 
 
 def render(campaign: Campaign, fmt: str = "text", side: str | None = None, since: int | None = None,
-           at: int | None = None) -> str:
+           at: int | None = None, pack_dir: Path | None = None) -> str:
     """The report as plain text (an e-mail body) or HTML."""
     template = {"text": "report.txt.j2", "html": "report.html.j2"}[fmt]
-    return environment().get_template(template).render(**context(campaign, side, since, at))
+    return environment().get_template(template).render(**context(campaign, side, since, at, pack_dir=pack_dir))
