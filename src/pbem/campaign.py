@@ -78,6 +78,7 @@ class PlayResult:
                  rolls: list[dict[str, Any]], drafted: list[dict[str, Any]], paths: list[Path] | None = None) -> None:
         self.envelope, self.path, self.events, self.rolls, self.drafted = envelope, path, events, rolls, drafted
         self.paths = paths or []  # a referee's files, one per player
+        self.unused: list[str] = []  # orders given when there was nothing for us to decide (a reveal only)
 
 
 class Recovered:

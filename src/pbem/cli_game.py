@@ -233,6 +233,9 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
         click.echo(f"{len(result.drafted)} action(s) drafted, not yet signed; continue with 'pbem play', take back with 'pbem undo'.")
         return
     click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
+    if result.unused:
+        click.echo(f"  your order(s) {', '.join(repr(o) for o in result.unused)} were not used: there was nothing "
+                   "for you to decide, only your reveal to send")
     from .mail import write_outbox
 
     messages = write_outbox(camp, result, _mail_config(ctx).sender)

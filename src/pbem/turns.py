@@ -97,6 +97,7 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         return PlayResult(envelope, path, [], [], [])
     actions = _draft(camp, reveal)
     queue = list(orders)
+    unused: list[str] = []
     refusal: str | None = None
     while True:
         try:
@@ -111,6 +112,15 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
             known = camp.knowledge(match)
             events = [dict(e, text=show(e["text"], known, game)) for e in events]
         if match["pending"] or prompt.side != side:
+            if queue and len(queue) == len(orders):  # nothing to decide at all (a reveal only): say so
+                unused = list(queue)
+                queue = []
+            if queue:  # orders past the point where this turn file is signed: refuse, sign nothing
+                why = ("a roll waits for your opponent's reveal" if match["pending"]
+                       else f"the next decision is {prompt.side}'s" if prompt.side else "the game ends")
+                raise PbemError(f"{len(queue)} order(s) come after this turn file is signed",
+                                f"'{queue[0]}' would follow the point where {why}; nothing was signed. Give the orders "
+                                f"up to there now, the rest in your next turn", code="too-many-orders")
             break
         prompt = _shown(camp, match, prompt, known)
         camp.situation = (match["game"], known)  # what a simulated player may see
@@ -138,4 +148,6 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
     camp._save_draft([])  # after the turn is stored: a kill between leaves a draft of an older head, ignored
     path = camp._archive("sent", envelope)
     crash_point("play:sent")
-    return PlayResult(envelope, path, events, rolls, actions)
+    result = PlayResult(envelope, path, events, rolls, actions)
+    result.unused = unused
+    return result

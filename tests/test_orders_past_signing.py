@@ -1,0 +1,31 @@
+"""Orders given past the point where a turn file is signed are refused before anything is
+signed (they were silently dropped): the output says so, nothing is written."""
+
+from __future__ import annotations
+
+from tests.conftest import Duel, assert_refused, db_bytes
+
+
+def test_orders_after_a_roll_are_refused_and_nothing_is_signed(tmp_path, runner):
+    d = Duel(tmp_path, runner)
+    before, sent = db_bytes(d.alice.dir), sorted((d.alice.dir / "sent").iterdir())
+    result = d.invoke(d.alice, "play", "1", "1", "--campaign", d.alice.dir)  # fire (a roll), then one more
+    assert_refused(result, "too-many-orders")
+    assert "nothing was signed" in result.stderr and "'1' would follow" in result.stderr
+    assert db_bytes(d.alice.dir) == before and sorted((d.alice.dir / "sent").iterdir()) == sent
+    ok = d.run(d.alice, "play", "1", "--campaign", d.alice.dir)  # the orders up to the roll: signed
+    assert "signed turn file #2" in ok.output
+
+
+def test_orders_when_there_is_only_a_reveal_to_send_are_named_as_unused(tmp_path, runner):
+    from tests.test_private import RaidDuel
+
+    d = RaidDuel.__new__(RaidDuel)  # ottoman creates, allied joins and draws first: ottoman owes its opening
+    d.root, d.runner = tmp_path, runner
+    d.alice, d.bob = d.new_identity("alice", "ottoman"), d.new_identity("bob", "allied")
+    d.run(d.alice, "new", "raid", "--as", "ottoman", "--key", "alice", "--opponent", d.bob.pub, "--campaign", d.alice.dir)
+    d.run(d.bob, "join", d.newest_sent(d.alice), "--key", "bob", "--campaign", d.bob.dir)
+    d.run(d.alice, "ingest", "--campaign", d.alice.dir, d.newest_sent(d.bob))
+    out = d.run(d.alice, "play", "1", "--campaign", d.alice.dir).output
+    assert "signed turn file #2" in out
+    assert "your order(s) '1' were not used: there was nothing for you to decide" in out
