@@ -70,7 +70,8 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
         if side or opponent or mode != "sealed":
             raise click.UsageError("--referee takes --player SIDE=FILE for each side; not --as, --opponent or --dice "
                                    "(a referee game's dice always need the referee's and the player's links)")
-        return _new_refereed(ctx, module, key_name, players, scenario, deadline, encrypt_secrets, campaign)
+        return _new_refereed(ctx, module, key_name, players, scenario, deadline, encrypt_secrets, campaign,
+                             _game_options(game_options, cards_file))
     if not side or not opponent or players:
         raise click.UsageError("a two-player game needs --as SIDE and --opponent FILE (--player is for --referee)")
     options: dict[str, Any] = _game_options(game_options, cards_file)
@@ -127,7 +128,8 @@ def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, 
 
 
 def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple[str, ...], scenario: str | None,
-                  deadline: int | None, encrypt_secrets: bool, campaign: Path | None) -> None:
+                  deadline: int | None, encrypt_secrets: bool, campaign: Path | None,
+                  options: dict[str, Any] | None = None) -> None:
     from .keys import fingerprint
     from .refereeing import new_game
 
@@ -139,7 +141,7 @@ def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple
         public, comment = _read_public(Path(file))
         named[side] = (public, comment.removeprefix("pbem:") or Path(file).stem)
     identity = _keystore(ctx).load(key_name, _passphrase)
-    camp, envelope = new_game(campaign or Path("."), module, identity, named, scenario, None, deadline,
+    camp, envelope = new_game(campaign or Path("."), module, identity, named, scenario, options or None, deadline,
                               _lock(encrypt_secrets))
     click.echo(f"created referee game {envelope.game} of {camp.game.title}")
     for side, (public, name) in sorted(named.items()):
