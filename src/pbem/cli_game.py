@@ -298,11 +298,13 @@ def undo(campaign: Path | None) -> None:
         pbem undo --campaign hill60
     """
 
+    from .turns import take_back
+
     camp = _open(campaign)
-    action = camp.take_back()
-    if action is None:
+    taken = take_back(camp)
+    if taken is None:
         raise PbemError("nothing to take back", "there is no unsigned draft; a signed turn file stands", code="no-draft")
-    click.echo(f"took back {action}; {len(camp.draft())} drafted action(s) remain")
+    click.echo(f"took back: {taken}; {len(camp.draft())} drafted action(s) remain")
 
 
 @click.command()

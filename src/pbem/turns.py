@@ -151,3 +151,23 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
     result = PlayResult(envelope, path, events, rolls, actions)
     result.unused = unused
     return result
+
+
+def take_back(camp: Campaign) -> str | None:
+    """Drop the last drafted action; what it did, in the words ``play`` showed when it was drafted
+    (our own hidden items by name), or None when there is no draft."""
+    actions = _draft(camp, camp._next_link())
+    if not actions:
+        return None
+    reveal = camp._next_link()
+    try:
+        before = len(camp.preview(actions[:-1], reveal)[1])
+        match, events, _ = camp.preview(actions, reveal)
+        known = camp.knowledge(match) if "private" in match else {}
+        from .hidden import show
+
+        words = "; ".join(show(e["text"], known, camp.game) for e in events[before:])
+    except (IllegalAction, protocol.ProtocolError):
+        words = ""
+    camp.take_back()
+    return words or "your last drafted order"

@@ -1,0 +1,31 @@
+"""What pbem prints is in words: no [[token]], no {'$hide': ...}, no JSON in play, undo, status
+or an error, in the block game where every deployment is a hidden choice."""
+
+from __future__ import annotations
+
+import re
+
+from tests.conftest import invoke, pbem
+from tests.games.gallipoli_blocks.test_cli import game  # noqa: F401  (the fixture)
+
+INTERNAL = re.compile(r"\[\[|\$hide|\{'|\{\"|[0-9a-f]{32}")
+
+
+def _clean(text: str) -> None:
+    leak = INTERNAL.search(text)
+    assert not leak, f"internal data printed: {text[max(0, leak.start() - 60):leak.end() + 60]!r}"
+
+
+def test_play_undo_status_and_errors_print_words_only(game):  # noqa: F811
+    runner, alice, bob = game
+    drafted = pbem(runner, "play", "--campaign", bob.dir, "deploy 25th 4 krithia", "deploy dummy gully ravine",
+                   env=bob.env).output
+    _clean(drafted)
+    taken = pbem(runner, "undo", "--campaign", bob.dir, env=bob.env).output
+    _clean(taken)
+    assert "took back: ottoman deploys" in taken and "Gully Ravine" in taken and "1 drafted action(s) remain" in taken
+    status = pbem(runner, "status", "--campaign", bob.dir, env=bob.env).output
+    _clean(re.sub(r"game [0-9a-f]{32}", "game ID", status))  # the game id is the one hex shown
+    refused = invoke(runner, "play", "--campaign", bob.dir, "deploy 25th 4 krithia", env=bob.env)
+    assert refused.exit_code == 1
+    _clean(refused.output)
