@@ -182,6 +182,12 @@ class Dice:
         (``{"$hide": item}`` in its owner's tool, the token everywhere else).  The token."""
         return self._private().choose(side, pool, value)
 
+    def own_item(self, side: str, token: str) -> str | None:
+        """In ``side``'s own tool, while it drafts its envelope: the item behind one of its tokens,
+        so that a rule only it can check (a quota of concealed steps) is checked before it signs.
+        None in every other tool and outside private play: there the rule waits for the opening."""
+        return self.private.own_item(side, token) if self.private is not None else None
+
     def add_private(self, side: str, pool: str, items: list[str]) -> None:
         """Put known items (e.g. discards reshuffled) back into ``side``'s hidden pool."""
         self._private().add(side, pool, items)

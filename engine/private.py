@@ -156,6 +156,14 @@ class PrivateContext:
     def _simulated(self) -> tuple[dict[str, list[str]], dict[str, dict[str, Any]]]:
         return self._pools, self._known
 
+    def own_item(self, side: str, tok: str) -> str | None:
+        """The item behind one of ``side``'s own tokens, in its own tool only (build mode, its own
+        envelope); None anywhere else. For rules its owner can check before signing."""
+        if not self.build or side != self.author:
+            return None
+        opening = self._known.get(tok)
+        return opening["item"] if opening else self.chosen_known.get(tok)
+
     def body(self) -> dict[str, Any]:
         """What build mode adds to the envelope body."""
         out: dict[str, Any] = {}

@@ -60,6 +60,8 @@ def do_deploy(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
         raise IllegalAction(f"{army} cannot deploy at {at!r} now; allowed: {', '.join(frame['spaces'])}")
     if board.room(state, at) < 1:
         raise IllegalAction(f"{board.name(at)} is full (6 blocks, 4.5)")
+    if isinstance(action["block"], dict):  # our own tool, before signing: the quota it alone can check
+        _check_quota(state, army, origin, action["block"].get("$hide"), dice)
     tok = dice.seal(seat(state, army), action["block"])
     if tok in state["blocks"] or tok in state["gone"]:
         raise IllegalAction("that block token is already on the board")
@@ -67,6 +69,24 @@ def do_deploy(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
                             "born": state["clock"], "stop": False}
     frame["placed"] += 1
     events.append({"text": f"{army} deploys [[{tok}|block]] at {board.name(at)}"})
+
+
+QUOTA_RULE = {"setup:south": "6.1: at most 9 steps in the Southern Region",
+              "setup:north": "6.1: at most 9 steps in Maidos, Kilia Liman and Boghali"}
+
+
+def _check_quota(state: dict[str, Any], army: str, origin: str, item: Any, dice: Any) -> None:
+    """The steps deployed for ``origin`` (concealed: only their owner knows them) within its
+    quota; dummies are free. The opponent checks the same when the blocks are opened."""
+    quota = state["quota"].get(origin)
+    if quota is None or not isinstance(item, str):
+        return
+    steps = lambda it: int(it.partition(":")[2] or 0) if it else 0  # noqa: E731  "bid:steps"; a dummy has none
+    spent = sum(steps(dice.own_item(seat(state, army), t)) for t, b in state["blocks"].items()
+                if b["army"] == army and b["origin"] == origin)
+    if spent + steps(item) > quota:
+        rule = QUOTA_RULE.get(origin, f"8.2.1: at most {quota} steps from this card")
+        raise IllegalAction(f"{rule}: {spent} deployed, {steps(item)} more would make {spent + steps(item)}")
 
 
 def do_allied_setup(state: dict[str, Any], frame: dict[str, Any], army: str, action: dict[str, Any], dice: Any,

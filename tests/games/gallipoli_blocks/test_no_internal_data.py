@@ -29,3 +29,19 @@ def test_play_undo_status_and_errors_print_words_only(game):  # noqa: F811
     refused = invoke(runner, "play", "--campaign", bob.dir, "deploy 25th 4 krithia", env=bob.env)
     assert refused.exit_code == 1
     _clean(refused.output)
+
+
+def test_the_owners_tool_refuses_a_set_up_over_the_quota_naming_the_rule(game):  # noqa: F811
+    from tests.conftest import assert_refused, db_bytes
+
+    runner, alice, bob = game
+    before = db_bytes(bob.dir)
+    over = invoke(runner, "play", "--campaign", bob.dir, "deploy 25th 4 krithia", "deploy 26th 4 achi baba",
+                  "deploy 27th 4 sedd el bahr", env=bob.env)
+    assert_refused(over)
+    assert "6.1: at most 9 steps in the Southern Region: 8 deployed, 4 more would make 12" in over.stderr
+    assert db_bytes(bob.dir) == before
+    # within the quota, dummies free: signed
+    ok = pbem(runner, "play", "--campaign", bob.dir, "deploy 25th 4 krithia", "deploy 26th 4 achi baba",
+              "deploy dummy sedd el bahr", "deploy 57th 3 kilia liman", "done", env=bob.env).output
+    assert "signed turn file" in ok
