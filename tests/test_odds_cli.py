@@ -101,3 +101,22 @@ def test_a_table_top_roll_shows_its_odds(tmp_path):
     out = t.act(t.a, "move red guard to ford", "roll 7d6>=4")
     assert "  odds: 7d6>=4: expect 3.5 successes (0:1% 1:5% 2:16% 3:27% 4:27% 5:16% 6:5% 7:1%)" in out
     assert out.count("odds:") == 1  # a move has none
+
+
+def test_hill60_and_barrage_choices_show_their_odds_in_play_and_the_report(tmp_path, runner):
+    from tests.conftest import Duel
+
+    d = Duel(tmp_path, runner)  # barrage: red fires six dice hitting on 5+
+    report = d.run(d.alice, "report", "--campaign", d.alice.dir).output
+    flat = " ".join(report.split())  # the text report folds long lines at 80 columns
+    assert "1. fire 6 dice — 6 dice at 5+: expect 2 hits (0:9% 1:26% 2:33% 3:22% 4:8% 5:2% 6:<1%)" in flat
+    signed = d.run(d.alice, "play", "fire", "--campaign", d.alice.dir).output
+    assert "signed turn file #2" in signed  # the label's first words are still the order
+    from pbem_engine.registry import get_game
+
+    hill = get_game("hill60")
+    state = hill.setup("standard", {})
+    labels = [c.label for c in hill.playable(state, hill.prompt(state), {}).choices]
+    assert any(label.startswith("assault Hill 60 from Kabak Kuyu — your fire: 3 dice at 6+") for label in labels)
+    assert [c.action for c in hill.playable(state, hill.prompt(state), {}).choices] == \
+        [c.action for c in hill.prompt(state).choices]  # display only: the same actions

@@ -64,11 +64,11 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
         basis = match if known_after is None else campaign.ledger.state(known_after)[1]
         known = campaign.knowledge(basis) if side == campaign.side else public_knowledge(genesis["game"], basis)
         prompt = show_prompt(prompt, known, game)
-        if side == campaign.side and hasattr(game, "playable"):  # as `pbem play` offers it
-            prompt = game.playable(match["game"], prompt, known)
         lines = [show(line, known, game) for line in lines]
         for entry in entries.values():
             entry["events"] = [show(text, known, game) for text in entry["events"]]
+    if side == campaign.side and hasattr(game, "playable"):  # as `pbem play` offers it (odds, what fits)
+        prompt = game.playable(match["game"], prompt, known)
     out = _context(campaign, side, seq, entries, lines, waiting, prompt.text,
                    [c.label for c in prompt.choices] if waiting and waiting["why"] == "decide" and prompt.side == side else [],
                    outcome, match["mode"])

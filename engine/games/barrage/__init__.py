@@ -41,6 +41,13 @@ class Barrage:
         return Prompt(state["turn"], f"round {state['round']} of {state['rounds']}: fire your barrage",
                       (Choice(f"fire {state['dice']} dice", {"do": "fire"}),))
 
+    def playable(self, state: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
+        """The prompt as its player's tool shows it: the fire's exact odds (display only)."""
+        from ...odds import pool_line
+
+        return prompt._replace(choices=tuple(c._replace(label=f"{c.label} — {pool_line(state['dice'], 6, HIT)}")
+                                             for c in prompt.choices))
+
     def apply(self, state: dict[str, Any], side: str, action: dict[str, Any], dice: Dice):
         hits = dice.pool(state["dice"], 6, HIT, f"{side} barrage, round {state['round']} (hits on {HIT}+)")
         state["hits"][side] += hits

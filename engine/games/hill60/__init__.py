@@ -34,6 +34,11 @@ class Hill60:
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)
 
+    def playable(self, state: State, prompt: Prompt, known: dict[str, str]) -> Prompt:
+        """The prompt as its player's tool shows it: each assault and bombardment with its exact
+        odds (display only: what is signed and the events are unchanged)."""
+        return rules.with_odds(state, prompt)
+
     def describe(self, view: dict[str, Any]) -> list[str]:
         return rules.describe(view)
 

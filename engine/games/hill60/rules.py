@@ -227,6 +227,26 @@ def do_move(state: State, action: Action, dice: Dice) -> list[str]:
 # --- 5 assault -----------------------------------------------------------------------
 
 
+def with_odds(state: State, prompt: Prompt) -> Prompt:
+    """Each assault and bombardment choice with the exact odds of its dice (5.2, 6.2, 7.1)."""
+    from ...odds import pool_line
+
+    def odds(action: Action) -> str:
+        if action.get("do") == "assault":
+            target = action["space"]
+            aim = data.ENTRENCHED_TARGET if target in state["entrenched"] else data.ASSAULT_TARGET
+            mine = sum(steps(state, u) for u in units_in(state, action["from"]))
+            theirs = sum(steps(state, u) for u in units_in(state, target))
+            return (f" — your fire: {pool_line(mine, 6, aim)}; "
+                    f"return fire: {pool_line(theirs, 6, data.RETURN_FIRE_TARGET)}")
+        if action.get("do") == "bombard":
+            return f" — {pool_line(data.BOMBARDMENT_DICE, 6, data.BOMBARDMENT_TARGET)}"
+        return ""
+
+    return prompt._replace(choices=tuple(c._replace(label=c.label + odds(c.action)) for c in prompt.choices))
+
+
+
 def do_assault(state: State, action: Action, dice: Dice) -> list[str]:
     side = state["side"]
     target, origin = action["space"], action["from"]
