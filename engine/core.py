@@ -138,9 +138,29 @@ def find_choice(prompt: Prompt, order: str) -> Choice:
         return starts[0]
     if starts:
         raise IllegalAction(f"'{order}' is ambiguous: " + "; ".join(c.label for c in starts), [c.label for c in starts])
+    parts = [c for c in choices if _in_words(text.split(), order_part(c.label).lower())]
+    if len(parts) == 1:  # "move 86 to alexi": the order's words, in order, each part of the label's words
+        return parts[0]
+    if parts:
+        raise IllegalAction(f"'{order}' is ambiguous: " + "; ".join(c.label for c in parts[:8])
+                            + (" …" if len(parts) > 8 else ""), [c.label for c in parts])
     close = _closest(text, [c.label for c in choices])
     hint = f"; did you mean '{close}'?" if close else ""
     raise IllegalAction(f"'{order}' is not a legal choice now{hint}", [c.label for c in choices])
+
+
+def _in_words(words: list[str], label: str) -> bool:
+    """Each word of an order found, in order, at the start of a word of the label (or as a whole
+    number inside it: '86' finds '86th'), so any unambiguous part of a name will do."""
+    tokens = [w.strip("()[],;:/") for w in label.split()]
+    i = 0
+    for word in words:
+        while i < len(tokens) and not tokens[i].startswith(word.strip("()[],;:/")):
+            i += 1
+        if i == len(tokens):
+            return False
+        i += 1
+    return True
 
 
 def _closest(text: str, labels: list[str]) -> str | None:

@@ -238,7 +238,13 @@ def find_space(text: str) -> str:
     hits = [s for s, v in SPACES.items() if s == text or v[0].lower() == text]
     hits = hits or [s for s, v in SPACES.items() if v[0].lower().startswith(text) or s.startswith(text)]
     if len(hits) != 1:
-        raise IllegalAction(f"no single space called {text!r}")
+        import difflib  # stdlib, pure
+
+        names = [v[0] for v in SPACES.values()]
+        close = difflib.get_close_matches(text, [n.lower() for n in names], n=3, cutoff=0.6)
+        hint = ("; did you mean " + " or ".join(f"'{n}'" for n in names if n.lower() in close) + "?") if close else \
+            ("; it could be " + ", ".join(SPACES[h][0] for h in hits[:6]) if hits else "")
+        raise IllegalAction(f"no single space called {text!r}{hint}")
     return hits[0]
 
 
