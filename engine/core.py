@@ -144,7 +144,7 @@ def find_choice(prompt: Prompt, order: str) -> Choice:
     if parts:
         raise IllegalAction(f"'{order}' is ambiguous: " + "; ".join(c.label for c in parts[:8])
                             + (" …" if len(parts) > 8 else ""), [c.label for c in parts])
-    close = _closest(text, [c.label for c in choices])
+    close = _closest(text, [order_part(c.label) for c in choices])  # the words, not the odds after them
     hint = f"; did you mean '{close}'?" if close else ""
     raise IllegalAction(f"'{order}' is not a legal choice now{hint}", [c.label for c in choices])
 

@@ -207,6 +207,15 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
         ask = _ask_interactively
     elif not orders:
         waiting = camp.waiting()
+        prompt = camp.shown_prompt() if waiting and waiting["side"] == camp.side and waiting["why"] == "reveal" \
+            and not camp.refereed else None  # the roll our reveal resolves, then what is asked of us
+        if prompt is not None and prompt.side == camp.side:  # a decision follows: list it, as for any decision
+            click.echo(f"{camp.side}: your reveal is owed (it resolves the roll waiting for it); then you decide.")
+            click.echo(f"Then: {prompt.text}")
+            for i, choice in enumerate(prompt.choices, 1):
+                click.echo(f"  {i}. {choice.label}")
+            click.echo(FREE_ORDERS if prompt.free and not prompt.choices else "Give your orders: pbem play N [N...]")
+            return
         if waiting and waiting["side"] == camp.side and waiting["why"] == "decide":
             if camp.refereed:
                 from .refereeing import latest_view

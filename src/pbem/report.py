@@ -69,9 +69,15 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
             entry["events"] = [show(text, known, game) for text in entry["events"]]
     if side == campaign.side and hasattr(game, "playable"):  # as `pbem play` offers it (odds, what fits)
         prompt = game.playable(match["game"], prompt, known)
-    out = _context(campaign, side, seq, entries, lines, waiting, prompt.text,
-                   [c.label for c in prompt.choices] if waiting and waiting["why"] == "decide" and prompt.side == side else [],
-                   outcome, match["mode"])
+    text = prompt.text
+    if waiting and waiting["why"] == "reveal" and waiting["side"] == side == campaign.side and at is None:
+        from .turns import shown_prompt  # the roll our reveal resolves, then our decision, as play lists it
+
+        prompt = shown_prompt(campaign)
+        text = f"after your reveal: {prompt.text}"
+    mine = waiting and waiting["why"] in ("decide", "reveal") and prompt.side == side
+    out = _context(campaign, side, seq, entries, lines, waiting, text,
+                   [c.label for c in prompt.choices] if mine else [], outcome, match["mode"])
     before = None
     if 0 <= since < seq:  # where the pieces were when this side last acted: what moved since is marked
         before = game.view(campaign.ledger.state(since)[1]["game"], side)
@@ -267,3 +273,14 @@ def render(campaign: Campaign, fmt: str = "text", side: str | None = None, since
     """The report as plain text (an e-mail body) or HTML."""
     template = {"text": "report.txt.j2", "html": "report.html.j2"}[fmt]
     return environment().get_template(template).render(**context(campaign, side, since, at, pack_dir=pack_dir))
+
+
+def map_after(campaign: Campaign, match: dict[str, Any]) -> dict[str, Any]:
+    """The map and table of locations of ``context`` as they stand in ``match`` (our draft
+    previewed, ``turns.drafted``): our own side's view, our own hidden items by name, what changed
+    since our last turn file marked (the draft's moves among them).  For ``pbem serve``."""
+    side, game = campaign.side, campaign.game
+    known = campaign.knowledge(match) if "private" in match else {}
+    own = [s for s, _, author, _, _, _ in campaign.ledger.envelopes() if author == side]
+    before = game.view(campaign.ledger.state(own[-1])[1]["game"], side) if own else None
+    return _map(campaign, game.view(match["game"], side), known, before)

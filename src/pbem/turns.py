@@ -23,13 +23,14 @@ from .lock import crash_point
 
 
 def _shown(camp: Campaign, match: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
-    if "private" not in match:
-        return prompt
-    from .hidden import show_prompt
-
+    """The prompt as our tool shows it: our own hidden items by name, and the game's display
+    hook (what our hidden items rule out is not offered; the odds of each roll)."""
     game = camp.game
-    prompt = show_prompt(prompt, known, game)
-    if hasattr(game, "playable"):  # what our own hidden items rule out is not offered
+    if "private" in match:
+        from .hidden import show_prompt
+
+        prompt = show_prompt(prompt, known, game)
+    if hasattr(game, "playable"):
         prompt = game.playable(match["game"], prompt, known)
     return prompt
 
@@ -51,7 +52,7 @@ def shown_prompt(camp: Campaign) -> Prompt:
     """The decision as ``play`` offers it: after our draft, our own hidden items by name."""
     match = camp.match()
     actions = _draft(camp, camp._next_link())
-    if actions:
+    if actions or match["pending"]:  # a roll waiting for our reveal is resolved first, as play does
         match, _, _ = camp.preview(actions, camp._next_link())
     known = camp.knowledge(match) if "private" in match else {}
     return _shown(camp, match, camp.game.prompt(match["game"]), known)
@@ -171,3 +172,24 @@ def take_back(camp: Campaign) -> str | None:
         words = ""
     camp.take_back()
     return words or "your last drafted order"
+
+
+def drafted(camp: Campaign) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
+    """Our unsigned draft as ``play`` would go on from it: its actions, the events and rolls they
+    make (our own hidden items by name), and the match they lead to (the stored one when there is
+    no draft).  Read only: for a page that shows the draft (``pbem serve``)."""
+    match = camp.match()
+    waiting = camp.waiting()
+    if camp.refereed or waiting is None or waiting["side"] != camp.side:
+        return [], [], [], match
+    reveal = camp._next_link()
+    actions = _draft(camp, reveal)
+    if not actions:
+        return [], [], [], match
+    match, events, rolls = camp.preview(actions, reveal)
+    if "private" in match:
+        from .hidden import show
+
+        known = camp.knowledge(match)
+        events = [dict(e, text=show(e["text"], known, camp.game)) for e in events]
+    return actions, events, rolls, match
