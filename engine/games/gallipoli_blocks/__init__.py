@@ -147,7 +147,10 @@ class GallipoliBlocks:
 
         from .forecast import with_odds  # the odds of the rolls these choices decide
 
-        return with_odds(state, prompt._replace(choices=tuple(c for c in prompt.choices if fits(c.action))), known, table)
+        shown = with_odds(state, prompt._replace(choices=tuple(c for c in prompt.choices if fits(c.action))), known, table)
+        if frame["k"] == "deploy" and prompt.side is not None:  # the names an order may use, for our eyes only
+            shown = shown._replace(text=shown.text + rules.deploy_names(state, frame, known))
+        return shown
 
     def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
         return state  # only tokens and what the rules revealed: the display names one's own items

@@ -95,6 +95,18 @@ def prompt(state: dict[str, Any], cards: dict) -> Prompt:
     raise AssertionError(f"no prompt for frame {kind}")
 
 
+def deploy_names(state: dict[str, Any], frame: dict[str, Any], known: dict[str, str]) -> str:
+    """For the deploying player's own tool: the blocks he may still deploy (his own concealed ones
+    are known to him only) and the spaces he may deploy in."""
+    army = frame["army"]
+    placed = set(own_blocks(state, army, known).values())
+    free = [b for b in sorted(BLOCKS) if BLOCKS[b][1] == army and not board.is_dummy(b) and b not in placed]
+    dummies = sum(1 for b in BLOCKS if BLOCKS[b][1] == army and board.is_dummy(b) and b not in placed)
+    spaces = frame.get("spaces") or []
+    return (f". Blocks you may deploy: {', '.join(board.block_name(b) for b in free) or 'none'}"
+            f"; dummies left: {dummies}; spaces: {', '.join(board.name(x) for x in spaces)}")
+
+
 def deploy_help(state: dict[str, Any], frame: dict[str, Any]) -> str:
     if frame["origin"] == "setup":
         return "up to 9 steps in the Southern Region and 9 in Maidos, Kilia Liman and Boghali; dummies free (6.1)"

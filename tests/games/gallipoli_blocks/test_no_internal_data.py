@@ -45,3 +45,15 @@ def test_the_owners_tool_refuses_a_set_up_over_the_quota_naming_the_rule(game): 
     ok = pbem(runner, "play", "--campaign", bob.dir, "deploy 25th 4 krithia", "deploy 26th 4 achi baba",
               "deploy dummy sedd el bahr", "deploy 57th 3 kilia liman", "done", env=bob.env).output
     assert "signed turn file" in ok
+
+
+def test_the_deploy_prompt_lists_the_blocks_and_spaces_one_may_name(game):  # noqa: F811
+    runner, alice, bob = game
+    listed = pbem(runner, "play", "--campaign", bob.dir, env=bob.env).output
+    assert "Blocks you may deploy: " in listed and "9th Div / 25th Rgt" in listed and "spaces: " in listed
+    assert "Krithia" in listed.split("spaces: ")[1]
+    pbem(runner, "play", "--campaign", bob.dir, "deploy 25th 4 krithia", env=bob.env)
+    again = pbem(runner, "play", "--campaign", bob.dir, env=bob.env).output
+    names = again.split("Blocks you may deploy: ")[1].split(";")[0]
+    assert "25th Rgt" not in names and "26th Rgt" in names  # the one deployed is no longer offered
+    assert "move PIECE to LOCATION" not in again  # no table-top hints in the block game
