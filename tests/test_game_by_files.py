@@ -130,7 +130,7 @@ def test_interactive_play_asks_until_the_turn_file_is_signed(players):
                                 input="dig in at Kabak\nundo\nassualt Hill 60\ndig in at Kabak Kuyu\nend turn\n")
     assert result.exit_code == 0, result.output
     out = result.output
-    assert "1. " in out and "Choose (number or order" in out
+    assert "1. " in out and "Choose (a number or an order" in out
     assert "did you mean 'assault Hill 60 from Kabak Kuyu'" in out  # the typo was refused, then asked again
     assert "signed turn file #2" in out
     sent = alice.newest_sent()

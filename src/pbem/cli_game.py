@@ -155,24 +155,45 @@ FREE_ORDERS = ("Orders in words, e.g.: move PIECE to LOCATION; step PIECE -1; fl
                "next phase; next turn; say TEXT; pass; end RESULT")
 
 
-def _ask_interactively(prompt, events, rolls, refusal):
-    from .report import _dice_text
+def _asker(game):
+    """The interactive question for one game: its choices, its own hints ('help' shows them again),
+    'undo', and 'quit' or Ctrl-D, which keep the draft."""
+    hints = FREE_ORDERS if game.name == "tabletop" else ""
 
-    for event in events:
-        click.echo(f"  {event['text']}")
-    for roll in rolls:
-        click.echo(f"  roll: {roll['purpose']}: {_dice_text(roll)}")
-    events.clear()
-    if refusal:
-        click.echo(f"refused: {refusal}", err=True)
-    click.echo(f"\n{prompt.side}: {prompt.text}")
-    for i, choice in enumerate(prompt.choices, 1):
-        click.echo(f"  {i}. {choice.label}")
-    if prompt.free:
-        click.echo(FREE_ORDERS)
-    answer = click.prompt("Choose (number or order; 'undo' takes back, 'quit' keeps a draft)", default="quit",
-                          show_default=False)
-    return None if answer.strip().lower() in ("quit", "q", "") else answer
+    def ask(prompt, events, rolls, refusal):
+        from .report import dice_text
+
+        for event in events:
+            click.echo(f"  {event['text']}")
+        for roll in rolls:
+            click.echo(f"  roll: {roll['purpose']}: {dice_text(roll)}")
+        events.clear()
+        if refusal:
+            click.echo(f"refused: {refusal}", err=True)
+        while True:
+            click.echo(f"\n{prompt.side}: {prompt.text}")
+            for i, choice in enumerate(prompt.choices, 1):
+                click.echo(f"  {i}. {choice.label}")
+            if prompt.free and hints:
+                click.echo(hints)
+            try:
+                answer = click.prompt("Choose (a number or an order; 'help', 'undo', 'quit' keeps a draft)",
+                                      default="quit", show_default=False)
+            except (click.exceptions.Abort, EOFError):  # Ctrl-D or Ctrl-C: keep what is drafted
+                click.echo("")
+                return None
+            if answer.strip().lower() in ("help", "?"):
+                click.echo(HELP_TEXT + (f"\n{hints}" if hints else ""))
+                continue
+            return None if answer.strip().lower() in ("quit", "q", "") else answer
+
+    return ask
+
+
+HELP_TEXT = ("Give a choice by its number, or in words: any unambiguous part of the names in it will do "
+             "(e.g. 'move 86 to alexi'). 'undo' takes back the last drafted order; 'quit' (or Ctrl-D) stops "
+             "and keeps the draft for the next 'pbem play'. The turn file is signed when the decision passes "
+             "to your opponent or a roll needs their reveal.")
 
 
 @click.command()
@@ -193,7 +214,7 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
         pbem play                      # shows the choices and asks
         pbem play 2 "end turn"         # non-interactive
     """
-    from .report import _dice_text
+    from .report import dice_text
 
     camp = _open(campaign)
     camp.mail_outbox = True  # what it signs owes its mail: a later command writes it if this one is interrupted
@@ -204,7 +225,7 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     identity = _keystore(ctx).load(camp.identity_name, _passphrase)
     ask = None
     if interactive or (interactive is None and not orders and sys.stdin.isatty()):
-        ask = _ask_interactively
+        ask = _asker(camp.game)
     elif not orders:
         waiting = camp.waiting()
         prompt = camp.shown_prompt() if waiting and waiting["side"] == camp.side and waiting["why"] == "reveal" \
@@ -235,7 +256,7 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
         for event in result.events:
             click.echo(f"  {event['text']}")
         for roll in result.rolls:
-            click.echo(f"  roll: {roll['purpose']}: {_dice_text(roll)}")
+            click.echo(f"  roll: {roll['purpose']}: {dice_text(roll)}")
     odds_of = getattr(camp.game, "action_odds", None)  # a roll ordered in words: its exact odds
     for action in result.drafted if odds_of else []:
         if line := odds_of(action):

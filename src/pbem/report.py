@@ -231,7 +231,7 @@ def environment():
     env = jinja2.Environment(loader=jinja2.FunctionLoader(load), autoescape=jinja2.select_autoescape(["html.j2"]),
                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined)
-    env.filters["dice"] = _dice_text
+    env.filters["dice"] = dice_text
     env.filters["wrap80"] = _wrap80
     env.filters["compact"] = _compact
     return env
@@ -256,7 +256,7 @@ def _compact(pieces: list[dict[str, Any]]) -> str:
     return "; ".join(f"{side} {' '.join(marks)}" for side, marks in sides.items())
 
 
-def _dice_text(roll: dict[str, Any]) -> str:
+def dice_text(roll: dict[str, Any]) -> str:
     values = " ".join(str(v) for v in roll["values"])
     result = f" = {roll['result']}" if roll.get("result") is not None else ""
     tags = []
