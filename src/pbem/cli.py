@@ -112,7 +112,8 @@ campaign_option = click.option("--campaign", "-c", type=click.Path(path_type=Pat
 
 class _Root(_Group):
     LAZY = {"keys": "pbem.cli_extra:keys", "pack": "pbem.cli_extra:pack", "mail": "pbem.cli_extra:mail",
-            "new": "pbem.cli_game:new", "play": "pbem.cli_game:play", "undo": "pbem.cli_game:undo", "resend": "pbem.cli_game:resend", "status": "pbem.cli_game:status", "disclose": "pbem.cli_game:disclose", "claim-timeout": "pbem.cli_game:claim_timeout", "report": "pbem.cli_game:report", "replay": "pbem.cli_game:replay", "verify": "pbem.cli_game:verify", "rebuild": "pbem.cli_game:rebuild", "demo": "pbem.cli_game:demo", "bench": "pbem.cli_game:bench", "audit": "pbem.cli_game:audit"}
+            "new": "pbem.cli_game:new", "play": "pbem.cli_game:play", "undo": "pbem.cli_game:undo", "resend": "pbem.cli_game:resend", "status": "pbem.cli_game:status", "disclose": "pbem.cli_game:disclose", "claim-timeout": "pbem.cli_game:claim_timeout", "report": "pbem.cli_game:report", "replay": "pbem.cli_game:replay", "verify": "pbem.cli_game:verify", "rebuild": "pbem.cli_game:rebuild", "demo": "pbem.cli_game:demo", "bench": "pbem.cli_game:bench", "audit": "pbem.cli_game:audit",
+            "serve": "pbem.cli_serve:serve"}
 
 
 @click.group(cls=_Root, context_settings=CONTEXT)

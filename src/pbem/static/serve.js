@@ -1,0 +1,280 @@
+// pbem serve: the page's own script (no library, no build step, nothing from the network).
+// Every change is a POST with the page's CSRF token in a header; the server does the rest with
+// the same code as the pbem commands. The page redraws its live part when the campaign changes.
+(function () {
+  "use strict";
+
+  var csrf = document.querySelector('meta[name="pbem-csrf"]').content;
+  var pollMs = Number(document.querySelector('meta[name="pbem-poll"]').content) || 1500;
+  var busy = false;
+  var selected = null; // {kind: "loc"|"piece", at, label, name}
+  var dragging = null;
+
+  function $(id) { return document.getElementById(id); }
+  function live() { return $("live"); }
+
+  function say(lines, refusal) {
+    var box = $("messages");
+    box.textContent = "";
+    box.className = refusal ? "refusal" : "done";
+    if (refusal) {
+      var head = document.createElement("strong");
+      head.textContent = refusal.code + ": " + refusal.reason;
+      box.appendChild(head);
+      if (refusal.detail) {
+        box.appendChild(document.createElement("br"));
+        box.appendChild(document.createTextNode(refusal.detail));
+      }
+    }
+    (lines || []).forEach(function (line) {
+      var p = document.createElement("div");
+      p.textContent = line;
+      box.appendChild(p);
+    });
+  }
+
+  function post(url, body, form) {
+    var options = {method: "POST", credentials: "same-origin", headers: {"X-PBEM-CSRF": csrf}};
+    if (form) {
+      options.body = body;
+    } else {
+      options.headers["Content-Type"] = "application/json";
+      options.body = JSON.stringify(body || {});
+    }
+    return fetch(url, options).then(function (r) {
+      return r.json().catch(function () {
+        return {ok: false, refusal: {code: "http-" + r.status, reason: "the server refused the request", detail: ""}};
+      });
+    });
+  }
+
+  function refresh() {
+    return fetch("/", {credentials: "same-origin"}).then(function (r) { return r.text(); }).then(function (html) {
+      var doc = new DOMParser().parseFromString(html, "text/html");
+      var fresh = doc.getElementById("live");
+      if (!fresh) { return; }
+      var typed = $("order") ? $("order").value : "";
+      live().replaceWith(document.importNode(fresh, true));
+      if ($("order") && typed) { $("order").value = typed; }
+      selected = null;
+      mark();
+    });
+  }
+
+  function settle(result) {
+    busy = false;
+    if (result && result.confirm) {
+      return result;
+    }
+    say(result && result.lines, result && result.refusal);
+    return refresh().then(function () { return result; });
+  }
+
+  function act(url, body, form) {
+    if (busy) { return Promise.resolve(null); }
+    busy = true;
+    document.body.classList.add("busy");
+    return post(url, body, form).then(settle, function (e) {
+      busy = false;
+      say([], {code: "no-connection", reason: "the page cannot reach pbem serve", detail: String(e)});
+    }).finally(function () { document.body.classList.remove("busy"); });
+  }
+
+  function choose(order, confirm) {
+    return act("/api/choose", {order: order, confirm: !!confirm}).then(function (result) {
+      if (result && result.confirm) {
+        ask(result.confirm, function () { choose(order, true); });
+      } else if (result && result.ok && $("order")) {
+        $("order").value = "";
+      }
+    });
+  }
+
+  function ask(text, yes) {
+    var dialog = $("confirm");
+    $("confirm-text").textContent = text;
+    dialog.hidden = false;
+    $("confirm-yes").onclick = function () { dialog.hidden = true; yes(); };
+    $("confirm-no").onclick = function () { dialog.hidden = true; say(["Nothing was signed."]); };
+    $("confirm-yes").focus();
+  }
+
+  // -- the map: which choices concern a space or a piece -------------------------------------
+  function locName(g) {
+    var t = g.querySelector("text");
+    return t ? t.textContent : g.dataset.id;
+  }
+  function pieceLabel(g) {
+    var t = g.querySelector("title");
+    return t ? t.textContent : "";
+  }
+  function locations() {
+    return Array.prototype.slice.call(document.querySelectorAll("#map g.loc"));
+  }
+  function choices() {
+    return Array.prototype.slice.call(document.querySelectorAll("#choices button.choice"));
+  }
+  function has(text, words) {
+    return text.toLowerCase().indexOf(words.toLowerCase()) >= 0;
+  }
+  function concernsLoc(button, id, name) {
+    var words = (button.dataset.words || "").split(" ");
+    return words.indexOf(id) >= 0 || (name && has(button.dataset.label, name));
+  }
+  function concernsPiece(button, label) {
+    return !!label && has(button.dataset.label, label);
+  }
+
+  function mark() { // spaces where some choice can be taken
+    var buttons = choices();
+    locations().forEach(function (g) {
+      var id = g.dataset.id, name = locName(g);
+      g.classList.toggle("active", buttons.some(function (b) { return concernsLoc(b, id, name); }));
+    });
+  }
+
+  function filter(test, what) {
+    var buttons = choices();
+    if (!buttons.length) { return; }
+    var shown = buttons.filter(test);
+    buttons.forEach(function (b) { b.parentNode.hidden = shown.length > 0 && shown.indexOf(b) < 0; });
+    $("where").hidden = false;
+    $("where-text").textContent = shown.length ? shown.length + " choice(s) for " + what + ":" :
+      "nothing to choose for " + what + "; every choice:";
+  }
+
+  function showAll() {
+    choices().forEach(function (b) { b.parentNode.hidden = false; });
+    if ($("where")) { $("where").hidden = true; }
+    document.querySelectorAll("#map .selected").forEach(function (g) { g.classList.remove("selected"); });
+  }
+
+  function fill(kinds, text) { // put a name in place of the first capital word it can stand for
+    var input = $("order");
+    if (!input) { return false; }
+    var re = new RegExp("\\b(" + kinds.join("|") + ")\\b");
+    if (re.test(input.value)) {
+      input.value = input.value.replace(re, text);
+      input.focus();
+      return true;
+    }
+    return false;
+  }
+
+  var PIECE = ["PIECE", "BLOCK", "CARD", "X"], PLACE = ["LOCATION", "SPACE", "X"];
+
+  function clickLoc(g) {
+    var id = g.dataset.id, name = locName(g);
+    var piece = selected && selected.kind === "piece" ? selected : null;
+    showAll();
+    g.classList.add("selected");
+    if (fill(PLACE, name)) { selected = {kind: "loc", at: id, name: name}; return; }
+    if (piece && piece.at !== id) { return moveTo(piece, id, name); }
+    selected = {kind: "loc", at: id, name: name};
+    filter(function (b) { return concernsLoc(b, id, name); }, name);
+  }
+
+  function clickPiece(g) {
+    var label = pieceLabel(g), at = g.dataset.at;
+    showAll();
+    g.classList.add("selected");
+    selected = {kind: "piece", at: at, label: label};
+    if (fill(PIECE, label)) { return; }
+    var loc = document.querySelector('#map g.loc[data-id="' + CSS.escape(at) + '"]');
+    var name = loc ? locName(loc) : at;
+    var mine = choices().filter(function (b) { return concernsPiece(b, label); });
+    if (mine.length) { filter(function (b) { return concernsPiece(b, label); }, label); }
+    else { filter(function (b) { return concernsLoc(b, at, name); }, label + " (at " + name + ")"); }
+  }
+
+  function moveTo(piece, id, name) { // a piece taken to a space: the choice that does it, or a move in words
+    var found = choices().filter(function (b) { return concernsPiece(b, piece.label) && concernsLoc(b, id, name); });
+    if (!found.length) {
+      found = choices().filter(function (b) { return has(b.dataset.label, " to " + name) && concernsLoc(b, id, name); });
+    }
+    selected = null;
+    if (found.length === 1) { return choose(found[0].dataset.label); }
+    if (found.length > 1) { return filter(function (b) { return found.indexOf(b) >= 0; }, piece.label + " to " + name); }
+    if ($("decision") && $("decision").dataset.free === "yes") {
+      return choose("move " + piece.label.replace(/ \(face down\)$/, "") + " to " + name);
+    }
+    say(["No choice moves " + piece.label + " to " + name + "."]);
+  }
+
+  // -- clicks, drags and drops ---------------------------------------------------------------
+  document.addEventListener("click", function (ev) {
+    var t = ev.target;
+    var button = t.closest && t.closest("button");
+    if (button && button.classList.contains("choice")) { return choose(button.dataset.label); }
+    if (button && button.classList.contains("template")) {
+      var template = button.dataset.template;
+      if (!/\b([A-Z]{2,}|N|X)\b/.test(template)) { return choose(template); }
+      $("order").value = template;
+      $("order").focus();
+      return;
+    }
+    if (button && button.id === "send") { return act("/api/send", {}); }
+    if (button && button.id === "undo") { return act("/api/undo", {}); }
+    if (button && button.id === "show-all") { selected = null; return showAll(); }
+    var piece = t.closest && t.closest("#map g.piece");
+    if (piece) { return clickPiece(piece); }
+    var loc = t.closest && t.closest("#map g.loc");
+    if (loc) { return clickLoc(loc); }
+  });
+
+  document.addEventListener("submit", function (ev) {
+    if (ev.target.id !== "orders") { return; }
+    ev.preventDefault();
+    var order = $("order").value.trim();
+    if (order) { choose(order); }
+  });
+
+  document.addEventListener("pointerdown", function (ev) {
+    var piece = ev.target.closest && ev.target.closest("#map g.piece");
+    dragging = piece ? {label: pieceLabel(piece), at: piece.dataset.at, x: ev.clientX, y: ev.clientY} : null;
+  });
+  document.addEventListener("pointerup", function (ev) {
+    var from = dragging;
+    dragging = null;
+    if (!from || Math.abs(ev.clientX - from.x) + Math.abs(ev.clientY - from.y) < 8) { return; }
+    var under = document.elementFromPoint(ev.clientX, ev.clientY);
+    var loc = under && under.closest && under.closest("#map g.loc");
+    if (loc && loc.dataset.id !== from.at) {
+      ev.preventDefault();
+      moveTo({kind: "piece", label: from.label, at: from.at}, loc.dataset.id, locName(loc));
+    }
+  });
+
+  function ingest(file) {
+    var form = new FormData();
+    form.append("file", file, file.name);
+    return act("/api/ingest", form, true);
+  }
+  document.addEventListener("dragover", function (ev) {
+    if (ev.dataTransfer && Array.prototype.indexOf.call(ev.dataTransfer.types, "Files") >= 0) {
+      ev.preventDefault();
+      document.body.classList.add("dropping");
+    }
+  });
+  document.addEventListener("dragleave", function () { document.body.classList.remove("dropping"); });
+  document.addEventListener("drop", function (ev) {
+    document.body.classList.remove("dropping");
+    if (ev.dataTransfer && ev.dataTransfer.files.length) {
+      ev.preventDefault();
+      ingest(ev.dataTransfer.files[0]);
+    }
+  });
+  document.addEventListener("change", function (ev) {
+    if (ev.target.id === "file" && ev.target.files.length) { ingest(ev.target.files[0]); }
+  });
+
+  // -- the campaign changed on disk (pbem ingest, pbem mail fetch, another tab): redraw --------
+  setInterval(function () {
+    if (busy || document.hidden) { return; }
+    fetch("/api/version", {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (v) {
+      if (v.version && v.version !== live().dataset.version && !busy) { refresh(); }
+    }).catch(function () {});
+  }, pollMs);
+
+  mark();
+}());
