@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from pbem_engine.core import Outcome, Prompt, RulesError
+from pbem_engine.core import Choice, Outcome, Prompt, RulesError
 from pbem_engine.dice import Dice
 from pbem_engine.odds import order_part
 
@@ -148,6 +148,7 @@ class GallipoliBlocks:
         from .forecast import with_odds  # the odds of the rolls these choices decide
 
         shown = with_odds(state, prompt._replace(choices=tuple(c for c in prompt.choices if fits(c.action))), known, table)
+        shown = shown._replace(choices=tuple(self._with_values(state, c, known, table) for c in shown.choices))
         if frame["k"] == "deploy" and prompt.side is not None:  # the names an order may use, for our eyes only
             shown = shown._replace(text=shown.text + rules.deploy_names(state, frame, known))
         return shown
@@ -166,6 +167,17 @@ class GallipoliBlocks:
         from .describe import describe
 
         return describe(view, self._cards(view))
+
+    def _with_values(self, state: dict[str, Any], choice: Choice, known: dict[str, str], table: dict) -> Choice:
+        """A choice that uses one of our cards, with the card's values after the label's words."""
+        from pbem_engine.odds import SEP
+
+        cid = known.get(choice.action.get("card", "")) if isinstance(choice.action.get("card"), str) else None
+        if cid not in table:
+            return choice
+        words, _, odds = choice.label.partition(SEP)
+        worth = self.item_values(state, cid)
+        return choice._replace(label=f"{words}{SEP}{worth}" + (f"; {odds}" if odds else ""))
 
     def item_values(self, view: dict[str, Any], item: str) -> str:
         """What an item is worth, for its owner's eyes: a card's values ("" for anything else)."""

@@ -39,9 +39,9 @@ def describe(view: dict[str, Any], cards: dict[str, dict[str, Any]]) -> list[str
         parts = [block_text(view["blocks"][t], t) for t in toks]
         lines.append(f"  {board.name(space)} [{', '.join(marks)}]: " + "; ".join(parts))
     for army in board.ARMIES:
-        hand = " ".join(f"[[{t}|card]]" for t in view["hands"][army]) or "none"
         deck = view["deck"][army]
-        lines.append(f"{army} hand ({len(view['hands'][army])}): {hand}")
+        lines.append(f"{army} hand ({len(view['hands'][army])}):" + ("" if view["hands"][army] else " none"))
+        lines += [f"    [[{t}|card]]" for t in view["hands"][army]]  # one card a line
         lines.append(f"{army} deck: {deck['early']} early + {deck['late']} late; discards: "
                      + (", ".join(cards[c]["name"] for c in view["discard"][army]) or "none")
                      + "; removed: " + (", ".join(cards[c]["name"] for c in view["removed"][army]) or "none"))

@@ -97,8 +97,9 @@ def test_landing_fire_with_and_without_a_bombardment_card():
               "hands": {"ottoman": {"C1": "kitchener-tours-the-battlefield", "C2": "ottoman-card-09"}}}
     state, table = setup(before)
     prompt = shown(state, table, "ottoman")
-    assert [c.label.split(SEP, 1)[1] for c in prompt.choices] == [
+    assert [c.label.split(SEP, 1)[1].split("; ")[-1] for c in prompt.choices] == [
         pool_line(3, 6, 3), pool_line(5, 6, 3), pool_line(3, 6, 3)]  # Kitchener: bombardment 2
+    assert "bombardment 2" in prompt.choices[1].label  # a card offered shows its values, then the odds
     assert prompt.choices[0].label == "fire — 3 dice at 3+: expect 2 hits (0:4% 1:22% 2:44% 3:30%)"
     assert find_choice(prompt, "fire").action == {"do": "fire"}
     assert find_choice(prompt, prompt.choices[1].label).action == {"do": "bombard", "card": "C1"}
@@ -132,4 +133,6 @@ def test_the_lead_label_copied_whole_is_still_an_order_and_rolls_the_dice_it_ann
 def test_other_prompts_are_left_alone():
     before = {"frames": [{"k": "phase", "army": "allied"}], "hands": {"allied": {"C1": "allied-card-01"}}}
     state, table = setup(before)
-    assert shown(state, table, "allied") == GAME.playable(state, GAME.prompt(state), {})
+    mine, public = shown(state, table, "allied"), GAME.playable(state, GAME.prompt(state), {})
+    assert [c.label.split(SEP)[0] for c in mine.choices] == [c.label for c in public.choices]  # no odds added
+    assert all("OPS" in c.label.split(SEP)[1] for c in mine.choices if "C1" == c.action.get("card"))  # its values

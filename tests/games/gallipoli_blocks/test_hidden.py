@@ -176,7 +176,7 @@ def test_describe_names_own_items_and_conceals_the_enemy() -> None:
             for name in names_of(fresh):
                 assert name not in theirs
             hand = state["hands"][army]
-            assert f"{army} hand ({len(hand)}): " + " ".join(["a concealed card"] * len(hand)) in theirs
+            assert f"{army} hand ({len(hand)}):" + "".join(["\n    a concealed card"] * len(hand)) in theirs
         own = show("\n".join(GAME.describe(GAME.view(state, side))), mine, GAME)
         assert f"a concealed block ({army}" not in own
         for tok in hidden_toks:
