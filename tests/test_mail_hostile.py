@@ -212,7 +212,7 @@ def test_a_maildir_with_only_cur(turn, tmp_path):
     assert_no_traceback(result)
     assert result.exit_code == 0 and "accepted #3 from blue" in result.output, result.output + result.stderr
     fetched = fetch(d, d.alice, box)
-    assert fetched.exit_code == 0 and "already ingested" in fetched.output, fetched.output + fetched.stderr
+    assert fetched.exit_code == 0 and "already had #3 from blue" in fetched.output, fetched.output + fetched.stderr
 
 
 def test_an_empty_maildir_says_there_is_nothing_to_read(turn, tmp_path):
@@ -278,6 +278,7 @@ def test_a_referees_mailbox_run_survives_hostile_mail(tmp_path, smtp):
         deep_mime(),
         CRLF_FROM + truncated(join_text).encode(),
         message("my orders:\n" + truncated(join_text), "carol@example.org", "orders"),
+        message("my orders:\n" + truncated(join_text), "bob@example.org", "my orders"),
         message(truncated(join_text), "ref@example.org", "Re: orders"),
         message("a photo of my map\n" + "x" * 300_000, "dave@example.org", "my map"),
         *joins])
@@ -288,19 +289,27 @@ def test_a_referees_mailbox_run_survives_hostile_mail(tmp_path, smtp):
     assert first.exit_code == 0, first.output + first.stderr
     assert "accepted the join of allied" in first.output and "accepted the join of ottoman" in first.output
     assert "adjudicated #1" in first.output
-    assert "answered a malformed message from carol@example.org: truncated" in first.output
-    assert "not answered: no usable sender address" in first.output  # the CR/LF one: no reply to it
+    out = first.output.splitlines()
+    assert len(out) == 13, first.output  # a line per message, the adjudication, each mail sent, and the count
+    # a player of this game whose mail could not be used: answered, with the reason
+    assert any(line.startswith("REFUSED a message from bob@example.org ('my orders'") and "truncated" in line
+               and line.endswith("; answered") for line in out), first.output
+    # nobody else: the CR/LF one has no usable address, carol is no player, one is our own, dave's names no game
+    assert "not answered: no usable sender address" in first.output
+    assert "not answered: carol@example.org is not the address of a player of this game" in first.output
     assert "not answered: it came from this mailbox's own address" in first.output  # no mail loop
-    assert "answered a malformed message from dave@example.org: too-large: the message is too large" in first.output
-    assert "2 accepted, 5 refused, 2 answered" in first.output
-    replies = [m for m in smtp.messages if b"could not be used" in m[2]]
-    assert sorted(r[1] for r in replies) == [["carol@example.org"], ["dave@example.org"]]
-    replies = [r for r in replies if r[1] == ["carol@example.org"]]
+    assert re.search(r"from dave@example\.org \('my map'.*too-large.*not answered: nothing in it names this game",
+                     first.output)
+    assert "2 accepted, 6 refused, 1 answered; adjudicated #1; 3 sent" in first.output
+    replies = [m for m in smtp.messages if b"Auto-Submitted: auto-replied" in m[2]]
+    assert [r[1] for r in replies] == [["bob@example.org"]]
     reply = __import__("email").message_from_bytes(replies[0][2], policy=default_policy)
-    assert reply["Subject"] == "Re: orders" and reply["Auto-Submitted"] == "auto-replied"
+    assert reply["Subject"] == "Re: my orders" and "<pbem-" in reply["References"]  # in the game's thread
+    assert "BEGIN PBEM TURN-----" not in reply.get_content() and str(ref.dir) not in reply.get_content()
 
     sent = len(smtp.messages)
     again = invoke(runner, "mail", "run", "--maildir", box, "--campaign", ref.dir, env=env)
     assert_no_traceback(again)
     assert again.exit_code == 0 and "accepted" not in again.output and "answered" not in again.output
     assert "nothing new" in again.output and len(smtp.messages) == sent
+    assert len(again.output.splitlines()) == 1  # nothing changed: one line

@@ -63,7 +63,7 @@ def test_a_turn_goes_out_by_smtp_and_comes_in_as_mail(two_campaigns, smtp, tmp_p
     mail_from, rcpt, raw = smtp.messages[0]
     assert rcpt == ["bob@example.org"] and mail_from == "alice@example.org"
     msg = message_from_bytes(raw, policy=default)
-    assert msg["Subject"].startswith("[pbem ")
+    assert msg["Subject"].startswith("[barrage ") and "your reveal" in msg["Subject"]  # whose move, and what
     attachments = [p for p in msg.iter_attachments()]
     assert len(attachments) == 1 and attachments[0].get_filename().endswith(".pbem")
     body = msg.get_body(("plain",)).get_content()
@@ -78,6 +78,7 @@ def test_a_turn_goes_out_by_smtp_and_comes_in_as_mail(two_campaigns, smtp, tmp_p
 def test_smtp_login_with_a_password_from_the_environment_never_written(two_campaigns, smtp):
     d = two_campaigns
     configure(d, d.alice, smtp.port, user="alice")
+    d.run(d.alice, "mail", "address", "blue", "bob@example.org", "--campaign", d.alice.dir)
     d.run(d.alice, "play", "1", "--campaign", d.alice.dir)
     from tests.conftest import invoke
 
@@ -160,6 +161,7 @@ def test_starttls_checks_the_server_certificate(two_campaigns, tmp_path):
         d = two_campaigns
         d.run(d.alice, "mail", "config", "--smtp", f"127.0.0.1:{controller.port}", "--smtp-security", "starttls",
               "--from", "alice@example.org")
+        d.run(d.alice, "mail", "address", "blue", "bob@example.org", "--campaign", d.alice.dir)
         d.run(d.alice, "play", "1", "--campaign", d.alice.dir)
         untrusted = d.invoke(d.alice, "mail", "send", "--campaign", d.alice.dir)
         assert_refused(untrusted, "smtp")

@@ -295,22 +295,36 @@ def mail_address(side: str, address: str, campaign: Path | None) -> None:
 @campaign_option
 @click.pass_context
 def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None) -> None:
-    """Send FILES (default: every message waiting in the campaign's outbox/) by SMTP.
+    """Send FILES (default: every message waiting in the campaign's outbox/) by SMTP, now.
+
+    Each message goes on its own: one the server refuses for good is set aside in
+    outbox/failed/ with its reason, one refused for now stays in the outbox, and
+    neither stops the others.  FILES may be messages of the outbox (or of
+    outbox/failed/, to try one again), a message from elsewhere (copied into the
+    outbox, never moved), or a turn file of yours (its mail is written, then sent).
 
     \b
-    Example:
+    Examples:
         pbem mail send --campaign hill60      # everything in hill60/outbox/
+        pbem mail send --campaign ref60 ref60/sent/3f2a9c1e-0000-referee-genesis.pbem
     """
-    from .mail import send
+    from .mail import send, set_aside_outbox
 
     camp = _open(campaign)
     config = _mail_config(ctx)
     password = _secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user else None
-    sent = send(camp, config, password, list(files) or None)
-    for path in sent:
-        click.echo(f"sent {path.name}")
-    if not sent:
+    result = send(camp, config, password, list(files) or None)
+    for line, _ in result.lines():
+        click.echo(line)
+    if not (result.sent or result.waiting or result.set_aside or result.error):
         click.echo("nothing to send")
+    earlier = [p for p in set_aside_outbox(camp) if p not in {q for q, _ in result.set_aside}]
+    if earlier and not files:
+        click.echo(f"{len(earlier)} message(s) set aside earlier in {camp.dir / 'outbox' / 'failed'} (the reason "
+                   "beside each); give one to pbem mail send to try it again")
+    problem = result.problem()
+    if problem is not None:
+        raise problem
 
 
 @mail.command("fetch")
@@ -318,7 +332,8 @@ def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None
 @campaign_option
 @click.pass_context
 def mail_fetch(ctx: click.Context, maildir: Path | None, campaign: Path | None) -> None:
-    """Ingest the new messages of the IMAP folder or a Maildir (each on its own; refused ones are reported).
+    """Ingest the new messages of the IMAP folder or a Maildir, each on its own; one line
+    says what each message was and what was done with it (refused ones on stderr).
 
     \b
     Example:
@@ -338,9 +353,14 @@ def mail_fetch(ctx: click.Context, maildir: Path | None, campaign: Path | None) 
 @campaign_option
 @click.pass_context
 def mail_run(ctx: click.Context, maildir: Path | None, campaign: Path | None) -> None:
-    """Referee: read new mail, adjudicate, send each player its own file, answer malformed mail.
+    """Referee: read new mail, adjudicate, send each player its own file, answer what could not be used.
 
-    Safe to run again and again (e.g. from cron): nothing is processed twice.
+    Safe to run again and again (e.g. from cron): nothing is processed twice.  It
+    answers only its own game's mail from its players' addresses, never an automatic
+    message (auto-replies, bounces, lists).  A message the server will not take is
+    tried again later or set aside in outbox/failed/: it never stops the others.
+    Each run ends with one line: what it read, accepted, adjudicated, sent and left
+    waiting; it exits 1 if reading or sending failed (after doing the rest).
 
     \b
     Example:
@@ -360,5 +380,3 @@ def mail_run(ctx: click.Context, maildir: Path | None, campaign: Path | None) ->
         click.echo(line, err=err)
     if result.error is not None:
         raise result.error
-
-

@@ -177,21 +177,110 @@ def header(message: Message, name: str, width: int = 200) -> str:
     return value if len(value) <= width else value[:width - 3] + "..."
 
 
-def reply_address(message: Message) -> str:
-    """The one address a polite reply may go to ('' if none is usable: missing, several,
-    hidden line breaks, or the message says a machine sent it: no replies to auto-replies)."""
+_ADDRESS = re.compile(r"[^@\s<>\"(),;:\[\]\\]{1,64}@[A-Za-z0-9.-]{1,253}")
+_MACHINES = ("mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon", "noreply", "no-reply", "do-not-reply",
+             "donotreply")
+
+
+def _raw_header(message: Message, name: str) -> str:
+    """A header's value as it stands (never raises; '' if missing)."""
     try:
-        if str(message.get("Auto-Submitted", "no") or "no").strip().lower() != "no" or message.get("List-Id"):
-            return ""
-        value = message.get("Reply-To") or message.get("From")
-        addresses = getattr(value, "addresses", ())
+        value = next((v for k, v in message.raw_items() if k.lower() == name.lower()), "")
+    except Exception:
+        return ""
+    return _CONTROL.sub(" ", str(value)).strip()
+
+
+def automatic(message: Message) -> str:
+    """Why ``message`` was sent by a machine, not written by a person ('' if nothing says so).
+
+    RFC 3834: an automatic message is never answered automatically.  Auto-Submitted other
+    than "no" (vacation notices, auto-replies, auto-generated mail), a bulk, junk or list
+    Precedence, mailing-list headers, the auto-reply headers of common mail programs, a
+    delivery or read report, an empty Return-Path (a bounce) or a sender such as MAILER-DAEMON."""
+    auto = _raw_header(message, "Auto-Submitted").lower()
+    if auto and auto.split(";")[0].strip() != "no":
+        return f"an automatic message (Auto-Submitted: {auto[:40]})"
+    precedence = _raw_header(message, "Precedence").lower()
+    if precedence in ("bulk", "junk", "list", "auto_reply"):
+        return f"an automatic message (Precedence: {precedence})"
+    for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"):
+        if _raw_header(message, name):
+            return f"an automatic message ({name})"
+    for name in ("List-Id", "List-Unsubscribe", "List-Post"):
+        if _raw_header(message, name):
+            return f"a mailing list's message ({name})"
+    try:
+        ctype = message.get_content_type()
+    except Exception:
+        ctype = ""
+    if ctype == "multipart/report":
+        return "a delivery or read report"
+    if _raw_header(message, "Return-Path").replace(" ", "") == "<>":
+        return "a bounce (its Return-Path is empty)"
+    local = from_address(message).partition("@")[0].lower()
+    if local in _MACHINES:
+        return f"sent by a machine ({local})"
+    return ""
+
+
+def from_address(message: Message) -> str:
+    """The one clean address in From ('' if there is none, or several)."""
+    return _one_address(message, "From")
+
+
+def _one_address(message: Message, name: str) -> str:
+    try:
+        addresses = getattr(message.get(name), "addresses", ())
         if len(addresses) != 1:
             return ""
         addr = str(addresses[0].addr_spec)
     except Exception:  # e.g. an encoded line break in the address: the parser refuses it, so do we
         return ""
-    ok = re.fullmatch(r"[^@\s<>\"(),;:\[\]\\]{1,64}@[A-Za-z0-9.-]{1,253}", addr)
-    return addr if ok else ""
+    return addr if _ADDRESS.fullmatch(addr) else ""
+
+
+def reply_address(message: Message) -> str:
+    """The one address a polite reply may go to ('' if none is usable: missing, several,
+    hidden line breaks, or the message says a machine sent it: no replies to auto-replies)."""
+    if automatic(message):
+        return ""
+    if _raw_header(message, "Reply-To"):
+        return _one_address(message, "Reply-To")
+    return from_address(message)
+
+
+def thread_ids(message: Message) -> str:
+    """The message ids a message answers (In-Reply-To and References), as one text."""
+    return " ".join(_raw_header(message, name)[:4000] for name in ("In-Reply-To", "References"))
+
+
+def bounce_report(message: Message) -> str:
+    """What a delivery status report says failed ('' if the message is not one, or says nothing).
+
+    E.g. "delivery to alice@example.org failed: 5.1.1 (smtp; 550 no such user)"."""
+    try:
+        if message.get_content_type() != "multipart/report":
+            return ""
+        out = []
+        for part in message.walk():
+            if part.get_content_type() != "message/delivery-status":
+                continue
+            payload = part.get_payload()
+            blocks = payload if isinstance(payload, list) else []
+            for block in blocks:
+                recipient = str(block.get("Final-Recipient") or block.get("Original-Recipient") or "")
+                action = str(block.get("Action") or "").strip().lower()
+                if not recipient or action not in ("failed", "delayed"):
+                    continue
+                who = _CONTROL.sub(" ", recipient.partition(";")[2].strip() or recipient)[:120]
+                status = _CONTROL.sub(" ", str(block.get("Status") or "")).strip()[:20]
+                why = _CONTROL.sub(" ", str(block.get("Diagnostic-Code") or "")).strip()[:160]
+                out.append(f"delivery to {who} {'failed' if action == 'failed' else 'is delayed'}"
+                           + (f": {status}" if status else "") + (f" ({why})" if why else ""))
+        return "; ".join(out[:3])
+    except Exception:  # a report we cannot read says nothing: the message is still automatic
+        return ""
 
 
 # --- mailboxes ---------------------------------------------------------------------
