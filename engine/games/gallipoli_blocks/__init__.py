@@ -102,7 +102,7 @@ class GallipoliBlocks:
             return card_data.CARDS[item][0]
         block_id, _, steps = item.partition(":")
         if block_id in BLOCKS:
-            return BLOCKS[block_id][0] + (f" (sealed at {steps} steps)" if steps else "")
+            return BLOCKS[block_id][0] + (f" (sealed at {steps} step{'' if steps == '1' else 's'})" if steps else "")
         if item.isdigit():
             return f"a bid of {item} (sealed)"
         return f"sealed choice of {len(item.split())} leading block(s)"

@@ -183,7 +183,8 @@ def describe_block(b: dict[str, Any]) -> str:
         return "a concealed block"
     if b["steps"] is None:
         return block_name(b["id"])
-    return f"{block_name(b['id'])} ({b['steps']} steps, strength {strength(b['id'], b['steps'])})"
+    steps = b["steps"]
+    return f"{block_name(b['id'])} ({steps} step{'' if steps == 1 else 's'}, strength {strength(b['id'], steps)})"
 
 
 def eliminate(state: dict[str, Any], tok: str) -> None:

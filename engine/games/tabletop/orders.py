@@ -257,7 +257,10 @@ def do_step(game, state, side, a, dice):
     _need(state, "pieces", a["piece"], "piece")
     piece = state["pieces"][a["piece"]]
     piece["steps"] = (piece["steps"] or 0) + int(a["by"])
-    return [f"{side} sets {_piece_name(game, a['piece'])} to {piece['steps']} steps ({a['by']:+d})"]
+    n = piece["steps"]
+    change = f"one step {'less' if a['by'] < 0 else 'more'}" if abs(a["by"]) == 1 else \
+        f"{abs(a['by'])} steps {'less' if a['by'] < 0 else 'more'}"
+    return [f"{side} sets {_piece_name(game, a['piece'])} to {n} step{'' if n == 1 else 's'} ({change})"]
 
 
 def do_flip(game, state, side, a, dice):
