@@ -80,7 +80,8 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
                    [c.label for c in prompt.choices] if mine else [], outcome, match["mode"])
     before = None
     if 0 <= since < seq:  # where the pieces were when this side last acted: what moved since is marked
-        before = game.view(campaign.ledger.state(since)[1]["game"], side)
+        then = campaign.ledger.state(since)[1]
+        before = game.view((then["full"] if campaign.refereed else then)["game"], side)  # a referee's: full
     out.update(_map(campaign, view, known, before, pack_dir, image))
     return out
 

@@ -204,8 +204,8 @@ class Seat:
         elif mine and camp.refereed and waiting["why"] == "decide":
             decision.update(text=out["prompt"], choices=[{"n": i, "label": label, "words": []}
                                                          for i, label in enumerate(out["choices"], 1)])
-        if mine and waiting["why"] in SIGN_BUTTONS:
-            decision["button"] = SIGN_BUTTONS[waiting["why"]]
+        if mine and waiting["why"] in SIGN_BUTTONS and not (decision["choices"] or decision["free"]):
+            decision["button"] = SIGN_BUTTONS[waiting["why"]]  # (a reveal a decision follows goes with it)
         return {**out, "version": version, "waiting": waiting, "mine": mine, "decision": decision,
                 "draft": draft, "ready": self._ready(camp, mine), "refereed": camp.refereed,
                 "names": self._names(camp)}
