@@ -37,3 +37,11 @@ def test_a_misspelt_space_gets_did_you_mean():
     with pytest.raises(IllegalAction, match="did you mean 'Krithia'"):
         find_space("krythia")
     assert find_space("krith") == "krithia"
+
+
+def test_a_manual_events_note_is_kept_as_typed():
+    from pbem_engine.games.gallipoli_blocks import rules
+
+    state = {"frames": [{"k": "manual", "army": "allied"}], "seats": {"allied": "allied", "ottoman": "ottoman"}}
+    action = rules.parse_order(state, "allied", "note The Turks lose 2 OPS at Krithia", {}, {})
+    assert action == {"do": "note", "text": "The Turks lose 2 OPS at Krithia"}

@@ -340,8 +340,8 @@ def parse_order(state: dict[str, Any], side: str, text: str, known: dict[str, st
             return {"do": "ops", "ops": int(m.group(1))}
         if words == "open suvla":
             return {"do": "suvla"}
-        m = _find(r"note (.+)", text)
-        return {"do": "note", "text": m.group(1) if m else text}
+        m = re.fullmatch(r"\s*note\s+(.+?)\s*", text, re.I | re.S)  # the note as typed: its case, its words
+        return {"do": "note", "text": m.group(1) if m else text.strip()}
     if kind == "supply":
         return supply_order(state, frame, known)
     if kind == "battle" and step in ("lead-att", "lead-def"):
