@@ -97,7 +97,17 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     path = camp.dir / "sent" / _name(envelope)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
+    _invitation_mail(ctx, camp, envelope, path)
     click.echo(f"Send the invitation to {name}: {path}")
+
+
+def _invitation_mail(ctx: click.Context, camp, envelope, path: Path) -> None:
+    """The invitation's ready-to-send mail(s) in outbox/ (the address is filled in when sent)."""
+    from .campaign import PlayResult
+    from .mail import write_outbox
+
+    for message in write_outbox(camp, PlayResult(envelope, path, [], [], []), _mail_config(ctx).sender):
+        click.echo(f"ready to send: {message} (pbem mail send, once pbem mail address SIDE ADDRESS is set)")
 
 
 def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, Any]:
@@ -146,13 +156,20 @@ def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple
     click.echo(f"created referee game {envelope.game} of {camp.game.title}")
     for side, (public, name) in sorted(named.items()):
         click.echo(f"  {side}: {name}, fingerprint {fingerprint(public)} (compare it with them by phone)")
-    click.echo(f"Send the invitation to every player: {camp.dir / 'sent' / _name(envelope)}")
+    path = camp.dir / "sent" / _name(envelope)
+    _invitation_mail(ctx, camp, envelope, path)
+    click.echo(f"Send the invitation to every player: {path}")
 
 
 
 FREE_ORDERS = ("Orders in words, e.g.: move PIECE to LOCATION; step PIECE -1; flip PIECE; mark X with TEXT; "
                "roll 3d6 [for PURPOSE]; draw N from DECK; play CARD; deploy PIECE to LOCATION; reveal PIECE; "
                "next phase; next turn; say TEXT; pass; end RESULT")
+
+
+def _headed(side: str | None, text: str) -> str:
+    """A prompt under its side's name, once (the block game's prompts already begin with it)."""
+    return text if side is None or text.lower().startswith(f"{side.lower()}:") else f"{side}: {text}"
 
 
 def _asker(game):
@@ -171,7 +188,7 @@ def _asker(game):
         if refusal:
             click.echo(f"refused: {refusal}", err=True)
         while True:
-            click.echo(f"\n{prompt.side}: {prompt.text}")
+            click.echo(f"\n{_headed(prompt.side, prompt.text)}")
             for i, choice in enumerate(prompt.choices, 1):
                 click.echo(f"  {i}. {choice.label}")
             if prompt.free and hints:
@@ -217,6 +234,9 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     from .report import dice_text
 
     camp = _open(campaign)
+    if camp.refereed and camp.match()["public"].get("disclosed") is not None:
+        raise PbemError("the game is over: the referee has disclosed it", "nothing is left to sign; pbem verify and "
+                        "pbem audit check the whole game, pbem report --all tells it", code="game-over")
     camp.mail_outbox = True  # what it signs owes its mail: a later command writes it if this one is interrupted
     if camp.recovered.turn is not None and (camp.waiting() or {}).get("side") != camp.side:
         envelope, path = camp.recovered.turn  # signed by an interrupted 'pbem play': this retry finishes it
@@ -246,7 +266,7 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
             else:
                 prompt = camp.shown_prompt()  # after any draft; our own hidden items by name
                 text, labels = prompt.text, [c.label for c in prompt.choices]
-            click.echo(f"{camp.side}: {text}")
+            click.echo(_headed(camp.side, text))
             for i, label in enumerate(labels, 1):
                 click.echo(f"  {i}. {label}")
             click.echo(FREE_ORDERS if not labels else "Give your orders: pbem play N [N...]")
@@ -287,7 +307,9 @@ def _tell(camp, paths: list[Path] | None, messages: list[Path]) -> None:
     elif camp.refereed and camp.side == "referee":
         click.echo("Send it to every player.")
     elif camp.refereed:
-        click.echo(f"Send it to the referee, {camp.genesis['body']['referee']['name']}.")
+        name = camp.genesis["body"]["referee"]["name"]
+        click.echo("Send it to the referee." if name.lower() in ("referee", "the referee")
+                   else f"Send it to the referee, {name}.")
     else:
         click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']}.")
     _next(camp)
@@ -351,7 +373,7 @@ def status(campaign: Path | None) -> None:
     seq, _ = camp.ledger.state()
     game = camp.game
     click.echo(f"{game.title}: game {camp.genesis['game']}, you are {camp.side}, "
-               f"dice {camp.genesis['body']['mode']}, {seq + 1} envelopes")
+               f"dice {camp.genesis['body']['mode']}, {seq + 1} envelope{'s' if seq else ''}")
     waiting = camp.waiting()
     outcome = camp.outcome()
     if outcome:

@@ -57,3 +57,9 @@ def test_the_deploy_prompt_lists_the_blocks_and_spaces_one_may_name(game):  # no
     names = again.split("Blocks you may deploy: ")[1].split(";")[0]
     assert "25th Rgt" not in names and "26th Rgt" in names  # the one deployed is no longer offered
     assert "move PIECE to LOCATION" not in again  # no table-top hints in the block game
+
+
+def test_the_side_is_named_once_before_its_prompt(game):  # noqa: F811
+    runner, alice, bob = game
+    listed = pbem(runner, "play", "--campaign", bob.dir, env=bob.env).output
+    assert "ottoman: ottoman:" not in listed and listed.startswith("ottoman: deploy concealed blocks")
