@@ -22,7 +22,6 @@ from click.testing import CliRunner
 
 from tests.conftest import Duel, assert_refused, db_bytes, invoke, pbem
 
-
 # --- a client as plain as HTTP ----------------------------------------------------------------
 
 class Client:
@@ -135,7 +134,7 @@ def test_it_listens_on_loopback_only_and_prints_a_link_with_a_token(served):
 
 @pytest.mark.parametrize("path", PATHS)
 def test_nothing_is_answered_without_the_token_or_its_cookie(served, path):
-    duel, server, client = served
+    _duel, _server, client = served
     status, _, body = client.request("GET", path)
     assert status == 403 and b"token" in body
     assert b"<svg" not in body and b"pbem-csrf" not in body
@@ -158,7 +157,7 @@ def test_the_token_sets_a_strict_http_only_cookie_that_opens_the_page(served):
     client.cookie = cookie.split(";")[0]
     for path in PATHS[:5]:
         assert client.get(path)[0] == 200, path
-    status, _, body = client.request("GET", "/", headers={"Cookie": f"pbem_serve_{server.port}=forged"}, cookie=False)
+    status, _, _body = client.request("GET", "/", headers={"Cookie": f"pbem_serve_{server.port}=forged"}, cookie=False)
     assert status == 403
 
 
@@ -230,7 +229,7 @@ def test_a_get_never_changes_anything(served):
 
 
 def test_with_the_token_a_choice_signs_the_same_turn_file_as_pbem_play(served):
-    duel, server, client = served
+    duel, _server, client = served
     client.login()
     status, out = client.post("/api/choose", {"order": "1"})
     assert status == 200 and out["confirm"] and "cannot be taken back" in out["confirm"]

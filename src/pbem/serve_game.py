@@ -288,10 +288,10 @@ class Seat:
         return self._with(False, work)
 
     def _after(self, camp: Campaign, result: PlayResult) -> dict[str, Any]:
+        if result.envelope is None:  # what the draft does is on the page, under "Your draft"
+            return {"ok": True, "signed": False,
+                    "lines": [f"{len(result.drafted)} action(s) drafted, not yet signed"]}
         lines = [e["text"] for e in result.events]
-        if result.envelope is None:
-            lines.append(f"{len(result.drafted)} action(s) drafted, not yet signed")
-            return {"ok": True, "signed": False, "lines": lines}
         from .mail import write_outbox
 
         lines.append(f"signed turn file #{result.envelope.seq}: {result.path}")

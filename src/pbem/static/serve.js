@@ -271,8 +271,9 @@
   // -- the campaign changed on disk (pbem ingest, pbem mail fetch, another tab): redraw --------
   setInterval(function () {
     if (busy || document.hidden) { return; }
+    var shown = live().dataset.version; // an answer about a page since redrawn is stale
     fetch("/api/version", {credentials: "same-origin"}).then(function (r) { return r.json(); }).then(function (v) {
-      if (v.version && v.version !== live().dataset.version && !busy) { refresh(); }
+      if (v.version && v.version !== shown && shown === live().dataset.version && !busy) { refresh(); }
     }).catch(function () {});
   }, pollMs);
 
