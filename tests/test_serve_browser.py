@@ -239,3 +239,52 @@ def test_two_players_play_the_block_game_by_clicks_and_both_campaigns_verify(chr
     for who in ("alice", "bob"):
         out = pbem(runner, "verify", tmp_path / who).output
         assert out.startswith("OK: "), out
+
+
+def identity_of(player):
+    from pbem.keys import KeyStore
+
+    return KeyStore(player.home).load(player.name)
+
+
+def test_a_page_redraws_when_a_file_is_ingested_from_the_command_line(chromium, tmp_path):
+    from tests.conftest import Duel
+
+    duel = Duel(tmp_path, CliRunner())
+    blue = Player(chromium, "bob", duel.bob.dir, duel.identity(duel.bob), tmp_path)
+    try:
+        assert not blue.mine() and blue.page.locator("#choices").count() == 0
+        path = duel.play(duel.alice)
+        duel.deliver(path, duel.bob)  # pbem ingest in a terminal, not on the page
+        blue.page.wait_for_selector("#decision[data-mine='yes'] #choices button.choice", timeout=20_000)
+        assert "#2 red (turn)" in blue.page.inner_text(".story")
+        assert not blue.errors
+    finally:
+        blue.close()
+
+
+def test_table_top_a_piece_dragged_onto_a_location_moves_there(chromium, tmp_path):
+    from tests.test_serve_games import two_players
+    from tests.test_tabletop import MINI
+
+    (tmp_path / "mini").mkdir()
+    (tmp_path / "mini" / "pack.toml").write_text(MINI.replace('name = "Hill"\n', 'name = "Hill"\ncoords = [0, 0]\n')
+                                                 .replace('name = "Ford"\n', 'name = "Ford"\ncoords = [2, 0]\n'))
+    pages = two_players(tmp_path, "tabletop", ("red", "blue"), "--pack", str(tmp_path / "mini"))
+    pages.close()
+    red = Player(chromium, "alice", pages.players["red"].dir, identity_of(pages.players["red"]), tmp_path)
+    try:
+        piece = red.page.locator("#map g.piece[data-at='hill']", has=red.page.locator("title", has_text="Red Guard"))
+        red._after(lambda: piece.drag_to(red.page.locator("#map g.loc[data-id='ford']")))
+        assert "Red Guard" in red.page.inner_text("#draft") and "Ford" in red.page.inner_text("#draft")
+        assert red.page.locator("#map g.piece[data-at='ford'][data-side='red']").count() == 1
+        red.page.click("#map g.piece[data-at='ford'][data-side='red']")  # a piece, then a space: the same move
+        red._after(lambda: red.page.click("#map g.loc[data-id='hill']"))
+        assert red.page.locator("#map g.piece[data-at='hill'][data-side='red']").count() == 1
+        red.click("button.template[data-template='pass']")  # an order without capitals: given at once, signed
+        assert red.signed()
+    finally:
+        red.close()
+    out = pbem(CliRunner(), "verify", pages.players["red"].dir).output
+    assert out.startswith("OK: "), out
+

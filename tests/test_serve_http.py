@@ -454,3 +454,40 @@ def test_an_encrypted_identity_is_unlocked_in_the_terminal_and_the_page_never_as
         proc.wait(10)
         os.close(main)
     assert invoke(runner, "verify", tmp_path / "c", env=env).output.startswith("OK: ")
+
+
+def test_pbem_serve_prints_its_link_open_gives_it_to_the_browser_and_ctrl_c_stops_it(duel, tmp_path):
+    import signal
+
+    opened = tmp_path / "opened.txt"
+    fake = tmp_path / "browser.sh"  # what $BROWSER names: it only notes the link it was given
+    fake.write_text(f'#!/bin/sh\necho "$1" > {opened}\n')
+    fake.chmod(0o755)
+    env = {k: v for k, v in os.environ.items() if k != "PBEM_PASSPHRASE"} | duel.alice.env | {"BROWSER": str(fake)}
+    proc = subprocess.Popen([sys.executable, "-m", "pbem", "serve", "--campaign", str(duel.alice.dir), "--open"],
+                            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    try:
+        lines = []
+        while not any("token=" in line for line in lines):
+            line = proc.stdout.readline().decode()
+            assert line, "".join(lines)
+            lines.append(line)
+        url = re.search(r"(http://127\.0\.0\.1:(\d+)/\?token=\S+)", "".join(lines))
+        for _ in range(100):
+            if opened.exists() and opened.read_text().strip():
+                break
+            time.sleep(0.1)
+        assert opened.read_text().strip() == url.group(1)
+
+        class Running:
+            port = int(url.group(2))
+            token = url.group(1).split("token=")[1]
+
+        assert "You are <strong>red</strong>" in Client(Running).login().page()
+        proc.send_signal(signal.SIGINT)  # Ctrl-C
+        rest = proc.communicate(timeout=20)[0].decode()
+        assert proc.returncode == 0 and "pbem serve stopped." in rest and "Traceback" not in rest
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
