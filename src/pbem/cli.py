@@ -167,9 +167,10 @@ def _name(envelope) -> str:
     return turn_file_name(envelope)
 
 
-def _read_mail(files: tuple[str, ...]) -> tuple[list[tuple[str, str]], bool]:
+def _read_mail(files: tuple[str, ...], given: dict[str, bytes] | None = None) -> tuple[list[tuple[str, str]], bool]:
     """Texts from turn files, saved messages (.eml), mbox files, Maildir folders or stdin;
-    and whether any of it was mail (where other games' blocks are skipped, not refused)."""
+    and whether any of it was mail (where other games' blocks are skipped, not refused).
+    ``given``: bytes already read, by name (stdin cannot be read twice)."""
     from .mailbox_in import looks_like_mail, texts_from_source
 
     texts: list[tuple[str, str]] = []
@@ -182,7 +183,9 @@ def _read_mail(files: tuple[str, ...]) -> tuple[list[tuple[str, str]], bool]:
             texts += texts_from_source(path)
             mail = True
             continue
-        data = _read_bounded(name)
+        data = (given or {}).get(name)
+        if data is None:
+            data = _read_bounded(name)
         if data.startswith(b"From ") or looks_like_mail(data):
             found = texts_from_source(path, data)
             if not found:
@@ -240,7 +243,7 @@ def _read_texts(files: tuple[str, ...], given: dict[str, bytes] | None = None) -
 
 
 @cli.command()
-@click.argument("invitation", type=click.Path(dir_okay=False))
+@click.argument("invitation", type=click.Path(allow_dash=True))
 @click.option("--key", "key_name", help="Your identity; the invitation must name its public key.")
 @click.option("--show", is_flag=True, help="Only show what the invitation asks you to agree to; join nothing.")
 @encrypt_option
@@ -250,33 +253,110 @@ def join(ctx: click.Context, invitation: str, key_name: str | None, show: bool, 
          campaign: Path | None) -> None:
     """Accept an INVITATION (genesis turn file) and write your join turn file.
 
+    INVITATION may be the turn file, or the mail that brought it: whatever pbem
+    ingest reads (a saved message .eml, an mbox file, a Maildir folder, or - for
+    a message piped on stdin).  Your join turn file goes to sent/, with a mail
+    ready to send in outbox/; the address of the mail's sender is kept as the
+    creator's (pbem mail address changes it).
+
     \b
-    Example:
+    Examples:
         pbem join 3f2a9c1e-0000-allied-genesis.pbem --key bob --campaign hill60
+        pbem join - --key bob --campaign hill60 < invitation.eml
     """
-    from .campaign import Campaign
+    from .campaign import Campaign, PlayResult
     from .history import pinned_key
     from .keys import fingerprint
 
     from . import invitation as invitation_mod
 
-    [(_, text)] = _read_texts((invitation,))
+    identity = None
+    if key_name and not show:
+        identity = _keystore(ctx).load(key_name, _passphrase)
+    text, sender = _invitation(invitation, identity)
     click.echo("The invitation asks you to agree to:")
     for line in invitation_mod.terms(invitation_mod.read(text), fingerprint):
         click.echo(f"  {line}")
     if show:
         return
-    if not key_name:
+    if identity is None:
         raise click.UsageError("Missing option '--key' (your identity), or give --show to only look.")
-    identity = _keystore(ctx).load(key_name, _passphrase)
     camp, envelope = Campaign.join(campaign or Path("."), text, identity, _lock(encrypt_secrets))
     creator = camp.genesis["author"]
+    if sender:  # the address the invitation came from: where the join goes back
+        from .mail import address
+
+        if not address(camp, creator):
+            camp.ledger.begin()
+            camp.ledger.put_setting(f"email:{creator}", sender)
+            camp.ledger.commit()
     click.echo(f"joined game {envelope.game} of {camp.game.title} as {camp.side}")
     click.echo(f"{creator} signs with fingerprint {fingerprint(pinned_key(camp.genesis, creator) or b'')}: "
                "compare it with them by phone.")
     creator_name = (camp.genesis["body"]["referee"] if camp.refereed else camp.genesis["body"]["sides"][creator])["name"]
-    click.echo(f"Send your join turn file to {creator_name}: {camp.dir / 'sent' / _name(envelope)}")
+    path = camp.dir / "sent" / _name(envelope)
+    from .mail import write_outbox
+
+    for message in write_outbox(camp, PlayResult(envelope, path, [], [], []), _mail_config(ctx).sender):
+        click.echo(f"ready to send: {message} (pbem mail send)")
+    who = "the referee" if camp.refereed and creator_name.lower() in ("referee", "the referee") else creator_name
+    if sender:
+        click.echo(f"{creator}'s address: {sender} (from the mail of the invitation)")
+    click.echo(f"Send your join turn file to {who}: {path}")
     _next(camp)
+
+
+def _invitation(name: str, identity) -> tuple[str, str]:
+    """The invitation (one genesis block) in ``name`` (a turn file, a mail, an mbox, a Maildir,
+    or - for stdin), and the address of the mail it came in ('' if none, or not one message).
+
+    :raises PbemError: no invitation in it; several, and nothing says which is yours."""
+    from .armor import scan
+    from .envelope import open_block
+    from .history import pinned_key
+    from .mailbox_in import automatic, from_address, looks_like_mail, read_message
+
+    path = None if name == "-" else Path(name)
+    given: dict[str, bytes] = {}
+    sender = ""
+    if path is None or not path.is_dir():
+        data = given[name] = _read_bounded(name)
+        if not data.startswith(b"From ") and looks_like_mail(data):
+            try:
+                message = read_message(data)
+                sender = "" if automatic(message) else from_address(message)
+            except PbemError:
+                sender = ""
+    texts, _ = _read_mail((name,), given)
+    found: dict[str, tuple[str, dict]] = {}
+    problems = []
+    for _source, text in texts:
+        scanned = scan(text)
+        problems += [d.error for d in scanned.damaged]
+        for block in scanned.blocks:
+            try:
+                envelope = open_block(block)
+            except PbemError as e:
+                problems.append(e)
+                continue
+            if envelope.kind == "genesis":
+                found.setdefault(envelope.hash, (block.raw, envelope.content))
+    if not found:
+        if problems:
+            raise problems[0]
+        raise PbemError("no invitation found", f"{name} holds no genesis turn file (an invitation ends in "
+                        "-genesis.pbem)", code="not-genesis")
+    choices = list(found.values())
+    if len(choices) > 1 and identity is not None:
+        mine = [c for c in choices if any(pinned_key(c[1], s) == identity.public
+                                          for s in c[1]["body"].get("sides", {}))]
+        choices = mine or choices
+    if len(choices) > 1:
+        games = ", ".join(sorted(c[1]["game"][:8] for c in choices))
+        raise PbemError(f"{len(choices)} invitations in {name}", f"games {games}: save the one you accept and "
+                        "give it alone" + ("" if identity else ", or give --key to pick the one naming you"),
+                        code="several-invitations")
+    return choices[0][0], sender
 
 
 def _next(camp) -> None:
@@ -286,7 +366,7 @@ def _next(camp) -> None:
     elif waiting["side"] == camp.side:
         click.echo("Your move: pbem play" + (f" --campaign {camp.dir}" if str(camp.dir) != "." else ""))
     else:
-        click.echo(f"Now {waiting['text']}.")
+        click.echo(f"Now {waiting['text'].rstrip('.')}.")
 
 
 @cli.command()

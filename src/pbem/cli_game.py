@@ -167,6 +167,31 @@ FREE_ORDERS = ("Orders in words, e.g.: move PIECE to LOCATION; step PIECE -1; fl
                "next phase; next turn; say TEXT; pass; end RESULT")
 
 
+class _Progress:
+    """A progress bar on stderr for a long replay, shown only on a terminal (silent in scripts and
+    mail runs): ``with _Progress("verifying") as step: ... step(done, total)``."""
+
+    def __init__(self, label: str) -> None:
+        self.label, self.bar, self.done = label, None, 0
+
+    def __enter__(self):
+        return self if sys.stderr.isatty() else None
+
+    def __call__(self, done: int, total: int) -> None:
+        if self.bar is None:
+            if total < 200:  # a short history is checked before a bar could be read
+                return
+            self.bar = click.progressbar(length=total, label=self.label, file=sys.stderr,
+                                         update_min_steps=max(1, total // 100))
+            self.bar.__enter__()
+        self.bar.update(done - self.done)
+        self.done = done
+
+    def __exit__(self, *exc) -> None:
+        if self.bar is not None:
+            self.bar.__exit__(*exc)
+
+
 def _headed(side: str | None, text: str) -> str:
     """A prompt under its side's name, once (the block game's prompts already begin with it)."""
     return text if side is None or text.lower().startswith(f"{side.lower()}:") else f"{side}: {text}"
@@ -538,7 +563,9 @@ def verify(path: Path) -> None:
     """
     from .verify import verify_path
 
-    click.echo(verify_path(path, lambda: _passphrase("campaign secrets")).summary())
+    with _Progress("verifying") as progress:
+        result = verify_path(path, lambda: _passphrase("campaign secrets"), progress)
+    click.echo(result.summary())
 
 
 @click.command()
@@ -553,7 +580,9 @@ def rebuild(campaign: Path | None) -> None:
     from .verify import verify_ledger
 
     camp = _open(campaign)
-    click.echo("rebuilt: " + verify_ledger(camp.ledger, rebuild=True).summary())
+    with _Progress("rebuilding") as progress:
+        result = verify_ledger(camp.ledger, rebuild=True, progress=progress)
+    click.echo("rebuilt: " + result.summary())
 
 
 def _demo_games() -> list[str]:
@@ -622,7 +651,8 @@ def audit(path: Path, html: Path | None) -> None:
     """
     from .audit import audit_path, render
 
-    result = audit_path(path, lambda: _passphrase("campaign secrets"))
+    with _Progress("auditing") as progress:
+        result = audit_path(path, lambda: _passphrase("campaign secrets"), progress)
     click.echo(render(result, "text"), nl=False)
     if html:
         try:

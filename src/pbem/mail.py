@@ -186,8 +186,14 @@ def _status(campaign, envelope, to_side: str) -> str:
     if why == "decide":
         text = waiting["text"].split(": ", 1)[1] if waiting["text"].startswith(f"{to_side}: ") else waiting["text"]
         return joined + f"your move: {_short(text)}"
-    if why == "reveal":
-        return joined + "your reveal: a roll waits for it (pbem play)"
+    if why == "reveal":  # the reveal comes first; say what is decided after it, if it is the recipient's
+        try:
+            prompt = campaign.game.prompt(campaign.match()["game"])
+        except Exception:  # noqa: BLE001  only for the subject line
+            prompt = None
+        if prompt is not None and prompt.side == to_side:
+            return joined + f"your move: {_short(prompt.text)}"
+        return joined + "your move: a roll waits for your reveal (pbem play)"
     if why == "secret":
         return joined + "your last file: reveal your private secret so your draws can be checked (pbem play)"
     return joined + f"your move ({why})"
@@ -202,6 +208,15 @@ def _view_status(payload: dict) -> str:
     return f"{waiting['side']} to move" if waiting else "for your records"
 
 
+def _policy():
+    """How pbem writes mail: as the standard says, but a header is folded only past 998 characters
+    (folded at 78, Python breaks a long subject right after "Subject:", and mail programs show it
+    with a leading space)."""
+    import email.policy
+
+    return email.policy.default.clone(max_line_length=998)
+
+
 def compose(campaign, to_side: str, files: list[Path], body: str, sender: str, subject: str | None = None,
             automatic: bool = False):
     """A ready-to-send message to ``to_side``: ``body``, then the turn files inline and attached.
@@ -211,7 +226,7 @@ def compose(campaign, to_side: str, files: list[Path], body: str, sender: str, s
     from email.message import EmailMessage
 
     game = campaign.genesis["game"]
-    msg = EmailMessage()
+    msg = EmailMessage(policy=_policy())
     msg["From"] = sender or address(campaign, campaign.side) or f"{campaign.side}@{PLACEHOLDER}"
     msg["To"] = address(campaign, to_side) or f"{to_side}@{PLACEHOLDER}"
     msg["Subject"] = " ".join(f"{tag(campaign)} {subject or (files[0].name if files else '')}".split())
@@ -335,7 +350,7 @@ def view_text(campaign, side: str, seq: int, with_status: bool = False):
 
 
 def _save(campaign, msg, stem: str) -> Path:
-    return atomic_write(_outbox(campaign) / f"{stem}.eml", bytes(msg))
+    return atomic_write(_outbox(campaign) / f"{stem}.eml", msg.as_bytes(policy=_policy()))
 
 
 def mail_for_file(campaign, path: Path, sender: str = "") -> list[Path]:
@@ -481,10 +496,9 @@ def _queue(campaign, path: Path, sender: str) -> list[Path]:
 def _prepare(campaign, config: MailConfig, path: Path):
     """The message in ``path`` with the addresses known now; or (None, why it must wait)."""
     import email
-    import email.policy
 
     try:
-        msg = email.message_from_bytes(path.read_bytes(), policy=email.policy.default)
+        msg = email.message_from_bytes(path.read_bytes(), policy=_policy())
     except Exception as e:  # noqa: BLE001  a file in the outbox that is not a message
         return None, f"not a message it can send ({type(e).__name__})"
     side = str(msg.get("X-Pbem-To-Side") or "").strip()
@@ -604,17 +618,17 @@ def send(campaign, config: MailConfig, password: str | None, files: list[Path] |
                 break
             try:
                 client.send_message(msg)
-            except (smtplib.SMTPServerDisconnected, OSError) as e:
-                out.error = PbemError("sending mail failed", f"{config.smtp.host}:{config.smtp.port}: the connection "
-                                      f"was lost: {e}", code="smtp")
-                out.waiting += [(p, f"not sent: {out.error.code}: {out.error}") for p, _, _ in due[n:]]
-                break
             except smtplib.SMTPSenderRefused as e:  # our own From: a setting, not this message's fault
                 out.error = PbemError("the SMTP server refused the sender", f"{_smtp_failure(e)[1]}; check "
                                       "pbem mail config --from", code="smtp")
                 out.waiting += [(p, f"not sent: {out.error.code}: {out.error}") for p, _, _ in due[n:]]
                 break
-            except (smtplib.SMTPException, ValueError, TypeError, UnicodeError) as e:
+            except (smtplib.SMTPServerDisconnected, ConnectionError, TimeoutError) as e:
+                out.error = PbemError("sending mail failed", f"{config.smtp.host}:{config.smtp.port}: the connection "
+                                      f"was lost: {e}", code="smtp")
+                out.waiting += [(p, f"not sent: {out.error.code}: {out.error}") for p, _, _ in due[n:]]
+                break
+            except (smtplib.SMTPException, ValueError, TypeError, UnicodeError) as e:  # this message's fault
                 code, why = _smtp_failure(e)
                 out.failed.append(f"{path.name} to {to}: {why}")
                 entry = record.get(path.name) if isinstance(record.get(path.name), dict) else {}
@@ -635,6 +649,10 @@ def send(campaign, config: MailConfig, password: str | None, files: list[Path] |
                     out.set_aside.append((_set_aside(path, to, reason), reason))
                     record.pop(path.name, None)
                 continue
+            except OSError as e:  # the network under the connection: not this message's fault
+                out.error = PbemError("sending mail failed", f"{config.smtp.host}:{config.smtp.port}: {e}", code="smtp")
+                out.waiting += [(p, f"not sent: {out.error.code}: {out.error}") for p, _, _ in due[n:]]
+                break
             if path.parent != done:
                 done.mkdir(parents=True, exist_ok=True)
                 target = done / path.name
@@ -736,6 +754,7 @@ class Note:
     answer: str = ""  # "answered" or "not answered: why" ('' when no answer was due)
     learned: str = ""  # "allied is alice@example.org"
     authors: list[str] = field(default_factory=list)  # the parties whose new turn files it brought
+    blocks_elsewhere: bool = False  # it holds turn files of other games
 
     @property
     def what(self) -> str:
@@ -746,7 +765,7 @@ class Note:
         """(one line: what this message was and what was done, on stderr?)"""
         tail = f"; {self.answer}" if self.answer else ""
         tail += f"; {self.learned} (its From; pbem mail address changes it)" if self.learned else ""
-        if self.bounce or (self.automatic.startswith("a delivery") and self.for_us):
+        if (self.bounce or self.automatic.startswith("a delivery")) and self.for_us:
             text = self.bounce or "a delivery report"
             return (f"BOUNCE from {self.what}: {text}: check the address (pbem mail address SIDE ADDRESS), "
                     f"then pbem mail send outbox/sent/FILE or pbem resend{tail}", True)
@@ -759,7 +778,9 @@ class Note:
             return (f"{done}: {self.what}{tail}", False)
         if self.kind == "elsewhere":
             games = ", ".join(sorted(self.others)[:3])
-            return (f"not for this game: {self.what}, turn files of game {games}{tail}", False)
+            what = ("a bounce of mail" if self.bounce else "turn files" if self.blocks_elsewhere
+                    else "an automatic message" if self.automatic else "a message in the thread")
+            return (f"not for this game: {self.what}, {what} of game {games}{tail}", False)
         auto = f", {self.automatic}" if self.automatic else ""
         return (f"no turn file in a message from {self.what}{auto}{tail}", False)
 
@@ -777,7 +798,7 @@ class Fetched:
     def counts(self) -> str:
         kinds: dict[str, int] = {}
         for note in self.notes:
-            kind = "refused" if note.refusals else ("bounces" if note.bounce else note.kind)
+            kind = "refused" if note.refusals else ("bounces" if note.bounce and note.for_us else note.kind)
             kinds[kind] = kinds.get(kind, 0) + 1
         names = (("accepted", "accepted"), ("duplicate", "already had"), ("refused", "refused"),
                  ("bounces", "bounce(s)"), ("empty", "without a turn file"), ("elsewhere", "not for this game"))
@@ -1019,6 +1040,10 @@ def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, k
             pass
     game = campaign.genesis["game"]
     note.for_us = note.for_us or _names_game(game, note.subject, seen_headers.thread, texts)
+    if not note.for_us and note.kind == "empty":  # a reply in another game's thread: not ours either
+        named = _named_games(note.subject, seen_headers.thread) - {game[:8]}
+        if named:
+            note.kind, note.others = "elsewhere", sorted(named)
     if note.refusals:
         note.kind = "refused"
     learned = _learn(campaign, note, seen_headers)
@@ -1069,6 +1094,14 @@ def _names_game(game: str, subject: str, thread: str, texts: list[str]) -> bool:
     return any(game in re.findall(_GAME_LINE, text) for text in texts)
 
 
+def _named_games(subject: str, thread: str) -> set[str]:
+    """The games (first 8 hex digits) a subject's tag or a thread's pbem message ids name."""
+    import re
+
+    return set(re.findall(r"\[[\w.-]{1,40} ([0-9a-f]{8})\]", subject)) | \
+        {g[:8] for g in re.findall(r"pbem-([0-9a-f]{16})", thread)}
+
+
 def _damaged_game(text: str, line: int) -> str:
     """The Game header of a damaged block, if it is still readable ('' if not)."""
     import re
@@ -1094,6 +1127,7 @@ def _ingest_texts(campaign, label: str, texts: list[str], note: Note, out: Fetch
             else:
                 damaged.append(d)
     note.others = sorted(others)
+    note.blocks_elsewhere = bool(others)
     if ours or damaged:
         note.for_us = True
     for d in damaged:  # the rest of the message goes on: a good turn file may be beside it
@@ -1113,7 +1147,9 @@ def _ingest_texts(campaign, label: str, texts: list[str], note: Note, out: Fetch
         return
     accepted = [f"#{e.seq} from {e.author}" for e in result.accepted]
     joined = [(side, seq) for digest, seq, side, *_ in campaign.ledger.views() if digest not in known]
-    accepted += [(f"the join of {side}" if seq == 0 else f"the view of {side} after #{seq}") for side, seq in joined]
+    accepted += [f"the join of {side}" for side, seq in joined if seq == 0]
+    if any(seq for _, seq in joined) and accepted:  # a player's own view came with the referee's file
+        accepted[-1] += " with your view"
     again = [f"#{e.seq} from {e.author}" for e, why in result.skipped
              if why in ("already ingested", "already received", "timeout claim already recorded")]
     again = [a for a in dict.fromkeys(again) if a not in accepted]
@@ -1156,7 +1192,7 @@ def _answer(campaign, note: Note, h: _Seen, answering: Answering, key: str, uid:
     if note.kind not in ("refused", "empty") or (note.kind == "empty" and not note.for_us):
         return
     if note.bounce or note.automatic:
-        note.answer = f"not answered: {note.automatic or 'a bounce'}" if note.for_us or note.refusals else ""
+        note.answer = "not answered" if note.for_us or note.refusals else ""  # the line says why: automatic
         return
     if not h.reply_to:
         note.answer = "not answered: no usable sender address (or sent by a machine)"
@@ -1204,7 +1240,7 @@ def polite_reply(campaign, to: str, note: Note, from_address: str, h: _Seen | No
     game = campaign.genesis["game"]
     subject = _CONTROL.sub(" ", note.subject).strip()[:200]
     subject = " ".join(subject.split()) or f"{tag(campaign)} your message"
-    msg = EmailMessage()
+    msg = EmailMessage(policy=_policy())
     msg["From"] = from_address or address(campaign, campaign.side) or f"{campaign.side}@{PLACEHOLDER}"
     msg["To"] = to
     msg["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
