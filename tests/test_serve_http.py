@@ -491,3 +491,20 @@ def test_pbem_serve_prints_its_link_open_gives_it_to_the_browser_and_ctrl_c_stop
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_a_dropped_saved_mail_is_ingested_like_pbem_ingest_reads_it(duel):
+    duel.run(duel.alice, "play", "1", "--campaign", duel.alice.dir)
+    [mail] = (duel.alice.dir / "outbox").glob("*-0002-*.eml")  # the message pbem play wrote for bob
+    copy = duel.snapshot(duel.bob, "cli")
+    cli = duel.run(copy, "ingest", "--campaign", copy.dir, mail).output.splitlines()
+    server = start(duel.bob)
+    try:
+        client = Client(server).login()
+        status, out = client.upload(mail.name, mail.read_bytes())
+        assert status == 200 and "accepted #2 from red (turn)" in out["lines"], out
+        assert [line for line in out["lines"] if line.startswith(("accepted", "skipped"))] == \
+            [line for line in cli if line.startswith(("accepted", "skipped"))]  # as pbem ingest says it
+        assert 'data-mine="yes"' in client.page()
+    finally:
+        server.stop()
