@@ -38,7 +38,6 @@ SIGN_BUTTONS = {  # waiting["why"] -> the button that signs what is owed (pbem p
     "disclose": "Disclose the game",
 }
 FOLDERS = ("sent", "outbox")  # what the page may offer to download: turn files and ready-to-send mail
-PLACEHOLDER = re.compile(r"\b[A-Z][A-Z]+\b|\bN\b|\bX\b")
 _TOKEN = re.compile(r"^[0-9a-f]{64}$")
 
 
@@ -103,10 +102,12 @@ def _words(value: Any) -> set[str]:
     return set()
 
 
-def _templates(text: str, tabletop: bool) -> list[str]:
-    """Orders to fill in, for a decision taken in words: the ones its prompt quotes ('deploy BLOCK
-    STEPS SPACE'), and in table-top mode the orders ``pbem play`` shows there."""
-    found = [t for t in re.findall(r"'([^']{2,60})'", text) if not t.endswith(" ")]
+def _templates(text: str, free: bool, tabletop: bool) -> list[str]:
+    """Orders to fill in, for a decision taken in words (``free``): the ones its prompt quotes
+    ('deploy BLOCK STEPS SPACE'), and in table-top mode the orders ``pbem play`` shows there."""
+    if not free:
+        return []
+    found = [t for t in re.findall(r"'([A-Za-z][^']{1,59})'", text) if not t.endswith(" ")]
     if tabletop:
         from .cli_game import FREE_ORDERS
 
@@ -200,7 +201,7 @@ class Seat:
                 decision.update(text=prompt.text, free=prompt.free,
                                 choices=[{"n": i, "label": c.label, "words": sorted(_words(c.action))}
                                          for i, c in enumerate(prompt.choices, 1)],
-                                templates=_templates(prompt.text, prompt.free and camp.game.name == "tabletop"))
+                                templates=_templates(prompt.text, prompt.free, camp.game.name == "tabletop"))
         elif mine and camp.refereed and waiting["why"] == "decide":
             decision.update(text=out["prompt"], choices=[{"n": i, "label": label, "words": []}
                                                          for i, label in enumerate(out["choices"], 1)])
