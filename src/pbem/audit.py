@@ -560,7 +560,7 @@ class AuditResult:
         return text
 
 
-def audit(ledger: Ledger, build: dict[str, Any] | None = None) -> AuditResult:
+def audit(ledger: Ledger, build: dict[str, Any] | None = None, progress=None) -> AuditResult:
     """Verify the campaign, then re-derive every roll and test the dice.
 
     ``build``: a referee's own secrets, for a referee game it runs.
@@ -570,8 +570,8 @@ def audit(ledger: Ledger, build: dict[str, Any] | None = None) -> AuditResult:
 
     genesis = open_block(find_blocks(ledger.raw(0) or "")[0]).content
     if genesis["body"].get("mode") == "referee":
-        return _audit_refereed(ledger, genesis, build)
-    verified = verify_ledger(ledger)
+        return _audit_refereed(ledger, genesis, build, progress)
+    verified = verify_ledger(ledger, progress=progress)
     commits = commitments(ledger)
     game = game_of(genesis)
     rolls = check_rolls(commits, ledger.rolls())
@@ -579,13 +579,14 @@ def audit(ledger: Ledger, build: dict[str, Any] | None = None) -> AuditResult:
                        commits.mode, verified.envelopes, verified, rolls, statistics(rolls, tuple(game.sides)))
 
 
-def _audit_refereed(ledger: Ledger, genesis: dict[str, Any], build: dict[str, Any] | None) -> AuditResult:
+def _audit_refereed(ledger: Ledger, genesis: dict[str, Any], build: dict[str, Any] | None,
+                    progress=None) -> AuditResult:
     """A referee game: its dice mix in the referee's salt, so they are re-derived by a full
     replay, with the referee's own secrets or, for anyone else, those it disclosed."""
     from . import history
     from .errors import PbemError
 
-    verified = verify_ledger(ledger, build=build)
+    verified = verify_ledger(ledger, build=build, progress=progress)
     envelopes = [open_block(find_blocks(raw)[0]) for _, _, _, _, raw, _ in ledger.envelopes()]
     if build is None:
         disclosure = next((e for e in envelopes if "disclose" in e.content["body"]), None)
@@ -614,7 +615,7 @@ def _audit_refereed(ledger: Ledger, genesis: dict[str, Any], build: dict[str, An
                        "referee", verified.envelopes, verified, rolls, statistics(rolls, tuple(game.sides)))
 
 
-def audit_path(path: Path, unlock=None) -> AuditResult:
+def audit_path(path: Path, unlock=None, progress=None) -> AuditResult:
     """The audit of a campaign directory or its database, opened read-only."""
     from .campaign import Campaign
 
@@ -626,7 +627,7 @@ def audit_path(path: Path, unlock=None) -> AuditResult:
             build = camp.replay_secrets() if camp.refereed else None
         except PbemError:
             build = None
-        return audit(camp.ledger, build)
+        return audit(camp.ledger, build, progress)
     finally:
         camp.ledger.close()
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from . import history
@@ -45,7 +46,8 @@ class Verified:
                 f"state {self.state_hash[:16]}")
 
 
-def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any] | None = None) -> Verified:
+def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any] | None = None,
+                  progress: Callable[[int, int], None] | None = None) -> Verified:
     """Replay ``ledger`` from genesis.  With ``rebuild``, rewrite the derived tables.
 
     ``build``: a referee's own secrets, to replay the full state of a referee game.
@@ -65,7 +67,10 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
         ledger.begin()
         ledger.clear_derived()
     try:
+        total = (ledger.head() or (-1, ""))[0] + 1
         for seq, digest, author, kind, raw, _ in ledger.envelopes():
+            if progress is not None:
+                progress(seq + 1, total)
             where = f"entry #{seq}"
             if seq != expected_seq:
                 raise VerifyError("history has a gap", f"{where}: expected envelope #{expected_seq}")
@@ -147,7 +152,7 @@ def _compare_derived(where: str, seq: int, applied: history.Applied, states: dic
                               f"{'state' if table == 'states' else table}; run 'pbem rebuild'")
 
 
-def verify_path(path: Path, unlock=None) -> Verified:
+def verify_path(path: Path, unlock=None, progress: Callable[[int, int], None] | None = None) -> Verified:
     """Verify a campaign directory or database.  A referee's campaign is replayed in full
     with its own secrets (``unlock`` asks for their passphrase if they are encrypted); a
     player's copy of a referee game is replayed in full once the referee has disclosed."""
@@ -161,7 +166,7 @@ def verify_path(path: Path, unlock=None) -> Verified:
         except PbemError:  # no readable genesis: the replay below says what is wrong
             refereed = False
         build = camp.replay_secrets() if refereed else None
-        result = verify_ledger(camp.ledger, build=build)
+        result = verify_ledger(camp.ledger, build=build, progress=progress)
         if refereed and camp.side == "referee":
             result.referee_note = ", full state replayed with the referee's secrets and every commitment checked"
         elif refereed:
