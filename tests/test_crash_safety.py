@@ -203,7 +203,7 @@ def test_a_play_killed_at_any_step_is_finished_by_the_next_command(two_campaigns
     turn = newest(d.alice.dir / "sent")
     seq, digest, author, raw = ledger_rows(d.alice.dir)[-1]
     assert (seq, author) == (2, "red") and turn.read_text() == raw
-    [mail] = (d.alice.dir / "outbox").glob("*.eml")
+    [mail] = (d.alice.dir / "outbox").glob("*-turn-*.eml")  # (the invitation's mail waits there too)
     assert mail.name.startswith(turn.stem) and turn.read_text() in mail.read_text()
     d.deliver(turn, "bob")
     d.turn("bob")

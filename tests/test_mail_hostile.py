@@ -25,7 +25,7 @@ from pbem.envelope import DOMAIN
 from pbem.keys import Identity
 from tests.conftest import assert_no_traceback, assert_refused, db_bytes, invoke, new_player, pbem
 from tests.imap_server import imap_server  # noqa: F401  (a fixture)
-from tests.test_mail_out import smtp  # noqa: F401  (a fixture)
+from tests.test_mail_out import invitation_went_by_hand, smtp  # noqa: F401  (a fixture)
 
 
 def message(body: str, sender: str = "bob@example.org", subject: str = "my turn") -> bytes:
@@ -267,6 +267,7 @@ def test_a_referees_mailbox_run_survives_hostile_mail(tmp_path, smtp):
          "--player", f"ottoman={bob.pub}", "--campaign", ref.dir, env=ref.env)
     pbem(runner, "mail", "config", "--smtp", f"127.0.0.1:{smtp.port}", "--smtp-security", "none",
          "--from", "ref@example.org", env=ref.env)
+    invitation_went_by_hand(ref.dir)
     invitation = next((ref.dir / "sent").glob("*genesis.pbem"))
     joins = []
     for p in (alice, bob):

@@ -6,7 +6,7 @@ from email.policy import default
 
 from tests.conftest import invoke
 from tests.imap_server import imap_server  # noqa: F401  (a fixture)
-from tests.test_mail_out import smtp  # noqa: F401  (a fixture)
+from tests.test_mail_out import invitation_went_by_hand, smtp  # noqa: F401  (a fixture)
 
 
 def configure_imap(d, player, server, smtp_port=None):
@@ -26,7 +26,7 @@ def test_fetch_ingests_new_mail_once_and_reports_bad_mail(two_campaigns, imap_se
     d = two_campaigns
     configure_imap(d, d.bob, imap_server)
     d.run(d.alice, "play", "1", "--campaign", d.alice.dir)
-    (message,) = sorted((d.alice.dir / "outbox").glob("*.eml"))
+    (message,) = sorted((d.alice.dir / "outbox").glob("*-turn-*.eml"))
     imap_server.deliver(b"From: spam@example.org\r\nSubject: hello\r\n\r\nno game here\r\n")
     raw = message.read_bytes()
     damaged = raw.replace(b"Kind: turn", b"Kind: tunr")
@@ -53,6 +53,7 @@ def test_a_referees_mailbox_runs_the_game(tmp_path, imap_server, smtp):
     g.run(g.ref, "new", "hill60", "--referee", "--key", "ref", "--player", f"allied={g.alice.pub}",
           "--player", f"ottoman={g.bob.pub}", "--campaign", g.ref.dir)
     configure_imap(g, g.ref, imap_server, smtp.port)
+    invitation_went_by_hand(g.ref.dir)
     for side, who in (("allied", "alice"), ("ottoman", "bob")):
         g.run(g.ref, "mail", "address", side, f"{who}@example.org", "--campaign", g.ref.dir)
     invitation = next((g.ref.dir / "sent").glob("*genesis.pbem"))
