@@ -172,4 +172,8 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
              f"cryptography, sqlite3') {floor_cold * 1000:.0f} ms")
         echo(f"  ratios {r_small:.2f} and {r_big:.2f} (target <= {TARGET}) {'OK' if ok else 'MISSED'}; "
              f"growth {envelopes} vs {small} envelopes: {growth:.2f}x (target: flat) {'OK' if growth <= 1.15 else 'MISSED'}")
+        from .handovers import report
+
+        echo("turn files per game turn (each is one exchange by e-mail):")
+        report(lambda line: echo("  " + line))
         return {"verify_ratio": v_ratio, "ingest_ratio_small": r_small, "ingest_ratio_big": r_big, "growth": growth}
