@@ -6,7 +6,8 @@ recipient's mailbox: a Maildir on disk, or an IMAP user's INBOX on a private dov
 (``tests.imap_server``; best effort: the tests that need it are skipped, visibly, without it).
 It behaves as real mail systems do at their edges:
 
-* an unknown recipient is refused at RCPT with a 550 (the sender sees it at once);
+* an unknown recipient is refused at RCPT with a 550 (the sender sees it at once); an address
+  in ``temporary`` with a 450 (greylisting, a full mailbox: try again later);
 * an address in ``bounce`` is accepted, then bounced: a delivery status report (RFC 3464:
   multipart/report, empty Return-Path, from MAILER-DAEMON, the original message attached)
   goes to the sender's mailbox;
@@ -90,6 +91,9 @@ class _Handler:
         self.relay = relay
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802  (aiosmtpd's name)
+        if address.lower() in self.relay.temporary:
+            self.relay.deferred.append(address)
+            return f"450 4.2.0 <{address}>: Recipient address rejected: greylisted, try again later"
         if address.lower() not in self.relay.boxes and address.lower() not in self.relay.bounce:
             self.relay.refused.append(address)
             return f"550 5.1.1 <{address}>: Recipient address rejected: no such user here"
@@ -111,6 +115,8 @@ class Relay:
         self.vacation: set[str] = set()
         self.log: list[Delivery] = []
         self.refused: list[str] = []  # recipients refused at RCPT
+        self.temporary: set[str] = set()  # addresses answered 450 (greylisting, a full mailbox) for now
+        self.deferred: list[str] = []  # recipients answered 450
         self._controller = None
 
     def add(self, address: str, box: Mailbox) -> Mailbox:
@@ -258,3 +264,25 @@ def signed_file(output: str) -> Path:
     m = re.search(r"signed turn file #\d+: (\S+)", output)
     assert m, output
     return Path(m.group(1))
+
+
+def refereed_game(runner: CliRunner, root: Path, relay: Relay, module: str = "hill60",
+                  referee_box: Mailbox | None = None, imap=None) -> tuple[Person, Person, Person, Path, Path, Path]:
+    """A refereed game set up by mail alone: the referee's invitations mailed, both players
+    joined from the mail (piped in) and their joins mailed back; not yet read by the referee.
+    Returns (ref, alice, bob, the referee's campaign, alice's, bob's)."""
+    ref = person(runner, root, relay, "ref", "referee", box=referee_box, imap=imap)
+    alice = person(runner, root, relay, "alice", "allied")
+    bob = person(runner, root, relay, "bob", "ottoman")
+    for p in (ref, alice, bob):
+        p.configure(relay)
+    game, a, b = root / "ref-game", root / "alice-game", root / "bob-game"
+    ref.invoke("new", module, "--referee", "--key", "ref", "--player", f"allied={alice.player.pub}",
+               "--player", f"ottoman={bob.player.pub}", "--campaign", game)
+    for p, side in ((alice, "allied"), (bob, "ottoman")):
+        ref.invoke("mail", "address", side, p.address, "--campaign", game)
+    ref.invoke("mail", "send", "--campaign", game)
+    for p, where in ((alice, a), (bob, b)):
+        p.invoke("join", "-", "--key", p.name, "--campaign", where, input=p.newest_mail("invitation"))
+        p.invoke("mail", "send", "--campaign", where)
+    return ref, alice, bob, game, a, b

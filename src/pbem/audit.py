@@ -484,15 +484,26 @@ class DieStats:
                 "expected_y": 10 + height - self.expected * scale, "right": 30 + k * bar}
 
 
+def owner(roll: AuditedRoll, sides: tuple[str, ...]) -> str:
+    """The side whose roll it is: the one side its purpose names ("Hill 60: ottoman return fire",
+    "Allied fire at Krithia"), else the side that declared it.  A roll declared in one side's
+    turn file may be the other side's dice (return fire): its faces count for the side firing."""
+    import re
+
+    named = [side for side in sides if re.search(rf"\b{re.escape(side)}\b", roll.purpose, re.IGNORECASE)]
+    return named[0] if len(named) == 1 else roll.actor
+
+
 def statistics(rolls: list[AuditedRoll], sides: tuple[str, ...]) -> list[DieStats]:
-    """Counts per face and the chi-square test, per side and die type (re-derived rolls only)."""
+    """Counts per face and the chi-square test, per side whose roll it is (``owner``) and die
+    type (re-derived rolls only)."""
     faces_of: dict[str, tuple[Any, ...]] = {}
     counts: dict[tuple[str, str], dict[Any, int]] = {}
     for roll in rolls:
         if roll.die is None:
             continue
         faces_of[roll.die] = roll.faces
-        tally = counts.setdefault((roll.actor, roll.die), {face: 0 for face in roll.faces})
+        tally = counts.setdefault((owner(roll, sides), roll.die), {face: 0 for face in roll.faces})
         for value in roll.values:
             tally[value] += 1
     order = {side: i for i, side in enumerate(sides)}

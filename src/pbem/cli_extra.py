@@ -22,7 +22,7 @@ def keys() -> None:
     \b
     Examples:
         pbem keys new alice
-        pbem keys export alice > alice.pub     # send this to your opponent
+        pbem keys export alice > alice.pub     # send this to your opponent (or your referee)
     """
 
 
@@ -42,7 +42,8 @@ def keys_new(ctx: click.Context, name: str, passphrase: bool) -> None:
     secret = _new_passphrase("Passphrase", f"identity '{name}'") if passphrase else None
     identity = _keystore(ctx).create(name, secret)
     click.echo(f"identity {name}: fingerprint {identity.fingerprint}")
-    click.echo(f"Send your opponent the public key: pbem keys export {name} > {name}.pub")
+    click.echo(f"Send the public key to your opponent, or to the referee in a refereed game: "
+               f"pbem keys export {name} > {name}.pub")
     click.echo("Compare fingerprints by phone or in person: e-mail proves nothing.")
 
 

@@ -607,7 +607,7 @@ def _demo_game(ctx: click.Context, param: click.Parameter, value: str | None) ->
 @click.option("--game", "module", default=None, metavar="MODULE", callback=_demo_game,
               shell_complete=lambda ctx, param, incomplete: [n for n in _demo_games() if n.startswith(incomplete)],
               help="Game module to play (default: gallipoli-blocks; with --referee: hill60).")
-@click.option("--referee", "refereed", is_flag=True, help="A refereed game: an umpire and two players, three databases.")
+@click.option("--referee", "refereed", is_flag=True, help="A refereed game: a referee and two players, three databases.")
 def demo(directory: Path | None, module: str | None, refereed: bool) -> None:
     """Play a whole game between two simulated players, by real signed turn files.
 

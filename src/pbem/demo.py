@@ -153,17 +153,17 @@ def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str
         directory = Path("logs") / f"demo-referee-{stamp}"
     directory.mkdir(parents=True, exist_ok=True)
     store = KeyStore(directory / "home")
-    ids = {n: store.load(n) if n in store.names() else store.create(n) for n in ("umpire", "alice", "bob")}
+    ids = {n: store.load(n) if n in store.names() else store.create(n) for n in ("referee", "alice", "bob")}
     first, second = game.sides[0], game.sides[1]
-    ref, genesis = refereeing.new_game(directory / "umpire", module, ids["umpire"],
+    ref, genesis = refereeing.new_game(directory / "referee", module, ids["referee"],
                                        {first: (ids["alice"].public, "alice"), second: (ids["bob"].public, "bob")})
-    echo(f"the umpire creates a refereed game of {game.title}: alice is {first}, bob is {second}")
+    echo(f"the referee creates a refereed game of {game.title}: alice is {first}, bob is {second}")
     camps = {"referee": ref}
-    who = {"referee": ids["umpire"], first: ids["alice"], second: ids["bob"]}
+    who = {"referee": ids["referee"], first: ids["alice"], second: ids["bob"]}
     for side, name in ((first, "alice"), (second, "bob")):
         camps[side], joined = Campaign.join(directory / name, genesis.raw, ids[name])
         ref.ingest([(f"{name}'s join", joined.raw)])
-    echo("both players join; their joins travel in the umpire's first file")
+    echo("both players join; their joins travel in the referee's first file")
     for _ in range(500):
         waiting = ref.waiting()
         if waiting is None:
@@ -176,14 +176,14 @@ def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str
                 for player in (first, second):
                     if len(targets) == 1 or path.parent.name == f"to-{player}":
                         camps[player].ingest([(str(path), path.read_text())])
-            echo(f"  #{result.envelope.seq} umpire: " + ("discloses the game" if len(targets) == 1 else
+            echo(f"  #{result.envelope.seq} referee: " + ("discloses the game" if len(targets) == 1 else
                                                         "adjudicates; one sealed view per player"))
         else:
             ref.ingest([(str(result.path), result.path.read_text())])
-            echo(f"  #{result.envelope.seq} {side}: orders sealed to the umpire")
-    for name, camp in (("umpire", ref), ("alice", camps[first]), ("bob", camps[second])):
+            echo(f"  #{result.envelope.seq} {side}: orders sealed to the referee")
+    for name, camp in (("referee", ref), ("alice", camps[first]), ("bob", camps[second])):
         echo(f"verify {name} ({camp.dir}): {verify_path(camp.dir).summary()}")
     echo("")
     echo(render(camps[first], "text", since=-1))
-    echo(f"Everything is in {directory}: the umpire's, alice's and bob's campaigns, and their identities.")
+    echo(f"Everything is in {directory}: the referee's, alice's and bob's campaigns, and their identities.")
     return directory
