@@ -248,6 +248,7 @@ def test_a_refereed_game_by_mail_alone(tmp_path, relay, referee_box):
         assert "answered" not in out_b and "accepted" not in out_b, out_b
         if open_ro(A).waiting() is None and not any((A / "outbox").glob("*.eml")):
             break
+    assert any("disclosed the game: turn file #" in o for o in ref.outputs)  # a disclosure, not an adjudication
     for p, where in players.items():
         out = fetch(p, where).output
     for p, where in players.items():

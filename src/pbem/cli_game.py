@@ -106,8 +106,12 @@ def _invitation_mail(ctx: click.Context, camp, envelope, path: Path) -> None:
     from .campaign import PlayResult
     from .mail import write_outbox
 
+    from .mail import address
+
     for message in write_outbox(camp, PlayResult(envelope, path, [], [], []), _mail_config(ctx).sender):
-        click.echo(f"ready to send: {message} (pbem mail send, once pbem mail address SIDE ADDRESS is set)")
+        side = message.stem.rsplit("-", 1)[-1]
+        first = "" if address(camp, side) else f"pbem mail address {side} ADDRESS, then "
+        click.echo(f"ready to send: {message} ({first}pbem mail send)")
 
 
 def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, Any]:
