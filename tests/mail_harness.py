@@ -90,7 +90,7 @@ class _Handler:
     def __init__(self, relay: Relay) -> None:
         self.relay = relay
 
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802  (aiosmtpd's name)
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         if address.lower() in self.relay.temporary:
             self.relay.deferred.append(address)
             return f"450 4.2.0 <{address}>: Recipient address rejected: greylisted, try again later"
@@ -100,7 +100,7 @@ class _Handler:
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
-    async def handle_DATA(self, server, session, envelope):  # noqa: N802
+    async def handle_DATA(self, server, session, envelope):
         self.relay.accept(envelope.mail_from or "", list(envelope.rcpt_tos), envelope.original_content)
         return "250 OK: queued"
 

@@ -25,8 +25,6 @@ from click.testing import CliRunner
 from pbem.campaign import Campaign
 from tests.mail_harness import Mailbox, Relay, person, signed_file
 
-TIMINGS: dict[str, float] = {}
-
 
 @pytest.fixture
 def relay():
@@ -74,8 +72,9 @@ def my_move(path: Path) -> tuple[bool, list[str]]:
 
 
 def order_for(labels: list[str], nth: int = 0) -> str:
-    from pbem.demo import choose
     from pbem_engine.core import Choice, Prompt
+
+    from pbem.demo import choose
 
     if nth:
         return labels[nth % len(labels)]
@@ -303,7 +302,6 @@ def test_a_refereed_game_by_mail_alone(tmp_path, relay, referee_box):
         assert len(game_a) == len(referee_files) + 1, [d.subject for d in game_a]  # + the invitation
     mails = len([d for d in relay.log if d.kind == "mail"])
     _keep_log("refereed", ref, alice, bob, carol, dave)
-    TIMINGS[f"refereed-{'imap' if imap else 'maildir'}"] = time.monotonic() - started
     print(f"\nrefereed game by mail: {len(referee_files)} referee files, {mails} mails delivered, "
           f"{len(relay.log) - mails} bounces and auto-replies, {cycle} cycles, "
           f"{time.monotonic() - started:.1f} s")
@@ -357,5 +355,4 @@ def test_a_two_player_game_by_mail_alone(tmp_path, relay):
         subjects_to_bob
     assert all(not s.startswith(" ") for s in subjects_to_bob), subjects_to_bob
     _keep_log("two-player", alice, bob)
-    TIMINGS["two-player"] = time.monotonic() - started
     print(f"\ntwo-player game by mail: {turns} turn files, {len(relay.log)} mails, {time.monotonic() - started:.1f} s")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from tests.conftest import db_bytes
 from tests.mail_harness import Relay, person, refereed_game
 
-T0 = datetime(2025, 6, 3, 10, 0, tzinfo=timezone.utc)
+T0 = datetime(2025, 6, 3, 10, 0, tzinfo=UTC)
 
 
 @pytest.fixture
@@ -180,3 +180,20 @@ def game_id(game: Path) -> str:
         return camp.genesis["game"]
     finally:
         camp.ledger.close()
+
+
+def test_a_mailbox_that_cannot_be_read_still_sends_what_waits(tmp_path, relay):
+    from tests.mail_harness import free_port
+
+    ref, alice, bob, game, a, b = refereed_game(CliRunner(), tmp_path, relay)
+    ref.invoke("mail", "run", *ref.reading(), "--campaign", game)  # adjudicates #1, sends both files
+    relay.stop()
+    alice.invoke("mail", "fetch", "--maildir", alice.box.maildir, "--campaign", a)
+    ref.invoke("resend", "--campaign", game)  # a referee's file written again: its mail waits in the outbox
+    relay.start()
+    ref.invoke("mail", "config", "--imap", f"127.0.0.1:{free_port()}", "--imap-security", "none",
+               "--imap-user", "ref")  # the IMAP server is down
+    run = ref.invoke("mail", "run", "--campaign", game, ok=False)  # (by IMAP now: no --maildir)
+    assert run.stdout.count("sent ") == 2, run.output
+    assert run.stdout.splitlines()[-1].startswith("could not read INBOX at 127.0.0.1; 2 sent"), run.output
+    assert "Error: imap: reading mail failed" in run.stderr

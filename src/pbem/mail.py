@@ -19,6 +19,7 @@ import json
 import os
 import tomllib
 from dataclasses import dataclass, field
+from datetime import UTC
 from pathlib import Path
 
 from . import limits
@@ -401,9 +402,9 @@ _RETRY_KEY = "outbox-retry"
 
 
 def _now():
-    from datetime import datetime, timezone
+    from datetime import datetime
 
-    return datetime.now(timezone.utc)
+    return datetime.now(UTC)
 
 
 def pending_outbox(campaign) -> list[Path]:
@@ -794,6 +795,7 @@ class Fetched:
     mailbox: str = ""  # what was read, as shown
     new: int = 0  # messages read this time
     total: int = 0  # messages in the mailbox
+    failed: bool = False  # reading stopped (the error says why): the counts are what was read before
 
     def counts(self) -> str:
         kinds: dict[str, int] = {}
@@ -809,6 +811,9 @@ class Fetched:
         return ", ".join(parts)
 
     def summary(self, replies: int | None = None) -> str:
+        if self.failed:
+            return f"could not read {self.mailbox}" + (f" past {self.new} new message(s): {self.counts()}"
+                                                        if self.new else "")
         if not self.total:
             return f"nothing to read: {self.mailbox} holds no messages"
         if not self.new:
@@ -970,7 +975,15 @@ class _Seen:
 
 
 def _headers(msg) -> _Seen:
-    from .mailbox_in import _raw_header, automatic, bounce_report, from_address, header, reply_address, thread_ids
+    from .mailbox_in import (
+        _raw_header,
+        automatic,
+        bounce_report,
+        from_address,
+        header,
+        reply_address,
+        thread_ids,
+    )
 
     return _Seen(header(msg, "From"), header(msg, "Subject"), header(msg, "Date", 60), reply_address(msg),
                  from_address(msg), automatic(msg), bounce_report(msg), thread_ids(msg),
@@ -1284,7 +1297,7 @@ def polite_reply(campaign, to: str, note: Note, from_address: str, h: _Seen | No
         now = "The game is waiting for you."
     else:
         now = f"The game is waiting for {waiting['side']}."
-    body = [f"Hello,", "", f"{which} {what}"]
+    body = ["Hello,", "", f"{which} {what}"]
     if reasons and "equivocation" not in codes:
         body += ["", reasons]
     body += ["", advice, "", now, "", f"-- the pbem mailbox of {campaign.game.title}, game {game[:8]}"]
@@ -1335,6 +1348,7 @@ class RunResult:
         if self.sending.set_aside:
             done.append(f"{len(self.sending.set_aside)} set aside")
         out.append(("; ".join(parts + done), False))
+        out += [(f"also: {e.code}: {e}" + (f" ({e.detail})" if e.detail else ""), True) for e in self.errors[1:]]
         return out
 
 
@@ -1351,7 +1365,8 @@ def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_
     except PbemError as e:
         if e.code in ("busy", "locked", "no-secrets"):
             raise
-        fetched = Fetched(mailbox=str(maildir) if maildir else config.folder)
+        where = str(maildir) if maildir else (f"{config.folder} at {config.imap.host}" if config.imap else "the mailbox")
+        fetched = Fetched(mailbox=where, failed=True)
         result = RunResult(fetched, errors=[e])
     else:
         result = RunResult(fetched)
