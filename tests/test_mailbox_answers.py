@@ -151,3 +151,24 @@ def test_the_disclosure_is_called_a_disclosure_and_play_after_it_says_so(tmp_pat
     camp = Campaign.open(a, readonly=True)
     assert camp.waiting() is None
     camp.ledger.close()
+
+
+def test_a_run_killed_after_writing_an_answer_never_writes_a_second(tmp_path, relay):
+    import os
+    import subprocess
+    import sys
+
+    from pbem.lock import CRASH_EXIT
+
+    ref, alice, bob, game, a, b = refereed_game(CliRunner(), tmp_path, relay)
+    ref.box.deliver(mail(alice.address, "my orders", damaged(game_id(game)), "<orders@example.org>"))
+    command = [sys.executable, "-m", "pbem", "mail", "run", *ref.reading(), "--campaign", str(game)]
+    killed = subprocess.run(command, env={**os.environ, **ref.env, "PBEM_CRASH_AT": "mail:answered"},
+                            capture_output=True, text=True, timeout=120)
+    assert killed.returncode == CRASH_EXIT, killed.stdout + killed.stderr
+    assert len(list((game / "outbox").glob("reply-*.eml"))) == 1 and not relay.replies_from(ref.address)
+    again = ref.invoke("mail", "run", *ref.reading(), "--campaign", game)
+    assert "; answered" in again.stdout  # read again (it was not marked), answered under the same name
+    [answer] = relay.replies_from(ref.address)
+    assert answer.message["In-Reply-To"] == "<orders@example.org>"
+    assert ref.invoke("mail", "run", *ref.reading(), "--campaign", game).stdout.startswith("nothing new")

@@ -1226,6 +1226,9 @@ def _answer(campaign, note: Note, h: _Seen, answering: Answering, key: str, uid:
     outbox = _outbox(campaign)
     if not any((outbox / sub / f"{name}.eml").exists() for sub in ("", "sent", "failed")):
         polite_reply(campaign, to, note, answering.sender, h, name)
+    from .lock import crash_point
+
+    crash_point("mail:answered")  # the answer is written, the message not yet marked read
     note.answer = "answered"
 
 
