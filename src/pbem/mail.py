@@ -1378,7 +1378,11 @@ def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_
         waiting = campaign.waiting()
         if waiting is None or waiting["side"] != campaign.side:
             break
-        played = campaign.play(identity, [], None)
+        try:
+            played = campaign.play(identity, [], None)
+        except PbemError as e:  # e.g. the secrets locked: what was read stays read, what waits is sent
+            result.errors.append(e)
+            break
         if played.envelope is None:
             break
         if "disclose" in played.envelope.content["body"]:
