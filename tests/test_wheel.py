@@ -57,9 +57,11 @@ def test_the_suite_imports_the_installed_package_not_the_checkout():
     assert dist.version == pbem.__version__
     if _editable():
         pytest.skip("pbem is installed in editable mode: the checkout is the installed package")
+    sources = [(ROOT / folder).resolve() for folder in FOLDERS]
     for module in (pbem, pbem_engine):
         where = Path(module.__file__).resolve()
-        assert ROOT not in where.parents, f"{module.__name__} was imported from the checkout: {where}"
+        inside = [folder for folder in sources if folder in where.parents]
+        assert not inside, f"{module.__name__} was imported from the checkout's {inside[0]}: {where}"
 
 
 @pytest.fixture(scope="module")
