@@ -17,7 +17,7 @@ from pbem_engine.canonical import NotCanonical, canonical_json, parse_json
 from pbem_engine.core import Game, IllegalAction
 from pbem_engine.registry import UnknownGame, get_game
 
-from . import __version__, invitation
+from . import __version__
 from .envelope import Envelope
 from .errors import PbemError, RefusedTurn
 
@@ -184,6 +184,8 @@ def _start(env: Envelope, creator: str | None = None) -> tuple[Game, dict[str, A
         raise RefusedTurn("bad game id", f"{where}: game id must be 32 hex digits", code="bad-genesis")
     if pinned_key(c, c["author"]) != env.public:
         raise RefusedTurn("genesis not signed by its author's key", where, code="wrong-key")
+    from . import invitation  # only a genesis needs it: kept off the ingest path
+
     invitation.check(c)  # every field within bounds before anything is built from it
     game = game_of(c)
     try:

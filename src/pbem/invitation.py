@@ -14,7 +14,6 @@ import base64
 import re
 from typing import Any
 
-from . import datapack
 from .errors import RefusedTurn
 
 SIDE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")  # used in file names (sent/to-<side>/): no '/', no '..'
@@ -72,6 +71,8 @@ def check(content: dict[str, Any]) -> None:
         pack = options.get("pack")
         if not isinstance(pack, dict):
             _refuse("a table-top genesis must carry its pack (options.pack)")
+        from . import datapack
+
         problems = datapack.check(pack)
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
