@@ -160,3 +160,17 @@ def test_report_steps_back_through_the_history(players):
     assert "after envelope #2" in now and "#2 allied (turn)" in now
     missing = alice.c("report", "--at", "99", ok=False)
     assert missing.exit_code == 1 and "no-envelope" in missing.output
+
+
+def test_several_numbers_refer_to_the_list_as_shown(players):
+    alice, bob = players
+    listing = alice.c("play").output
+    number = {label.strip(): n for n, label in re.findall(r"^\s+(\d+)\. ([^—\n]+)", listing, re.M)}
+    dig, end = number["dig in at Kabak Kuyu"], number["end turn"]
+    assert int(dig) < int(end)  # after digging in, 'end turn' moves up the list: it must still be found
+    out = alice.c("play", dig, end).output
+    assert "signed turn file #2" in out
+    from pbem.envelope import read_envelopes
+
+    (env,) = read_envelopes(alice.newest_sent().read_text())
+    assert [a["do"] for a in env.content["body"]["actions"]] == ["dig", "end"]

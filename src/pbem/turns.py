@@ -98,6 +98,7 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         return PlayResult(envelope, path, [], [], [])
     actions = _draft(camp, reveal)
     queue = list(orders)
+    listed: list | None = None
     unused: list[str] = []
     refusal: str | None = None
     while True:
@@ -125,8 +126,13 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
             break
         prompt = _shown(camp, match, prompt, known)
         camp.situation = (match["game"], known)  # what a simulated player may see
+        if listed is None:  # the list a player saw ('pbem play' without orders): numbers refer to it
+            listed = list(prompt.choices)
+        given = bool(queue)
         order = queue.pop(0) if queue else (ask(prompt, events, rolls, refusal) if ask else None)
         refusal = None
+        if given and order is not None and order.strip().isdigit() and prompt.choices != tuple(listed):
+            order = _as_listed(order.strip(), listed, prompt)
         if order is None:
             camp._save_draft(actions)
             return PlayResult(None, None, events, rolls, actions)
@@ -152,6 +158,20 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
     result = PlayResult(envelope, path, events, rolls, actions)
     result.unused = unused
     return result
+
+
+def _as_listed(number: str, listed: list, prompt: Prompt) -> str:
+    """Choice ``number`` of the list as first shown, as a choice of the prompt now (several
+    numbers in one command all refer to that list, not to a list re-counted after each)."""
+    n = int(number)
+    if not 1 <= n <= len(listed):
+        raise PbemError(f"there is no choice {n}", f"the list shown had {len(listed)} choices", code="illegal-order")
+    wanted = listed[n - 1]
+    for i, choice in enumerate(prompt.choices, 1):
+        if choice.action == wanted.action:
+            return str(i)
+    raise PbemError(f"choice {n} is no longer offered", f"'{wanted.label}' was number {n} in the list shown; after "
+                    "your earlier orders it is not a legal choice (give later orders in words)", code="illegal-order")
 
 
 def take_back(camp: Campaign) -> str | None:
