@@ -25,6 +25,7 @@ as a kill -9 would (no cleanup, no flush, no ``finally``).  The crash-safety tes
     secrets:write          half of a new secrets file (or draft) is in its temporary file
     create:secrets         pbem new/join: the secrets are in place, the database is not
     create:files           pbem new/join: the turn files are written, the database is not in place
+    mail:answered          pbem mail run: an answer is written to the outbox, its message not yet marked read
 """
 
 from __future__ import annotations

@@ -76,8 +76,13 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
         prompt = shown_prompt(campaign)
         text = f"after your reveal: {prompt.text}"
     mine = waiting and waiting["why"] in ("decide", "reveal") and prompt.side == side
+    if mine and side != campaign.side:  # a report for the opponent (a mail body): our tool cannot see
+        mine, text = False, ""          # his hand or his concealed pieces, so his own tool lists his choices
     out = _context(campaign, side, seq, entries, lines, waiting, text,
                    [c.label for c in prompt.choices] if mine else [], outcome, match["mode"])
+    if waiting and waiting["side"] == side != campaign.side:
+        out["next_step"] = ("It is your decision: ingest the attached turn file, then 'pbem play' lists your "
+                            "choices (or 'pbem report').")
     before = None
     if 0 <= since < seq:  # where the pieces were when this side last acted: what moved since is marked
         then = campaign.ledger.state(since)[1]
@@ -168,7 +173,7 @@ def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[st
     elif waiting["side"] == side:
         next_step = NEXT.get(waiting["why"], "It is your decision: run 'pbem play'.")
     else:
-        next_step = f"Nothing for you to do: {waiting['text']}."
+        next_step = f"Nothing for you to do: {waiting['text'].rstrip('.')}."
     players = {s: genesis["body"]["sides"][s]["name"] for s in game.sides}
     if mode == "referee":
         players["referee"] = genesis["body"]["referee"]["name"]
