@@ -33,7 +33,7 @@ def clock(monkeypatch):
     class Clock:
         now = T0
 
-    monkeypatch.setattr("pbem.mail._now", lambda: Clock.now)
+    monkeypatch.setattr("pbem.mail_send._now", lambda: Clock.now)
     return Clock
 
 

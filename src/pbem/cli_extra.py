@@ -309,7 +309,7 @@ def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None
         pbem mail send --campaign hill60      # everything in hill60/outbox/
         pbem mail send --campaign ref60 ref60/sent/3f2a9c1e-0000-referee-genesis.pbem
     """
-    from .mail import send, set_aside_outbox
+    from .mail_send import send, set_aside_outbox
 
     camp = _open(campaign)
     config = _mail_config(ctx)
@@ -340,7 +340,7 @@ def mail_fetch(ctx: click.Context, maildir: Path | None, campaign: Path | None) 
     Example:
         pbem mail fetch --campaign hill60
     """
-    from .mail import fetch
+    from .mail_fetch import fetch
 
     camp = _open(campaign)
     result = fetch(camp, _mail_config(ctx), None if maildir else _secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
@@ -367,7 +367,7 @@ def mail_run(ctx: click.Context, maildir: Path | None, campaign: Path | None) ->
     Example:
         pbem mail run --campaign ref60
     """
-    from .mail import run
+    from .mail_run import run
 
     camp = _open(campaign)
     if not camp.refereed or camp.side != "referee":

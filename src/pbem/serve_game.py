@@ -221,7 +221,7 @@ class Seat:
 
     def _ready(self, camp: Campaign, mine: bool) -> dict[str, Any]:
         """The mail written and not yet sent, and (while we wait) our last turn file(s) to send."""
-        from .mail import pending_outbox
+        from .mail_send import pending_outbox
 
         mail = [str(p.relative_to(camp.dir)) for p in pending_outbox(camp)]
         files: list[str] = []
