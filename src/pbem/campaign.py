@@ -45,7 +45,7 @@ from . import history, vault
 from .armor import find_blocks
 from .envelope import Envelope, open_block, seal
 from .errors import PbemError, RefusedTurn
-from .files import atomic_write
+from .files import atomic_write, sync_folder
 from .keys import Identity
 from .ledger import Ledger, now
 from .lock import CampaignLock, crash_point
@@ -295,7 +295,7 @@ class Campaign:
         crash_point("create:files")
         self.ledger.close()
         os.replace(temporary, db)
-        _sync_folder(db.parent)
+        sync_folder(db.parent)
         self._building = None
         self.ledger = Ledger.open(db)
 
@@ -720,7 +720,7 @@ class Campaign:
                 raise
             self.draft_is_damaged(e.detail or str(e))
             return []
-        problem = _draft_problem(data)
+        problem = vault.draft_problem(data)
         if problem:
             self.draft_is_damaged(f"{path}: {problem}")
             return []
@@ -772,7 +772,7 @@ class Campaign:
         if self._secret_cache is None:
             path = self.dir / "secrets" / "chain.json"
             data = vault.read(path, self._unlock)
-            problem = _secrets_problem(data, self.ledger.setting("game"), self.side)
+            problem = vault.secrets_problem(data, self.ledger.setting("game"), self.side)
             if problem:
                 raise PbemError("this campaign's secrets are damaged", f"{path}: {problem}; restore the file from "
                                 "a backup", code="bad-secrets")
@@ -886,19 +886,6 @@ def _json_setting(value: str | None) -> Any:
         return None
 
 
-def _sync_folder(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 def _remove_temporaries(folder: Path) -> None:
     """Temporary files a kill left in the middle of a write (``.NAME.*.tmp``): never the real file."""
     if folder.is_dir():
@@ -924,50 +911,7 @@ def _set_aside_leftovers(directory: Path) -> None:
     for name in (DB_NAME, f"{DB_NAME}-journal", "secrets", DRAFT_NAME, "sent", "received", "outbox", "evidence"):
         if (directory / name).exists():
             os.replace(directory / name, aside / name)
-    _sync_folder(directory)
-
-
-def _draft_problem(data: Any) -> str | None:
-    """Why ``data`` is not a draft this tool wrote, or None."""
-    if not isinstance(data, dict) or set(data) - {"after", "actions"}:
-        return "not a draft: an object with 'after' and 'actions' expected"
-    if not isinstance(data.get("after"), int) or isinstance(data["after"], bool):
-        return "'after' is not an envelope number"
-    actions = data.get("actions")
-    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
-        return "'actions' is not a list of actions"
-    return None
-
-
-def _secrets_problem(data: dict[str, Any], game: str | None, side: str) -> str | None:
-    """Why ``data`` is not this campaign's secrets, or None."""
-    def is_hex(value: Any, size: int | None = None) -> bool:
-        if not isinstance(value, str) or (size is not None and len(value) != size * 2):
-            return False
-        try:
-            bytes.fromhex(value)
-        except ValueError:
-            return False
-        return bool(value)
-
-    for key, kind in (("game", str), ("side", str), ("secret", str), ("length", int)):
-        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
-            return f"the field {key!r} is missing or not a {kind.__name__}"
-    if game is not None and data["game"] != game:
-        return f"they are the secrets of game {data['game'][:16]}, not of this campaign's {game}"
-    if side and data["side"] != side:
-        return f"they are the secrets of {data['side'][:16]}, not of {side}"
-    if not is_hex(data["secret"], 32):
-        return "the chain secret is not 32 bytes of hex"
-    if not 0 < data["length"] <= 1_000_000:
-        return "the chain length is out of range"
-    for key in ("private", "salt", "box"):
-        if data.get(key) is not None and not is_hex(data[key], 32):
-            return f"the field {key!r} is not 32 bytes of hex"
-    chosen = data.get("chosen", {})
-    if not isinstance(chosen, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in chosen.items()):
-        return "the record of hidden choices ('chosen') is not a table of names"
-    return None
+    sync_folder(directory)
 
 
 def _swap_hidden(value: Any, tokens: list[str]) -> Any:

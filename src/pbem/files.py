@@ -33,11 +33,11 @@ def atomic_write(path: Path, data: bytes | str, mode: int = 0o644) -> Path:
         except FileNotFoundError:
             pass
         raise
-    _sync_folder(path.parent)
+    sync_folder(path.parent)
     return path
 
 
-def _sync_folder(folder: Path) -> None:
+def sync_folder(folder: Path) -> None:
     """Make the rename itself durable (where the platform allows opening a folder)."""
     try:
         fd = os.open(folder, os.O_RDONLY)

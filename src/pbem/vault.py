@@ -139,3 +139,46 @@ def read(path: Path, passphrase: Callable[[], bytes | None] | None = None) -> di
     if not isinstance(opened, dict):
         raise _damaged(path, "the decrypted secrets are not a JSON object")
     return opened
+
+
+def draft_problem(data: Any) -> str | None:
+    """Why ``data`` is not a draft this tool wrote, or None."""
+    if not isinstance(data, dict) or set(data) - {"after", "actions"}:
+        return "not a draft: an object with 'after' and 'actions' expected"
+    if not isinstance(data.get("after"), int) or isinstance(data["after"], bool):
+        return "'after' is not an envelope number"
+    actions = data.get("actions")
+    if not isinstance(actions, list) or not all(isinstance(a, dict) for a in actions):
+        return "'actions' is not a list of actions"
+    return None
+
+
+def secrets_problem(data: dict[str, Any], game: str | None, side: str) -> str | None:
+    """Why ``data`` is not this campaign's secrets, or None."""
+    def is_hex(value: Any, size: int | None = None) -> bool:
+        if not isinstance(value, str) or (size is not None and len(value) != size * 2):
+            return False
+        try:
+            bytes.fromhex(value)
+        except ValueError:
+            return False
+        return bool(value)
+
+    for key, kind in (("game", str), ("side", str), ("secret", str), ("length", int)):
+        if not isinstance(data.get(key), kind) or isinstance(data.get(key), bool):
+            return f"the field {key!r} is missing or not a {kind.__name__}"
+    if game is not None and data["game"] != game:
+        return f"they are the secrets of game {data['game'][:16]}, not of this campaign's {game}"
+    if side and data["side"] != side:
+        return f"they are the secrets of {data['side'][:16]}, not of {side}"
+    if not is_hex(data["secret"], 32):
+        return "the chain secret is not 32 bytes of hex"
+    if not 0 < data["length"] <= 1_000_000:
+        return "the chain length is out of range"
+    for key in ("private", "salt", "box"):
+        if data.get(key) is not None and not is_hex(data[key], 32):
+            return f"the field {key!r} is not 32 bytes of hex"
+    chosen = data.get("chosen", {})
+    if not isinstance(chosen, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in chosen.items()):
+        return "the record of hidden choices ('chosen') is not a table of names"
+    return None
