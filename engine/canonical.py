@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from typing import Any
 
 
@@ -55,6 +56,7 @@ def _no_float(text: str) -> Any:
 
 MAX_DEPTH = 48  # arrays and objects inside one another: far beyond any game's need, far below the stack
 MAX_INT = 2**63 - 1  # what SQLite and every JSON reader we care about can hold
+_LONG_NUMBER = re.compile(rb"\d{19}")  # 2**63 has 19 digits: a shorter run is always in bounds
 
 
 def _bounded(value: Any, max_depth: int) -> None:
@@ -86,7 +88,11 @@ def parse_json(data: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
         raise NotCanonical(str(e)) from None
     except RecursionError:
         raise NotCanonical(f"nested deeper than {max_depth} levels") from None
-    _bounded(value, max_depth)
+    raw = data.encode() if isinstance(data, str) else data
+    # The walk only where it could find something: fewer brackets than the depth cannot nest
+    # deeper, and no run of 19 digits means no integer past 64 bits (counted in C, ~1 µs).
+    if raw.count(b"[") + raw.count(b"{") > max_depth or _LONG_NUMBER.search(raw):
+        _bounded(value, max_depth)
     return value
 
 
