@@ -199,3 +199,35 @@ def test_an_envelope_missing_a_field_is_refused(two_campaigns: Duel):
     forged = d.root / "missing.pbem"
     forged.write_text(signed_bytes(d.identity(d.alice), body, content))
     assert_refused(d.ingest("bob", forged), "bad-armor")
+
+
+def test_the_fast_path_refuses_exactly_what_the_walk_refuses():
+    """parse_json skips the walk when the bytes cannot break the bounds: never a different verdict."""
+    import json as _json
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from pbem_engine import canonical
+
+    values = st.recursive(st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.text(max_size=6),
+                          lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+                          max_leaves=60)
+
+    @settings(max_examples=400, deadline=None)
+    @given(values, st.integers(1, 8))
+    def check(value, depth):
+        text = _json.dumps(value)
+        try:
+            canonical._bounded(value, depth)
+            walked = None
+        except canonical.NotCanonical as e:
+            walked = str(e)
+        try:
+            canonical.parse_json(text, depth)
+            fast = None
+        except canonical.NotCanonical as e:
+            fast = str(e)
+        assert (walked is None) == (fast is None), (text, walked, fast)
+
+    check()
