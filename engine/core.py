@@ -26,7 +26,6 @@ import marshal
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from .dice import Dice
-from .odds import order_part
 
 State = dict[str, Any]
 Event = dict[str, Any]  # {"text": str, optional "to": [sides who may see it]}
@@ -42,6 +41,14 @@ class IllegalAction(RulesError):
     def __init__(self, message: str, legal: list[str] | None = None) -> None:
         super().__init__(message)
         self.legal = legal or []
+
+
+SEP = " — "  # between a choice's words and what a display adds after them (odds, a card's values)
+
+
+def order_part(label: str) -> str:
+    """A choice label without what a display added after its words (the odds)."""
+    return label.split(SEP, 1)[0]
 
 
 class Choice(NamedTuple):

@@ -18,17 +18,13 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
+from .core import SEP, order_part  # noqa: F401  (where a label's words end: core's, for the orders)
+
 Dist = dict[int, Fraction]
 
-SEP = " — "  # between a choice's words and the odds shown after them
 SHORT = 9  # outcomes shown in full up to this many
 LONG = 17  # beyond this many (after hiding the unlikely ones) a summary is shown
 TOTAL_WORK = 2_000_000  # count * count * sides: the most work ``total`` takes on (100d100 is 1,000,000)
-
-
-def order_part(label: str) -> str:
-    """A choice label without the odds shown after it."""
-    return label.split(SEP, 1)[0]
 
 
 def successes(count: int, p: Fraction) -> Dist:

@@ -17,9 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from pbem_engine.core import Choice, Outcome, Prompt, RulesError
+from pbem_engine.core import Choice, Outcome, Prompt, RulesError, order_part
 from pbem_engine.dice import Dice
-from pbem_engine.odds import order_part
 
 from . import board, rules, sequence
 from . import cards as card_data
@@ -170,7 +169,7 @@ class GallipoliBlocks:
 
     def _with_values(self, state: dict[str, Any], choice: Choice, known: dict[str, str], table: dict) -> Choice:
         """A choice that uses one of our cards, with the card's values after the label's words."""
-        from pbem_engine.odds import SEP
+        from pbem_engine.core import SEP
 
         cid = known.get(choice.action.get("card", "")) if isinstance(choice.action.get("card"), str) else None
         if cid not in table:
