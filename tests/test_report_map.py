@@ -172,3 +172,14 @@ def test_a_pack_of_your_own_draws_the_map_with_its_coordinates_and_your_map_imag
 
     from tests.conftest import assert_refused, invoke
     assert_refused(invoke(CliRunner(), "report", "--campaign", demo / "alice", "--html", "--pack", mine), "bad-pack")
+
+
+def test_assault_on_gallipoli_is_drawn_on_a_schematic_map_that_says_it_is_provisional(tmp_path):
+    t = Table(tmp_path, "assault-on-gallipoli", ("anzac", "turkish"))
+    out = tmp_path / "aog.html"
+    pbem(t.runner, "report", "--campaign", t.a.dir, "--html", "-o", out, env=t.a.env)
+    page = out.read_text()
+    pack = datapack.load(datapack.shipped()["assault-on-gallipoli"])
+    assert pack["map"]["provisional"] is True
+    assert sorted(re.findall(r'<g class="loc" data-id="([^"]+)"', page)) == sorted(loc["id"] for loc in pack["location"])
+    assert "Map geometry is PROVISIONAL" in page

@@ -44,9 +44,11 @@ def _points(locations: list[dict[str, Any]], rows: str | None) -> dict[str, tupl
 
 
 def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[str, ...], title: str,
-         rows: str | None = None, background: tuple[bytes, str, list[int]] | None = None) -> str:
+         rows: str | None = None, background: tuple[bytes, str, list[int]] | None = None,
+         provisional: bool = False) -> str:
     """The SVG, or "" when the pack places no location (then the report keeps its tables).
-    ``background``: a map image the player owns (bytes, MIME type, extent in coordinates)."""
+    ``background``: a map image the player owns (bytes, MIME type, extent in coordinates).
+    ``provisional``: the pack says its geometry is reconstructed (``[map] provisional``)."""
     points = _points(locations, rows)
     if not points:
         return ""
@@ -131,7 +133,7 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
                        + (f'<text class="c" x="{px + CHIP / 2:.1f}" y="{py + CHIP - 2.5:.1f}" text-anchor="middle">'
                           f'{escape(piece["badge"])}</text>' if piece["badge"] and fill != "#fff" else "")
                        + "</g>")
-    out.append(_legend(board, palette, any(loc.get("provisional") for loc in locations)))
+    out.append(_legend(board, palette, provisional or any(loc.get("provisional") for loc in locations)))
     out.append("</svg>")
     return "\n".join(out)
 

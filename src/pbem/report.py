@@ -114,6 +114,7 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
         piece["known"] = bool(tokens) and all(tok in known for tok, _ in tokens)
         piece["label"] = show(piece["label"], known, game)
     locations, rows, background = _locations(game, pack_dir)
+    pack_map = (_pack_of(game, pack_dir) or {}).get("map", {})
     names = {loc["id"]: loc.get("name", loc["id"]) for loc in locations}
     spaces: dict[str, dict[str, Any]] = {}
     for piece in board["pieces"]:
@@ -131,9 +132,22 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
             held.append({"name": show(label, known, game), "worth": worth})
         hands.append({"side": army, "cards": held, "deck": board.get("decks", {}).get(army, "")})
     return {"map_svg": mapsvg.draw(locations, board, tuple(game.sides), game.title, rows,
-                                  background if image else None), "spaces": table,
+                                  background if image else None,
+                                  provisional=isinstance(pack_map, dict) and bool(pack_map.get("provisional"))), "spaces": table,
             "hands": hands,
             "tracks": board.get("tracks", []), "side_colours": mapsvg.colours(tuple(game.sides))}
+
+
+def _pack_of(game, pack_dir: Path | None) -> dict[str, Any] | None:
+    """The pack the map is drawn from (see ``_locations``)."""
+    from . import datapack
+
+    if pack_dir is not None:
+        return datapack.load(pack_dir)
+    if getattr(game, "pack", None):
+        return game.pack
+    shipped = datapack.shipped()
+    return datapack.load(shipped[game.name]) if game.name in shipped else None
 
 
 def _locations(game, pack_dir: Path | None = None) -> tuple[list[dict[str, Any]], str | None, Any]:
