@@ -424,6 +424,15 @@ def status(campaign: Path | None) -> None:
     evidence = sorted((camp.dir / "evidence").glob("*.pbem")) if (camp.dir / "evidence").is_dir() else []
     for path in evidence:
         click.echo(f"EVIDENCE kept (equivocation or cheating, signed by its author): {path}")
+    from .mail_send import pending_outbox, set_aside_outbox
+
+    waiting_mail, failed = pending_outbox(camp), set_aside_outbox(camp)
+    if waiting_mail:
+        click.echo(f"{len(waiting_mail)} mail(s) waiting in outbox/ (pbem mail send)")
+    for path in failed:
+        reason = path.with_suffix(".reason.txt")
+        why = reason.read_text(errors="replace").strip().splitlines()[0] if reason.is_file() else "see pbem mail send"
+        click.echo(f"MAIL SET ASIDE, not sent: {path.name}: {why[:160]} (fix the address, then pbem mail send {path})")
     for _, seq, author, raw, received in camp.ledger.claims():
         from .armor import find_blocks
         from .envelope import open_block
