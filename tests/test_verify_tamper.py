@@ -341,7 +341,8 @@ def test_rebuild_repairs_derived_only_tampering(game: Duel, tmp_path: Path, name
         repaired = invoke(CliRunner(), *args, "--campaign", db.parent, env=game.alice.env)
         honest = invoke(CliRunner(), *args, "--campaign", game.alice.dir, env=game.alice.env)
         assert repaired.exit_code == honest.exit_code == 0, repaired.output
-        assert repaired.output == honest.output
+        beside = lambda out: "\n".join(x for x in out.splitlines() if "outbox" not in x)  # noqa: E731
+        assert beside(repaired.output) == beside(honest.output)  # the copy holds the database, not the outbox
 
 
 def test_rebuild_refuses_a_tampered_envelope_and_changes_nothing(game: Duel, rows, tmp_path: Path) -> None:
