@@ -60,13 +60,18 @@ def _home(ctx: click.Context) -> Path | None:
     return Path(home) if home else None
 
 
-def _passphrase(name: str) -> bytes | None:
+def ask_passphrase(prompt: str) -> bytes | None:
+    """A passphrase: PBEM_PASSPHRASE, else asked (hidden) on a terminal, else None."""
     env = os.environ.get("PBEM_PASSPHRASE")
     if env:
         return env.encode()
     if not sys.stdin.isatty():
         return None
-    return click.prompt(f"Passphrase for identity '{name}'", hide_input=True, default="", show_default=False).encode() or None
+    return click.prompt(prompt, hide_input=True, default="", show_default=False).encode() or None
+
+
+def _passphrase(name: str) -> bytes | None:
+    return ask_passphrase(f"Passphrase for identity '{name}'")
 
 
 def _open(campaign: Path | None, readonly: bool = False):
@@ -171,7 +176,7 @@ def _read_mail(files: tuple[str, ...], given: dict[str, bytes] | None = None) ->
     """Texts from turn files, saved messages (.eml), mbox files, Maildir folders or stdin;
     and whether any of it was mail (where other games' blocks are skipped, not refused).
     ``given``: bytes already read, by name (stdin cannot be read twice)."""
-    from .mailbox_in import looks_like_mail, texts_from_source
+    from .mailbox_in import input_texts, texts_from_source
 
     texts: list[tuple[str, str]] = []
     mail = False
@@ -184,17 +189,9 @@ def _read_mail(files: tuple[str, ...], given: dict[str, bytes] | None = None) ->
             mail = True
             continue
         data = (given or {}).get(name)
-        if data is None:
-            data = _read_bounded(name)
-        if data.startswith(b"From ") or looks_like_mail(data):
-            found = texts_from_source(path, data)
-            if not found:
-                raise PbemError("no turn file found", f"{name}: the message holds no '-----BEGIN PBEM TURN-----' block",
-                                code="no-turn-file")
-            texts += found
-            mail = True
-        else:
-            texts += _read_texts((name,), {name: data})
+        found, was_mail = input_texts(name, data if data is not None else _read_bounded(name), path)
+        texts += found
+        mail = mail or was_mail
     return texts, mail
 
 
@@ -220,26 +217,6 @@ def _read_bounded(name: str) -> bytes:
         raise limits.LimitError(f"{name} is larger than {limits.size(most)}",
                                 "set PBEM_MAX_MAIL_BYTES to read larger files")
     return data
-
-
-def _read_texts(files: tuple[str, ...], given: dict[str, bytes] | None = None) -> list[tuple[str, str]]:
-    texts = []
-    for name in files:
-        try:
-            data = (given or {}).get(name)
-            if data is None:
-                data = _read_bounded(name)
-        except OSError as e:
-            raise PbemError(f"cannot read {name}", e.strerror or str(e), code="unreadable") from None
-        if not data.strip():
-            raise PbemError("empty turn file", f"{name} is empty", code="no-turn-file")
-        if b"\0" in data:
-            raise PbemError("not a turn file", f"{name} is binary, not text", code="no-turn-file")
-        try:
-            texts.append((name, data.decode("utf-8")))
-        except UnicodeDecodeError as e:
-            raise PbemError("not a turn file", f"{name} is not UTF-8 text ({e.reason} at byte {e.start})", code="no-turn-file") from None
-    return texts
 
 
 @cli.command()

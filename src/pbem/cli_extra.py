@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from .cli import _Group, _home, _keystore, _mail_config, _new_passphrase, _next, _open, _passphrase, campaign_option
+from .cli import _Group, _home, ask_passphrase, _keystore, _mail_config, _new_passphrase, _next, _open, _passphrase, campaign_option
 from .errors import PbemError
 
 
@@ -49,12 +49,7 @@ def keys_new(ctx: click.Context, name: str, passphrase: bool) -> None:
 
 def _ssh_passphrase(path: str) -> bytes | None:
     """The passphrase of an OpenSSH key file: PBEM_PASSPHRASE, else asked on a terminal, else None."""
-    env = os.environ.get("PBEM_PASSPHRASE")
-    if env:
-        return env.encode()
-    if not sys.stdin.isatty():
-        return None
-    return click.prompt(f"Passphrase of {path}", hide_input=True, default="", show_default=False).encode() or None
+    return ask_passphrase(f"Passphrase of {path}")
 
 
 @keys.command("import", short_help="Use an existing OpenSSH ed25519 private key as identity NAME.")

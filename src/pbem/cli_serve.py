@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import click
 
-from .cli import campaign_option
+from .cli import ask_passphrase, campaign_option
 from .errors import PbemError
 
 
 def _terminal_passphrase(what: str) -> bytes | None:
     """A passphrase from PBEM_PASSPHRASE, else asked in this terminal (never in the page)."""
-    env = os.environ.get("PBEM_PASSPHRASE")
-    if env:
-        return env.encode()
-    if not sys.stdin.isatty():
-        return None
-    return click.prompt(f"Passphrase for {what}", hide_input=True, default="", show_default=False).encode() or None
+    return ask_passphrase(f"Passphrase for {what}")
 
 
 @click.command()

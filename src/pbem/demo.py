@@ -62,16 +62,20 @@ def _rules_module(module: str):
         raise PbemError("no such game module", str(e), code="bad-module") from None
 
 
+def _workspace(directory: Path | None, prefix: str, names: tuple[str, ...]):
+    """The demo's folder (a new one under logs/ by default), its key store and an identity per name."""
+    if directory is None:
+        directory = Path("logs") / f"{prefix}-{datetime.now(timezone.utc).strftime('%Y%m%d-%H%M%S')}"
+    directory.mkdir(parents=True, exist_ok=True)
+    store = KeyStore(directory / "home")
+    return directory, store, {n: store.load(n) if n in store.names() else store.create(n) for n in names}
+
+
 def run(directory: Path | None, module: str | None, echo: Callable[[str], None], *, max_envelopes: int = 500) -> Path:
     module = module or DEFAULT
     game = _rules_module(module)  # before anything is written
-    if directory is None:
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        directory = Path("logs") / f"demo-{stamp}"
-    directory.mkdir(parents=True, exist_ok=True)
-    store = KeyStore(directory / "home")
     names = ("alice", "bob")
-    identities = {n: store.load(n) if n in store.names() else store.create(n) for n in names}
+    directory, store, identities = _workspace(directory, "demo", names)
     echo(f"identities: alice {identities['alice'].fingerprint}, bob {identities['bob'].fingerprint}")
 
     first, second = game.sides[0], game.sides[1]
@@ -148,12 +152,7 @@ def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str
 
     module = module or "hill60"  # the block game has hidden hands, which refereed play does not support yet
     game = _rules_module(module)  # before anything is written
-    if directory is None:
-        stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
-        directory = Path("logs") / f"demo-referee-{stamp}"
-    directory.mkdir(parents=True, exist_ok=True)
-    store = KeyStore(directory / "home")
-    ids = {n: store.load(n) if n in store.names() else store.create(n) for n in ("referee", "alice", "bob")}
+    directory, store, ids = _workspace(directory, "demo-referee", ("referee", "alice", "bob"))
     first, second = game.sides[0], game.sides[1]
     ref, genesis = refereeing.new_game(directory / "referee", module, ids["referee"],
                                        {first: (ids["alice"].public, "alice"), second: (ids["bob"].public, "bob")})

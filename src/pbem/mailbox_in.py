@@ -386,3 +386,35 @@ def texts_from_source(path: Path | None, data: bytes | None = None) -> list[tupl
     except UnicodeDecodeError as e:
         raise PbemError("not a turn file", f"{name} is not UTF-8 text ({e.reason} at byte {e.start})",
                         code="no-turn-file") from None
+
+
+def input_texts(name: str, data: bytes, path: Path | None = None) -> tuple[list[tuple[str, str]], bool]:
+    """The texts of one input as ``pbem ingest`` reads it — a saved message or mbox (its turn
+    files), or a turn file as text — and whether it was mail (where other games' blocks are
+    skipped, not refused). ``name`` names it in messages; ``path`` is its file, if any.
+
+    :raises PbemError: past the size bound, empty, binary, not UTF-8, a message with no turn file.
+    """
+    most = limits.value("MAX_MAIL_BYTES")
+    if len(data) > most:
+        raise LimitError(f"{name} is larger than {limits.size(most)}", "set PBEM_MAX_MAIL_BYTES to read larger files")
+    rename = (lambda text: text.replace("<stdin>", name, 1)) if path is None and name != "-" else (lambda text: text)
+    if data.startswith(b"From ") or looks_like_mail(data):
+        try:
+            found = texts_from_source(path, data)
+        except PbemError as e:
+            e.detail = rename(e.detail)
+            raise
+        if not found:
+            raise PbemError("no turn file found", f"{name}: the message holds no '-----BEGIN PBEM TURN-----' block",
+                            code="no-turn-file")
+        return [(rename(source), text) for source, text in found], True
+    if not data.strip():
+        raise PbemError("empty turn file", f"{name} is empty", code="no-turn-file")
+    if b"\0" in data:
+        raise PbemError("not a turn file", f"{name} is binary, not text", code="no-turn-file")
+    try:
+        return [(name, data.decode("utf-8"))], False
+    except UnicodeDecodeError as e:
+        raise PbemError("not a turn file", f"{name} is not UTF-8 text ({e.reason} at byte {e.start})",
+                        code="no-turn-file") from None

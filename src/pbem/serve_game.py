@@ -60,37 +60,6 @@ def refusal(e: PbemError) -> dict[str, str]:
     return {"code": e.code, "reason": str(e), "detail": e.detail}
 
 
-def upload_texts(name: str, data: bytes) -> tuple[list[tuple[str, str]], bool]:
-    """The texts of one dropped file, read as ``pbem ingest FILE`` reads it (a turn file, a saved
-    message or an mbox; the same bound, the same refusals), and whether it was mail."""
-    from . import limits
-    from .mailbox_in import looks_like_mail, texts_from_source
-
-    most = limits.value("MAX_MAIL_BYTES")
-    if len(data) > most:
-        raise limits.LimitError(f"{name} is larger than {limits.size(most)}",
-                                "set PBEM_MAX_MAIL_BYTES to read larger files")
-    if data.startswith(b"From ") or looks_like_mail(data):
-        try:
-            found = texts_from_source(None, data)
-        except PbemError as e:
-            e.detail = e.detail.replace("<stdin>", name)
-            raise
-        if not found:
-            raise PbemError("no turn file found", f"{name}: the message holds no '-----BEGIN PBEM TURN-----' block",
-                            code="no-turn-file")
-        return [(source.replace("<stdin>", name, 1), text) for source, text in found], True
-    if not data.strip():
-        raise PbemError("empty turn file", f"{name} is empty", code="no-turn-file")
-    if b"\0" in data:
-        raise PbemError("not a turn file", f"{name} is binary, not text", code="no-turn-file")
-    try:
-        return [(name, data.decode("utf-8"))], False
-    except UnicodeDecodeError as e:
-        raise PbemError("not a turn file", f"{name} is not UTF-8 text ({e.reason} at byte {e.start})",
-                        code="no-turn-file") from None
-
-
 def _words(value: Any) -> set[str]:
     """The short words inside a choice's action (location ids, verbs), never a hidden token."""
     if isinstance(value, dict):
@@ -316,8 +285,10 @@ class Seat:
 
     def ingest(self, name: str, data: bytes) -> dict[str, Any]:
         """``pbem ingest FILE`` for a file dropped on the page: all or nothing, the same messages."""
+        from .mailbox_in import input_texts  # read as 'pbem ingest FILE' reads it: the same bound and refusals
+
         name = re.sub(r"[\x00-\x1f\x7f/\\]", "_", Path(name or "dropped file").name)[:120] or "dropped file"
-        texts, mail = upload_texts(name, data)
+        texts, mail = input_texts(name, data)
 
         def work(camp: Campaign) -> dict[str, Any]:
             result = camp.ingest(texts, skip_other_games=mail)
