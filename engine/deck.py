@@ -1,0 +1,568 @@
+"""A shared deck whose draws are private to the drawer (mental poker), for two sides.
+
+Commutative locks in the style of SRA / Pohlig-Hellman.  A card is a number m
+in the subgroup of quadratic residues modulo the RFC 3526 2048-bit safe prime
+p = 2q+1 (the subgroup has prime order q).  A key is an exponent k in [1, q-1]:
+``m^k mod p`` locks the card, ``d = k^-1 mod q`` unlocks it, and locks commute,
+so each side can add or remove its own lock whatever the other's.
+
+Every key and permutation is derived from a side's committed private secret
+(the one engine.private uses), so when that secret is revealed at the end of
+the game anyone can recompute every message (engine.deck_audit).
+
+A shuffle (a fresh deck, reshuffled discards, or cards still face down in the
+pile) is three or four public messages, each a pure function of the public
+deck and its author's secret; ``first`` is the side that shuffles first:
+
+  lock           second side, in place: removes its old position keys from
+                 cards still under them and locks every card with its shuffle
+                 key.  Only when the shuffle takes face-down cards: a fresh
+                 deck is public and skips it.
+  shuffle        first side: permutes, removes its old position keys, locks
+                 every card with its shuffle key.
+  shuffle-rekey  second side: permutes, removes its shuffle key (if it
+                 locked) and locks position j with its own key k_j; publishes
+                 a hash of each position's unlock key.
+  rekey          first side, in place: removes its shuffle key, locks
+                 position j with its own key k_j; publishes the key hashes.
+
+This is the textbook four-step SRA deal (both lock and permute, then both swap
+their shuffle lock for per-position locks) with the second side's shuffle lock
+folded away on a fresh deck: one exponentiation per card and one message less.
+Each side permutes once, under a lock only it knows, so neither knows the
+order; position j ends as m^(kA_j kB_j) and opens only with both unlock keys.
+
+To draw position j, the other side releases its unlock key for j; only the
+drawer holds the second key.  Anyone checks a released key against the hash
+published at re-keying, at once.  A card played face up is proved by its
+owner releasing its own key: anyone unlocks the position and compares.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import hmac
+import re
+from functools import lru_cache
+from typing import Any
+
+from .canonical import digest
+from .dice import Dice
+
+# RFC 3526, section 3: the 2048-bit MODP group (group 14), generator 2.
+# p = 2^2048 - 2^1984 - 1 + 2^64 * { [2^1918 pi] + 124476 }
+P = int(
+    "FFFFFFFF FFFFFFFF C90FDAA2 2168C234 C4C6628B 80DC1CD1"
+    "29024E08 8A67CC74 020BBEA6 3B139B22 514A0879 8E3404DD"
+    "EF9519B3 CD3A431B 302B0A6D F25F1437 4FE1356D 6D51C245"
+    "E485B576 625E7EC6 F44C42E9 A637ED6B 0BFF5CB6 F406B7ED"
+    "EE386BFB 5A899FA5 AE9F2411 7C4B1FE6 49286651 ECE45B3D"
+    "C2007CB8 A163BF05 98DA4836 1C55D39A 69163FA8 FD24CF5F"
+    "83655D23 DCA3AD96 1C62F356 208552BB 9ED52907 7096966D"
+    "670C354E 4ABC9804 F1746C08 CA18217C 32905E46 2E36CE3B"
+    "E39E772C 180E8603 9B2783A2 EC07A28F B5C55DF0 6F4C52C9"
+    "DE2BCBF6 95581718 3995497C EA956AE5 15D22618 98FA0510"
+    "15728E5A 8AACAA68 FFFFFFFF FFFFFFFF".replace(" ", ""), 16)
+Q = (P - 1) // 2  # prime: the order of the quadratic residues
+WIDTH = 512  # hex digits of one group element in a message
+_ELEMENT = re.compile(r"[0-9a-f]{%d}" % WIDTH)
+_HASH = re.compile(r"[0-9a-f]{64}")
+
+
+class DeckError(Exception):
+    """A deck message or opening that does not check out.
+
+    ``side`` is the side at fault when it is known, ``step`` the message
+    (e.g. "#4 rekey of shuffle 0") where the audit found it.
+    """
+
+    def __init__(self, code: str, message: str, side: str | None = None, step: str | None = None) -> None:
+        super().__init__(message)
+        self.code, self.side, self.step = code, side, step
+
+
+# -- the group --------------------------------------------------------------------
+def _jacobi(a: int, n: int) -> int:
+    """The Jacobi symbol (a/n) for odd n: for the prime p, +1 exactly for the quadratic residues.
+
+    Euler's criterion says the same as ``pow(a, q, p) == 1``, at ~2% of its cost."""
+    a %= n
+    t = 1
+    while a:
+        zeros = (a & -a).bit_length() - 1
+        if zeros:
+            a >>= zeros
+            if zeros & 1 and n & 7 in (3, 5):
+                t = -t
+        if a & n & 3 == 3:
+            t = -t
+        a, n = n % a, a
+    return t if n == 1 else 0
+
+
+def is_member(x: int) -> bool:
+    """Is ``x`` in the prime-order subgroup (1 < x < p, x^q = 1 mod p)?  1 is refused: it would be
+    the same under every key."""
+    return 1 < x < P and _jacobi(x, P) == 1
+
+
+def element(text: Any, what: str) -> int:
+    """A group element from its fixed-width hex form in a message.
+
+    :raises DeckError: not 512 lowercase hex digits, or not in the subgroup (code ``not-in-group``)."""
+    if not isinstance(text, str) or not _ELEMENT.fullmatch(text):
+        raise DeckError("bad-element", f"{what} is not {WIDTH} lowercase hex digits")
+    x = int(text, 16)
+    if not is_member(x):
+        raise DeckError("not-in-group", f"{what} is not in the deck's group (1 < x < p, x^q = 1)")
+    return x
+
+
+def hexed(x: int) -> str:
+    return format(x, "0%dx" % WIDTH)
+
+
+# -- cards ------------------------------------------------------------------------
+def _split(card: str) -> tuple[str, str]:
+    name, _, copy_no = card.rpartition("#")
+    return (name, copy_no) if name and copy_no.isdigit() else (card, "1")
+
+
+def encode(game_id: str, deck_id: str, card: str) -> int:
+    """A card as a quadratic residue: the square of a 2304-bit hash reduced mod p.
+
+    A hash, not a structured value such as g^i: nobody knows the discrete log of one card to
+    another, so ciphertexts under one key cannot be matched up (c1^b = c2^a)."""
+    name, copy_no = _split(card)
+    wide = hashlib.shake_256(digest("card", game_id, deck_id, name, copy_no)).digest(288)
+    return pow(int.from_bytes(wide, "big") % P, 2, P)
+
+
+@lru_cache(maxsize=64)
+def card_table(game_id: str, deck_id: str, cards: tuple[str, ...]) -> dict[int, str]:
+    """Encoded value -> card, for recognising a card once both locks are off."""
+    table = {encode(game_id, deck_id, c): c for c in cards}
+    if len(table) != len(cards) or not all(is_member(m) for m in table):
+        raise DeckError("bad-cards", f"the cards of deck {deck_id} do not encode to distinct group elements")
+    return table
+
+
+# -- keys: everything from the side's committed secret -------------------------------
+def _exponent(seed: bytes, purpose: str, index: int) -> int:
+    """Uniform in [1, q-1]: 2560 bits of HMAC-SHA512 reduced mod q-1 (bias below 2^-500)."""
+    wide = b"".join(hmac.digest(seed, digest("deck-exponent", purpose, str(index), str(c)), "sha512")
+                    for c in range(5))
+    return int.from_bytes(wide, "big") % (Q - 1) + 1
+
+
+class Keys:
+    """One side's keys for one shuffle of one deck."""
+
+    def __init__(self, secret: bytes, game_id: str, deck_id: str, side: str, number: int) -> None:
+        self.seed = hmac.digest(secret, digest("deck-keys", game_id, deck_id, side, str(number)), "sha256")
+        self._shuffle = 0
+
+    @property
+    def shuffle(self) -> int:
+        if not self._shuffle:
+            self._shuffle = _exponent(self.seed, "shuffle", 0)
+        return self._shuffle
+
+    def position(self, j: int) -> int:
+        return _exponent(self.seed, "position", j)
+
+    def unlock(self, j: int) -> int:
+        return pow(self.position(j), -1, Q)
+
+    def permutation(self, n: int, nonce: str) -> list[int]:
+        """out[j] = in[perm[j]]; the public ``nonce`` (e.g. the other side's latest chain link)
+        makes each shuffle's order unknown until it is given."""
+        seed = hmac.digest(self.seed, digest("deck-permutation", nonce), "sha256")
+        return Dice(seed).shuffle(list(range(n)), "deck")
+
+
+def key_hash(state: dict[str, Any], side: str, number: int, j: int, unlock: int) -> str:
+    """What re-keying publishes for each position: a commitment to the unlock key released later."""
+    return digest("deck-key", state["game"], state["deck"], side, str(number), str(j), hexed(unlock)).hex()
+
+
+# -- the public deck ---------------------------------------------------------------------
+def new_deck(game_id: str, deck_id: str, sides: list[str], cards: list[str]) -> dict[str, Any]:
+    """The public state of a deck before its first shuffle: every card in the box."""
+    if len(sides) != 2 or sides[0] == sides[1]:
+        raise DeckError("bad-sides", "a shared deck is for two sides")
+    card_table(game_id, deck_id, tuple(cards))
+    return {"game": game_id, "deck": deck_id, "sides": list(sides), "cards": list(cards), "box": list(cards),
+            "shuffles": [], "pile": []}
+
+
+def other(state: dict[str, Any], side: str) -> str:
+    if side not in state["sides"]:
+        raise DeckError("bad-side", f"{side!r} does not play deck {state['deck']}")
+    return state["sides"][1 - state["sides"].index(side)]
+
+
+def plan(shuffle: dict[str, Any]) -> list[tuple[str, str]]:
+    """The steps of a shuffle, in order: (kind, side)."""
+    first, second = shuffle["first"], shuffle["second"]
+    steps = [("shuffle", first), ("shuffle-rekey", second), ("rekey", first)]
+    if any("ref" in s for s in shuffle["sources"]):
+        steps.insert(0, ("lock", second))
+    return steps
+
+
+def _position(state: dict[str, Any], ref: Any) -> tuple[dict[str, Any], int]:
+    if not (isinstance(ref, list) and len(ref) == 2 and all(isinstance(x, int) and not isinstance(x, bool) for x in ref)
+            and 0 <= ref[0] < len(state["shuffles"]) and 0 <= ref[1] < len(state["shuffles"][ref[0]]["at"])):
+        raise DeckError("bad-ref", f"{ref!r} is no position of deck {state['deck']}")
+    return state["shuffles"][ref[0]], ref[1]
+
+
+def where(state: dict[str, Any], ref: list[int]) -> str:
+    """Where a position is: "dealing" (its shuffle is under way), "pile", a side's name (its hand),
+    "table", "discard" or "gone" (taken into a later shuffle)."""
+    sh, i = _position(state, ref)
+    return sh["at"][i]
+
+
+def released(state: dict[str, Any], side: str, ref: list[int]) -> str | None:
+    sh, i = _position(state, ref)
+    return sh["keys"][side].get(str(i))
+
+
+def _input(state: dict[str, Any], shuffle: dict[str, Any]) -> list[int]:
+    """The values a shuffle starts from: encoded cards, or the current locks of face-down positions."""
+    table = {c: m for m, c in card_table(state["game"], state["deck"], tuple(state["cards"])).items()}
+    out = []
+    for s in shuffle["sources"]:
+        if "card" in s:
+            out.append(table[s["card"]])
+        else:
+            old, i = _position(state, s["ref"])
+            out.append(int(old["deck"][i], 16))
+    return out
+
+
+# -- building messages (the author's own tool, which knows its secret) ---------------
+def begin(state: dict[str, Any], first: str, cards: list[str] = (), refs: list[list[int]] = ()) -> dict[str, Any]:
+    """Start a shuffle of public ``cards`` (from the box or the discard pile) and of face-down
+    positions ``refs`` (from the pile).  Public: anyone may send it, as the rules say."""
+    return {"op": "begin", "number": len(state["shuffles"]), "first": first, "cards": list(cards),
+            "refs": [list(r) for r in refs]}
+
+
+def step(state: dict[str, Any], side: str, secret: bytes, nonce: str = "") -> dict[str, Any]:
+    """The next step of the shuffle under way, computed by ``side`` (see the module's docstring)."""
+    sh = _current(state)
+    kind, author = plan(sh)[len(sh["done"])]
+    if author != side:
+        raise DeckError("not-your-step", f"the next step of shuffle {sh['number']} is {author}'s {kind}")
+    values = _input(state, sh) if not sh["done"] else [int(x, 16) for x in sh["deck"]]
+    return _compute(state, sh, kind, side, secret, values, nonce)
+
+
+def _compute(state: dict[str, Any], sh: dict[str, Any], kind: str, side: str, secret: bytes,
+             values: list[int], nonce: str) -> dict[str, Any]:
+    game, deck, number, n = state["game"], state["deck"], sh["number"], len(values)
+    keys = Keys(secret, game, deck, side, number)
+    locked = ("lock", side) in plan(sh)  # did this side put a shuffle lock on, to be removed?
+    if kind in ("lock", "shuffle"):
+        strip = [1] * n  # remove this side's old position keys from face-down cards
+        for j, s in enumerate(sh["sources"]):
+            if "ref" in s:
+                strip[j] = Keys(secret, game, deck, side, s["ref"][0]).unlock(s["ref"][1])
+        order = list(range(n)) if kind == "lock" else keys.permutation(n, nonce)
+        exponents = [strip[order[j]] * keys.shuffle % Q for j in range(n)]
+    else:
+        order = list(range(n)) if kind == "rekey" else keys.permutation(n, nonce)
+        off = pow(keys.shuffle, -1, Q) if kind == "rekey" or locked else 1
+        exponents = [off * keys.position(j) % Q for j in range(n)]
+    out = {"op": kind, "side": side, "number": number,
+           "deck": [hexed(pow(values[order[j]], exponents[j], P)) for j in range(n)]}
+    if kind in ("shuffle", "shuffle-rekey"):
+        out["nonce"] = nonce
+    if kind in ("shuffle-rekey", "rekey"):
+        out["hashes"] = [key_hash(state, side, number, j, keys.unlock(j)) for j in range(n)]
+    return out
+
+
+def draw(state: dict[str, Any], side: str, count: int = 1) -> dict[str, Any]:
+    """``side`` takes the top ``count`` positions of the pile into its hand (public)."""
+    return {"op": "draw", "side": side, "count": count}
+
+
+def release(state: dict[str, Any], side: str, secret: bytes, refs: list[list[int]]) -> dict[str, Any]:
+    """``side`` releases its unlock keys for ``refs``: the other side's draws (sent ahead for a
+    refill if the rules say who draws them), or, for cards in its own hand, showing them to the
+    other side (Espionage) or handing them over."""
+    out = []
+    for ref in refs:
+        sh, i = _position(state, ref)
+        out.append([ref[0], i, hexed(Keys(secret, state["game"], state["deck"], side, sh["number"]).unlock(i))])
+    return {"op": "keys", "side": side, "keys": out}
+
+
+def play(state: dict[str, Any], side: str, secret: bytes, ref: list[int], to: str = "table") -> dict[str, Any]:
+    """``side`` plays the card at ``ref`` face up (to the table or the discard pile): it names the
+    card and releases its own key so that anyone can check the claim."""
+    card = read(state, side, secret, ref)
+    sh, i = _position(state, ref)
+    unlock = Keys(secret, state["game"], state["deck"], side, sh["number"]).unlock(i)
+    return {"op": "play", "side": side, "ref": list(ref), "card": card, "key": hexed(unlock), "to": to}
+
+
+def move(state: dict[str, Any], side: str, ref: list[int]) -> dict[str, Any]:
+    """Move a card from ``side``'s hand to the other's (after ``side`` released its key for it)."""
+    return {"op": "move", "side": side, "ref": list(ref)}
+
+
+def discard(state: dict[str, Any], side: str, ref: list[int]) -> dict[str, Any]:
+    """Put a card that is face up on the table onto the discard pile."""
+    return {"op": "discard", "side": side, "ref": list(ref)}
+
+
+def give_back(state: dict[str, Any], side: str, ref: list[int], top: bool = False) -> dict[str, Any]:
+    """Return a card from ``side``'s hand to the pile, face down, at the bottom (or the top)."""
+    return {"op": "return", "side": side, "ref": list(ref), "top": top}
+
+
+# -- what a side can read ----------------------------------------------------------------
+def read(state: dict[str, Any], side: str, secret: bytes, ref: list[int]) -> str:
+    """The card at ``ref``, unlocked with ``side``'s own key and the other side's released key.
+
+    :raises DeckError: ``key-missing`` (the other has not released its key), ``not-a-card`` (the
+        value is no card: the other side's key or its shuffle is wrong), ``duplicate-card``."""
+    sh, i = _position(state, ref)
+    opponent = other(state, side)
+    if sh["at"][i] in ("table", "discard", "gone") and str(i) in sh["cards"]:
+        return sh["cards"][str(i)]
+    theirs = sh["keys"][opponent].get(str(i))
+    if theirs is None or len(sh["done"]) < len(plan(sh)):
+        raise DeckError("key-missing", f"{opponent} has not released its key for position {ref}", opponent)
+    mine = Keys(secret, state["game"], state["deck"], side, sh["number"]).unlock(i)
+    value = pow(int(sh["deck"][i], 16), mine * int(theirs, 16) % Q, P)
+    card = card_table(state["game"], state["deck"], tuple(state["cards"])).get(value)
+    if card is None:
+        raise DeckError("not-a-card", f"position {ref} does not open to a card with {opponent}'s key: "
+                        f"{opponent}'s share or its shuffle is wrong (the audit names the step)", opponent)
+    elsewhere = _public_places(state).get(card)
+    if elsewhere is not None and elsewhere != list(ref):
+        raise DeckError("duplicate-card", f"position {ref} opens to {card}, which is already at {elsewhere}: "
+                        f"{opponent}'s shuffle copied a card (the audit names the step)", opponent)
+    return card
+
+
+def known(state: dict[str, Any], side: str, secret: bytes) -> dict[tuple[int, int], str]:
+    """Every position ``side`` can read now: its hand, cards shown to it, cards face up."""
+    out = {}
+    for sh in state["shuffles"]:
+        if len(sh["done"]) < len(plan(sh)):
+            continue
+        for i, at in enumerate(sh["at"]):
+            if at == "gone" or (str(i) not in sh["keys"][other(state, side)] and str(i) not in sh["cards"]):
+                continue
+            out[(sh["number"], i)] = read(state, side, secret, [sh["number"], i])
+    return out
+
+
+def hand(state: dict[str, Any], side: str) -> list[list[int]]:
+    """The positions in ``side``'s hand, in the order they came."""
+    return [[sh["number"], i] for sh in state["shuffles"] for i, at in enumerate(sh["at"]) if at == side]
+
+
+def _public_places(state: dict[str, Any]) -> dict[str, Any]:
+    """Cards whose place everyone knows: in the box, or face up at a position."""
+    places: dict[str, Any] = {c: "box" for c in state["box"]}
+    for sh in state["shuffles"]:
+        for i, card in sh["cards"].items():
+            if sh["at"][int(i)] != "gone":
+                places[card] = [sh["number"], int(i)]
+    return places
+
+
+# -- checking a message and applying it (everyone, at once) --------------------------
+def _current(state: dict[str, Any]) -> dict[str, Any]:
+    if not state["shuffles"] or len(state["shuffles"][-1]["done"]) == len(plan(state["shuffles"][-1])):
+        raise DeckError("no-shuffle", f"no shuffle of deck {state['deck']} is under way")
+    return state["shuffles"][-1]
+
+
+def apply(state: dict[str, Any], msg: dict[str, Any]) -> dict[str, Any]:
+    """Check a deck message against the public state and return the new state (the old one is
+    untouched).  Everything that can be checked without secrets is checked here.
+
+    :raises DeckError: the message is refused; ``side`` names its author when it is at fault.
+    """
+    if not isinstance(msg, dict) or msg.get("op") not in _APPLY:
+        raise DeckError("bad-message", f"not a deck message: {str(msg)[:60]}")
+    if msg["op"] != "begin":
+        other(state, msg.get("side"))
+    new = copy.deepcopy(state)
+    _APPLY[msg["op"]](new, msg)
+    return new
+
+
+def _begin(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    if state["shuffles"] and len(state["shuffles"][-1]["done"]) < len(plan(state["shuffles"][-1])):
+        raise DeckError("busy", "a shuffle is already under way")
+    if msg.get("number") != len(state["shuffles"]):
+        raise DeckError("bad-number", f"the next shuffle of deck {state['deck']} is #{len(state['shuffles'])}")
+    first = msg.get("first")
+    cards, refs = msg.get("cards"), msg.get("refs")
+    if not isinstance(cards, list) or not isinstance(refs, list) or not cards + refs:
+        raise DeckError("bad-message", "a shuffle needs cards and/or positions")
+    places = _public_places(state)
+    sources = []
+    for card in cards:  # a card from the box, or face up on the discard pile
+        at = places.get(card)
+        if at == "box":
+            state["box"].remove(card)
+        elif at is not None and where(state, at) == "discard":
+            state["shuffles"][at[0]]["at"][at[1]] = "gone"
+        else:
+            raise DeckError("bad-source", f"{card!r} is neither in the box nor on the discard pile")
+        sources.append({"card": card})
+    for ref in refs:  # a face-down card of the pile
+        if where(state, ref) != "pile":
+            raise DeckError("bad-source", f"position {ref} is not in the pile")
+        sh, i = _position(state, ref)
+        sh["at"][i] = "gone"
+        state["pile"].remove(list(ref))
+        sources.append({"ref": list(ref)})
+    if len({str(s) for s in sources}) != len(sources):
+        raise DeckError("bad-source", "a card or position is named twice")
+    second = other(state, first)
+    state["shuffles"].append({"number": msg["number"], "first": first, "second": second, "sources": sources,
+                              "done": [], "deck": [], "hashes": {first: [], second: []},
+                              "keys": {first: {}, second: {}}, "at": ["dealing"] * len(sources), "cards": {}})
+
+
+def _step(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    sh = _current(state)
+    kind, author = plan(sh)[len(sh["done"])]
+    where_ = f"{msg['op']} of shuffle {sh['number']}"
+    if (msg["op"], msg["side"]) != (kind, author) or msg.get("number") != sh["number"]:
+        raise DeckError("out-of-turn", f"{msg['side']}'s {where_} is out of turn: the next step is {author}'s {kind}",
+                        msg["side"])
+    deck = msg.get("deck")
+    if not isinstance(deck, list) or len(deck) != len(sh["sources"]):
+        raise DeckError("bad-size", f"{author}'s {where_} holds {len(deck) if isinstance(deck, list) else 'no'} "
+                        f"cards, not {len(sh['sources'])}", author)
+    try:  # every card a member of the subgroup: no marked card can travel through the other's shuffle
+        values = [element(x, f"card {j}") for j, x in enumerate(deck)]
+    except DeckError as e:
+        raise DeckError(e.code, f"{author}'s {where_}: {e}", author) from None
+    if len(set(values)) != len(values):
+        raise DeckError("duplicate", f"{author}'s {where_} holds the same value twice", author)
+    if kind in ("shuffle", "shuffle-rekey") and not (isinstance(msg.get("nonce"), str) and len(msg["nonce"]) <= 128):
+        raise DeckError("bad-message", f"{author}'s {where_} needs a nonce (text, at most 128 characters)", author)
+    if kind in ("shuffle-rekey", "rekey"):
+        hashes = msg.get("hashes")
+        if not (isinstance(hashes, list) and len(hashes) == len(deck)
+                and all(isinstance(h, str) and _HASH.fullmatch(h) for h in hashes)):
+            raise DeckError("bad-hashes", f"{author}'s {where_} must publish one key hash per position", author)
+        sh["hashes"][author] = list(hashes)
+    sh["deck"] = list(deck)
+    sh["done"].append(kind)
+    if len(sh["done"]) == len(plan(sh)):  # dealt: the positions join the bottom of the pile
+        sh["at"] = ["pile"] * len(deck)
+        state["pile"] += [[sh["number"], j] for j in range(len(deck))]
+
+
+def _draw(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    side, count = msg["side"], msg.get("count")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= len(state["pile"]):
+        raise DeckError("bad-draw", f"cannot draw {count!r} from a pile of {len(state['pile'])}", side)
+    for ref in state["pile"][:count]:
+        if released(state, side, ref) is not None:  # the other side holds that key: it could read the card
+            raise DeckError("key-released", f"{side} released its own key for position {ref}, so it cannot draw "
+                            f"it face down (reshuffle first)", side)
+        sh, i = _position(state, ref)
+        sh["at"][i] = side
+    del state["pile"][:count]
+
+
+def _check_key(state: dict[str, Any], side: str, ref: Any, key: Any) -> int:
+    sh, i = _position(state, ref)
+    if not sh["hashes"][side]:
+        raise DeckError("too-early", f"{side} has not re-keyed shuffle {sh['number']} yet", side)
+    if not (isinstance(key, str) and _ELEMENT.fullmatch(key)) or int(key, 16) >= Q or int(key, 16) == 0:
+        raise DeckError("wrong-key", f"{side}'s key for position {ref} is not an exponent below q", side)
+    if key_hash(state, side, sh["number"], i, int(key, 16)) != sh["hashes"][side][i]:
+        raise DeckError("wrong-key", f"{side}'s key for position {ref} is not the one it committed to when "
+                        f"it re-keyed shuffle {sh['number']}", side)
+    return int(key, 16)
+
+
+def _keys(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    side, keys = msg["side"], msg.get("keys")
+    if not isinstance(keys, list) or not keys:
+        raise DeckError("bad-message", "a key release needs keys", side)
+    for entry in keys:
+        if not (isinstance(entry, list) and len(entry) == 3):
+            raise DeckError("bad-message", f"a released key is [shuffle, position, key], not {entry!r}", side)
+        ref = entry[:2]
+        _check_key(state, side, ref, entry[2])
+        if where(state, ref) == "gone":
+            raise DeckError("bad-ref", f"position {ref} has left the deck", side)
+        sh, i = _position(state, ref)
+        sh["keys"][side][str(i)] = entry[2]
+
+
+def _play(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    side, ref, card, to = msg["side"], msg.get("ref"), msg.get("card"), msg.get("to")
+    if to not in ("table", "discard"):
+        raise DeckError("bad-message", "a card is played to the table or the discard pile", side)
+    if where(state, ref) != side:
+        raise DeckError("not-in-hand", f"{side} plays position {ref}, which is not in its hand", side)
+    sh, i = _position(state, ref)
+    mine = _check_key(state, side, ref, msg.get("key"))
+    theirs = sh["keys"][other(state, side)].get(str(i))
+    if theirs is None:
+        raise DeckError("not-drawn", f"{side} never received {other(state, side)}'s key for position {ref}", side)
+    value = pow(int(sh["deck"][i], 16), mine * int(theirs, 16) % Q, P)
+    actual = card_table(state["game"], state["deck"], tuple(state["cards"])).get(value)
+    if actual != card:
+        raise DeckError("false-claim", f"{side} claims position {ref} is {card!r}: the keys open it to "
+                        f"{'no card' if actual is None else 'another card'}", side)
+    if _public_places(state).get(card) is not None:
+        raise DeckError("duplicate-card", f"{card} is already at {_public_places(state)[card]}: a shuffle copied "
+                        f"a card (the audit names the step)")
+    sh["keys"][side][str(i)] = msg["key"]
+    sh["cards"][str(i)] = card
+    sh["at"][i] = to
+
+
+def _move(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    side, ref = msg["side"], msg.get("ref")
+    if where(state, ref) != side:
+        raise DeckError("not-in-hand", f"{side} moves position {ref}, which is not in its hand", side)
+    if released(state, side, ref) is None:
+        raise DeckError("key-missing", f"{side} must release its key for position {ref} before handing it over", side)
+    sh, i = _position(state, ref)
+    sh["at"][i] = other(state, side)
+
+
+def _return(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    side, ref = msg["side"], msg.get("ref")
+    if where(state, ref) != side:
+        raise DeckError("not-in-hand", f"{side} returns position {ref}, which is not in its hand", side)
+    sh, i = _position(state, ref)
+    sh["at"][i] = "pile"
+    if msg.get("top") is True:
+        state["pile"].insert(0, list(ref))
+    else:
+        state["pile"].append(list(ref))
+
+
+def _discard(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    side, ref = msg["side"], msg.get("ref")
+    if where(state, ref) != "table":
+        raise DeckError("not-on-table", f"position {ref} is not face up on the table", side)
+    sh, i = _position(state, ref)
+    sh["at"][i] = "discard"
+
+
+_APPLY = {"begin": _begin, "lock": _step, "shuffle": _step, "shuffle-rekey": _step, "rekey": _step,
+          "draw": _draw, "keys": _keys, "play": _play, "move": _move, "return": _return, "discard": _discard}
