@@ -176,4 +176,7 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
 
         echo("turn files per game turn (each is one exchange by e-mail):")
         report(lambda line: echo("  " + line))
+        from .decks import report as decks_report  # shared decks: ratios to built-in pow
+
+        decks_report(echo)
         return {"verify_ratio": v_ratio, "ingest_ratio_small": r_small, "ingest_ratio_big": r_big, "growth": growth}
