@@ -10,7 +10,6 @@ import hashlib
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from pbem_engine import deck as D
 from pbem_engine.canonical import canonical_json
 from pbem_engine.deck_audit import audit
