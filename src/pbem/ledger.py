@@ -268,6 +268,13 @@ class Ledger:
             rolls.setdefault(r[0], []).append(tuple(r))
         return states, events, rolls
 
+    def derived_cursors(self) -> tuple[Iterator[tuple], Iterator[tuple], Iterator[tuple]]:
+        """The rows of ``states``, ``events`` and ``rolls`` in the form ``derived_rows`` gives,
+        each table in envelope order: read in step with ``envelopes()``, not held all at once."""
+        return (self.conn.execute("select seq, hash, state from states order by seq"),
+                self.conn.execute("select seq, n, text, audience from events order by seq, n"),
+                self.conn.execute(f"select {ROLL_COLUMNS} from rolls order by seq, n"))
+
     def derive(self, seq: int, state_json: bytes, digest: str, events: list[dict[str, Any]],
                rolls: list[dict[str, Any]]) -> None:
         """Write the derived rows of envelope ``seq`` (replacing any)."""

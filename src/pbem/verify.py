@@ -57,17 +57,17 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
     genesis: dict[str, Any] | None = None
     match: dict[str, Any] | None = None
     head: tuple[int, str] | None = None
-    stored_states, stored_events, stored_rolls = ({}, {}, {}) if rebuild else ledger.stored_derived()
     actions = dice = unsealed = 0
     expected_seq = 0
     applied = None
-    replayed: dict[int, tuple[tuple[str, str], str, dict[str, Any] | None]] = {}
     claimed = {seq for _, seq, *_ in ledger.claims()}  # the matches a claim must be checked against
+    replayed: dict[int, tuple[tuple[str, str], str, dict[str, Any] | None]] = {}  # for those only
     if rebuild:
         ledger.begin()
         ledger.clear_derived()
     try:
         total = (ledger.head() or (-1, ""))[0] + 1
+        stored = None if rebuild else _Stored(ledger)
         for seq, digest, author, kind, raw, _ in ledger.envelopes():
             if progress is not None:
                 progress(seq + 1, total)
@@ -90,13 +90,14 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
                 raise
             except PbemError as e:
                 raise VerifyError(f"{where} ({author}, {kind}): {e}", e.detail) from None
-            if not rebuild:
-                _compare_derived(where, seq, applied, stored_states, stored_events, stored_rolls)
+            if stored is not None:
+                stored.compare(where, seq, applied)
             if rebuild:
                 ledger.derive(seq, applied.state_json, applied.state_hash, applied.events, applied.rolls)
             if genesis is None:
                 genesis = env.content
-            replayed[seq] = ((env.hash, env.author), applied.state_hash, applied.match if seq in claimed else None)
+            if seq in claimed:
+                replayed[seq] = ((env.hash, env.author), applied.state_hash, applied.match)
             match, head = applied.match, (seq, env.hash)
             actions += len(env.content["body"].get("actions", [])) or int("orders" in env.content["body"])
             dice += sum(len(r["values"]) for r in applied.rolls)
@@ -104,10 +105,8 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
             expected_seq += 1
         if applied is None:
             raise VerifyError("empty history", "the campaign holds no envelopes")
-        extra = sorted(s for table in (stored_states, stored_events, stored_rolls) for s in table if s >= expected_seq)
-        if extra:
-            raise VerifyError("derived rows with no envelope", f"entry #{extra[0]}: the derived tables hold rows past "
-                              f"the last envelope #{expected_seq - 1}; run 'pbem rebuild'")
+        if stored is not None:
+            stored.finish(expected_seq)
         claims = _verify_claims(ledger, genesis, replayed)
         if rebuild:
             ledger.commit()
@@ -140,16 +139,54 @@ def _verify_claims(ledger: Ledger, genesis: dict[str, Any] | None,
     return len(claims)
 
 
-def _compare_derived(where: str, seq: int, applied: history.Applied, states: dict, events: dict, rolls: dict) -> None:
-    """The derived rows that status and reports read must be exactly what the replay gives."""
-    state, event_rows, roll_rows = Ledger.derived_rows(seq, applied.state_json, applied.state_hash,
-                                                       applied.events, applied.rolls)
-    for table, stored, replayed in (("states", states.get(seq), state), ("events", events.get(seq, []), event_rows),
-                                    ("rolls", rolls.get(seq, []), roll_rows)):
-        if stored != replayed:
-            raise VerifyError("derived data differs from the replay",
-                              f"{where}: the {table} table does not match the replayed "
-                              f"{'state' if table == 'states' else table}; run 'pbem rebuild'")
+class _Stored:
+    """The derived rows that status and reports read, taken table by table in step with the
+    envelopes (so that verify's memory does not grow with the history): each envelope's must be
+    exactly what the replay gives, and no row may belong to no envelope."""
+
+    TABLES = ("states", "events", "rolls")
+
+    def __init__(self, ledger: Ledger) -> None:
+        self.cursors = ledger.derived_cursors()
+        self.next = [next(c, None) for c in self.cursors]
+        self.strays: list[Any] = []  # rows of no envelope met on the way (a seq not in the history)
+
+    def _take(self, t: int, seq: int) -> list[tuple]:
+        rows, row, cursor = [], self.next[t], self.cursors[t]
+        while row is not None and not (type(row[0]) is int and row[0] >= seq):
+            self.strays.append(row[0])  # before this envelope, and not an earlier one's: no envelope's
+            row = next(cursor, None)
+        while row is not None and row[0] == seq:
+            rows.append(row)
+            row = next(cursor, None)
+        self.next[t] = row
+        return rows
+
+    def compare(self, where: str, seq: int, applied: history.Applied) -> None:
+        state, event_rows, roll_rows = Ledger.derived_rows(seq, applied.state_json, applied.state_hash,
+                                                           applied.events, applied.rolls)
+        states = self._take(0, seq)
+        for t, stored, replayed in ((0, states[0] if states else None, state),  # seq is its key: one row at most
+                                    (1, self._take(1, seq), event_rows), (2, self._take(2, seq), roll_rows)):
+            if stored != replayed:
+                table = self.TABLES[t]
+                raise VerifyError("derived data differs from the replay",
+                                  f"{where}: the {table} table does not match the replayed "
+                                  f"{'state' if table == 'states' else table}; run 'pbem rebuild'")
+
+    def finish(self, expected_seq: int) -> None:
+        extra = []
+        for t, cursor in enumerate(self.cursors):
+            row = self.next[t]
+            while row is not None:
+                (extra if type(row[0]) is int else self.strays).append(row[0])
+                row = next(cursor, None)
+        if self.strays:  # a seq no envelope has (below zero, or not a whole number)
+            raise VerifyError("derived rows with no envelope", f"entry #{self.strays[0]!r}: the derived tables hold "
+                              "rows of no envelope; run 'pbem rebuild'")
+        if extra:
+            raise VerifyError("derived rows with no envelope", f"entry #{min(extra)}: the derived tables hold rows past "
+                              f"the last envelope #{expected_seq - 1}; run 'pbem rebuild'")
 
 
 def verify_path(path: Path, unlock=None, progress: Callable[[int, int], None] | None = None) -> Verified:

@@ -1,0 +1,60 @@
+"""verify reads the derived rows in step with the envelopes (its memory does not grow with the
+history) and still refuses every row that belongs to no envelope, wherever it sorts."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pbem.bench import build
+from pbem.errors import VerifyError
+from pbem.ledger import Ledger
+from pbem.verify import verify_ledger
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db, _ = build(tmp_path_factory.mktemp("bench"), 24, 200)
+    return db
+
+
+def tampered(campaign: Path, tmp_path: Path, *statements: str) -> Ledger:
+    db = tmp_path / "campaign.db"
+    shutil.copy(campaign, db)
+    con = sqlite3.connect(db)
+    for statement in statements:
+        con.execute(statement)
+    con.commit()
+    con.close()
+    return Ledger.open(db, readonly=True)
+
+
+def test_an_untouched_copy_verifies(campaign: Path, tmp_path: Path) -> None:
+    ledger = tampered(campaign, tmp_path)
+    assert verify_ledger(ledger).envelopes == 24
+
+
+@pytest.mark.parametrize("seq", ["-1", "'seven'", "null", "24", "1000"])
+@pytest.mark.parametrize("table", ["states", "events", "rolls"])
+def test_a_derived_row_of_no_envelope_is_refused(campaign: Path, tmp_path: Path, table: str, seq: str) -> None:
+    if table == "states" and seq in ("'seven'", "null"):
+        pytest.skip("states.seq is the rowid: a whole number")
+    ledger = tampered(campaign, tmp_path,  # a copy of the table's last row, under another seq
+                      f"create temp table last as select * from {table} where seq = (select max(seq) from {table})",
+                      f"update last set seq = {seq}", f"insert into {table} select * from last")
+    with pytest.raises(VerifyError, match="derived rows with no envelope") as refused:
+        verify_ledger(ledger)
+    shown = {"'seven'": "'seven'", "null": "None"}.get(seq, seq)
+    assert refused.value.detail.startswith(f"entry #{shown}: "), refused.value.detail
+
+
+@pytest.mark.parametrize("table", ["states", "events", "rolls"])
+def test_a_derived_row_moved_to_another_envelope_is_refused(campaign: Path, tmp_path: Path, table: str) -> None:
+    ledger = tampered(campaign, tmp_path, f"delete from {table} where seq = 5",
+                      f"update {table} set seq = 5 where seq = 6")
+    with pytest.raises(VerifyError, match="derived data differs from the replay") as refused:
+        verify_ledger(ledger)
+    assert "entry #5" in refused.value.detail and f"the {table} table" in refused.value.detail
