@@ -78,6 +78,9 @@ def find_blocks(text: str) -> list[Block]:
         line damaged), too large (``pbem.limits.MAX_TURN_FILE_BYTES``) or malformed: the
         first such block, named in the reason.
     """
+    alone = _alone_as_written(text)
+    if alone is not None:
+        return [alone]
     found = scan(text)
     if found.damaged:
         first = found.damaged[0]
@@ -168,6 +171,26 @@ def scan(text: str) -> Found:
                 f"the block begun on line {i + 1} has no '{END}' line", code="truncated")))
             i = n
     return Found(blocks, damaged)
+
+
+def _alone_as_written(text: str) -> Block | None:
+    """The one block of a text that holds nothing else, exactly as ``armor`` writes it (a stored
+    envelope, a turn file as sent): what ``scan`` would find, found without walking every line.
+    None for anything else, which ``scan`` reads.
+
+    :raises LimitError: the text is larger than ``pbem.limits.MAX_MAIL_BYTES``.
+    """
+    from . import limits
+
+    limits.check_size(len(text), "MAX_MAIL_BYTES", "the text to read")
+    if not text.startswith(BEGIN) or text.count("PBEM") != 2 or "pbem" in text:
+        return None  # no other line holds a marker, or a damaged one (scan looks for these words)
+    lines = text.splitlines()
+    if len(lines) < 9 or lines[0] != BEGIN or lines[-1] != END:
+        return None
+    if sum(map(len, lines)) + len(lines) - 2 > limits.value("MAX_TURN_FILE_BYTES"):
+        return None  # too large: scan says so
+    return _parse_as_written(lines)
 
 
 def _begin_like(cleaned: str) -> bool:

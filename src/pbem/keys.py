@@ -9,6 +9,7 @@ OpenSSH ed25519 key can be imported as an identity.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import os
 import re
@@ -27,6 +28,7 @@ def default_home() -> Path:
     return Path(os.environ.get("PBEM_HOME") or Path.home() / ".pbem")
 
 
+@functools.lru_cache(maxsize=64)  # a campaign has a few keys, read once per envelope
 def fingerprint(public: bytes) -> str:
     """A short, phone-readable fingerprint of a raw 32-byte public key: 4 groups of 4."""
     text = base64.b32encode(hashlib.sha256(b"pbem/v1/key\0" + public).digest()[:10]).decode()
