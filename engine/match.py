@@ -28,7 +28,7 @@ from typing import Any
 
 from . import private, referee
 from .canonical import canonical_json, digest
-from .core import Game, IllegalAction, RulesError, copy_state, step
+from .core import Game, IllegalAction, Prompt, RulesError, copy_state, step
 from .dice import Dice, DiceNotReady, NoDice, NoPrivateItems
 
 CHAIN_LENGTH = 4096
@@ -89,6 +89,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         state = game.setup(scenario, options)
     except RulesError as e:
         raise ProtocolError("bad-genesis", f"{game.name} cannot set up {scenario!r} with options {options}: {e}") from None
+    version = protocol_of(body)
     if body["mode"] == "referee":
         return referee.start(game, game_id, creator, body, state, _anchor(body, creator), ProtocolError)
     match = {
@@ -100,6 +101,8 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         "pending": None,
         "game": state,
     }
+    if version >= 2:  # who sent the last turn, for rolls sealed at once (at_once)
+        match["last"] = None
     pools = game.private_pools(state) if hasattr(game, "private_pools") else {}
     if pools:  # only games with hidden pools carry this record (other histories keep their hashes)
         match["private"] = {side: private.new_side(pools.get(side, {}), "") for side in sorted(game.sides)}
@@ -110,6 +113,17 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         # link older than the join.  The creator's first reveal after the join unlocks that.
         match["opening"] = creator
     return match
+
+
+PROTOCOLS = (1, 2)  # 2: a forced roll is sealed at once (at_once); a genesis without the field is 1
+
+
+def protocol_of(body: dict[str, Any]) -> int:
+    """The protocol version a genesis pins: histories keep the rules they were started under."""
+    version = body.get("protocol", 1)
+    if type(version) is not int or version not in PROTOCOLS:
+        raise ProtocolError("bad-genesis", f"unknown protocol version {version!r}; known: {PROTOCOLS}")
+    return version
 
 
 def needs_opening(game: Game, match: dict[str, Any], side: str) -> bool:
@@ -258,11 +272,14 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     elif not actions and body.get("private_secret") is None and not _opening_owed(game, match, side):
         raise ProtocolError("nothing-to-do", f"{side} sent no actions and owes no reveal")
 
+    # A roll reached by forced actions only is sealed by links already revealed: see at_once().
+    forced = at_once(match, side, _other(game, side))
     for i, action in enumerate(actions):
         if pending:
             raise ProtocolError("after-roll", f"action {i + 1} follows a roll that waits for "
                                 f"{_other(game, side)}'s reveal; it belongs in a later envelope")
         mark = _mark(ctx)
+        forced = forced and is_forced(game.prompt(state))
         try:
             state, new_events = step(game, state, side, action, _with(NoDice(), ctx))
             events += new_events
@@ -272,6 +289,15 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
                                     "shared dice; the rules must split it in two") from None
             declarations = declarations_hash(actions[:i + 1])
             own = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
+            if forced:  # at_once(): the other side's link of the envelope just before this one
+                other = _other(game, side)
+                other_link = {"side": other, "index": chains[other]["index"], "link": chains[other]["link"]}
+                state, new_events, new_rolls = _resolve(game, match, state, action, seq, seq, own, other_link,
+                                                        declarations, "sealed", ctx)
+                events += new_events
+                rolls += new_rolls
+                forced = False  # a second roll after this one's result is known must wait
+                continue
             if match["mode"] == "unsealed":
                 # The actor uses the other side's last revealed link: no round trip, but the
                 # actor could compute the roll before signing.  Labelled UNSEALED everywhere.
@@ -292,6 +318,8 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         except IllegalAction as e:
             raise IllegalAction(f"action {i + 1}: {e}", e.legal) from None
     new = dict(match, seq=seq, chains=chains, pending=pending, game=state)
+    if "last" in match:
+        new["last"] = side
     if ctx is not None and records is not None:
         ctx.finish()
         if body.get("private_secret") is not None:
@@ -329,6 +357,26 @@ def _advance_referee(game: Game, match: dict[str, Any], seq: int, side: str, bod
 def referee_mix(salt: bytes, n: int) -> bytes:
     """The referee's secret share of envelope ``n``'s seed (disclosed at the end)."""
     return hmac.digest(salt, b"pbem/v1/referee-roll\0" + n.to_bytes(8, "big"), "sha256")
+
+
+def is_forced(prompt: Prompt) -> bool:
+    """A decision with exactly one legal choice: whoever takes it chooses nothing."""
+    return not prompt.free and len(prompt.choices) == 1
+
+
+def at_once(match: dict[str, Any], side: str, other: str) -> bool:
+    """Whether a roll ``side`` reaches now, by forced actions only, is sealed at once.
+
+    A sealed roll's seed joins a link of each side that the other could not know when it
+    last chose.  The usual pair is the actor's link in the declaring envelope and the other
+    side's link in its next one.  When the envelope just before this one is the other
+    side's, and ``side`` has chosen nothing since (every action of this envelope up to the
+    roll had a single legal choice), the other side's link in that envelope already is
+    such a link: it chose everything in it without knowing ``side``'s link in this one,
+    and ``side`` chose everything before it without knowing its link.  So the roll is
+    resolved in this envelope and the hand-over that would only carry a reveal is saved.
+    """
+    return match["mode"] == "sealed" and match.get("last", side) == other
 
 
 def _mark(ctx: private.PrivateContext | None) -> tuple[int, tuple[int, ...]] | None:

@@ -189,7 +189,8 @@ CASES: dict[str, tuple[Callable[[Duel], Path], str | set[str]]] = {
     "another game's invitation": (_other_game_genesis, "wrong-game"),
     "another game's join by the same players": (_second_game_join, "wrong-game"),
     "illegal action": (lambda d: _with(d, "retreat.pbem", lambda c: c["body"].update(actions=[{"do": "retreat"}])), "illegal-action"),
-    "two barrages in one turn": (lambda d: _with(d, "twice.pbem", lambda c: c["body"].update(actions=[{"do": "fire"}, {"do": "fire"}])), "after-roll"),
+    # bob's forced barrage is sealed at once (match.at_once), so the second one is alice's to fire
+    "two barrages in one turn": (lambda d: _with(d, "twice.pbem", lambda c: c["body"].update(actions=[{"do": "fire"}, {"do": "fire"}])), "illegal-action"),
     "wrong state hash": (lambda d: _with(d, "state.pbem", lambda c: _with_state(c, ("1" if c["state"][0] != "1" else "2") + c["state"][1:])), "state-mismatch"),
     "bad chain reveal": (lambda d: _with(d, "reveal.pbem", lambda c: c["body"].update(reveal=random.Random(3).randbytes(32).hex())), "bad-reveal"),
     "no reveal": (lambda d: _with(d, "noreveal.pbem", lambda c: c["body"].pop("reveal")), "bad-reveal"),

@@ -351,8 +351,11 @@ def test_a_two_player_game_by_mail_alone(tmp_path, relay):
     delivered = Counter((d.to, d.message_id) for d in relay.log)
     assert all(n == 1 for n in delivered.values()) and relay.refused == []
     subjects_to_bob = [d.subject for d in relay.to(bob.address)]
-    assert any("your move" in s for s in subjects_to_bob) and any("game over" in s for s in subjects_to_bob), \
-        subjects_to_bob
+    subjects_to_alice = [d.subject for d in relay.to(alice.address)]
+    assert any("your move" in s for s in subjects_to_bob), subjects_to_bob
+    # whoever did not send the last turn file is told by mail that the game is over
+    assert [any("game over" in s for s in subs) for subs in (subjects_to_alice, subjects_to_bob)].count(True) == 1, \
+        (subjects_to_alice, subjects_to_bob)
     assert all(not s.startswith(" ") for s in subjects_to_bob), subjects_to_bob
     _keep_log("two-player", alice, bob)
     print(f"\ntwo-player game by mail: {turns} turn files, {len(relay.log)} mails, {time.monotonic() - started:.1f} s")

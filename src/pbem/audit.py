@@ -8,7 +8,8 @@ link and every envelope's actions, and for each stored roll it checks
 * that its two chain links hash down their side's chain to the anchor (or to
   a link already seen), and were revealed where the protocol says: the
   actor's in the envelope that declared the roll, the other side's in its
-  first envelope after that (sealed) or before it (unsealed);
+  first envelope after that (sealed), in the envelope just before it (sealed
+  at once, ``engine.match.at_once``) or before it (unsealed);
 * that its declarations hash is the hash of actions signed in the declaring
   envelope;
 * that its seed is ``engine.match.roll_seed`` of those inputs;
@@ -376,7 +377,12 @@ def _check_one(commits: Commitments, known: KnownLinks, streams: dict[tuple[int,
     if declarations not in declaring.actions:
         raise ValueError(f"declarations hash {declarations[:16]} is not the hash of actions signed in "
                          f"envelope #{declared_in}")
-    if mode == "sealed":
+    if mode == "sealed" and declared_in == seq:  # sealed at once (match.at_once): by the link just before
+        resolving = commits.envelopes.get(seq - 1)
+        if resolving is None or resolving.kind != "turn" or resolving.author != other:
+            raise ValueError(f"a roll sealed at once in #{seq} is seeded by {other}'s link in the envelope just "
+                             f"before it, and #{seq - 1} is not a turn of {other}")
+    elif mode == "sealed":
         resolving = commits.first_after(other, declared_in)
         if resolving is None or resolving.seq != seq:
             raise ValueError(f"a sealed roll declared in #{declared_in} is seeded by {other}'s next envelope "

@@ -182,7 +182,8 @@ class Campaign:
         game_id = entropy(16).hex()
         secret = entropy(32)
         anchor = protocol.chain_links(game_id, side, secret, chain)[0]
-        body = {"mode": mode, "scenario": scenario, "options": options or {}, "title": game.title,
+        body = {"mode": mode, "protocol": protocol.PROTOCOLS[-1], "scenario": scenario, "options": options or {},
+                "title": game.title,
                 "chain": chain, "anchor": anchor.hex(), "deadline_hours": deadline_hours,
                 "sides": {side: {"key": base64.b64encode(identity.public).decode(), "name": identity.name},
                           other: {"key": base64.b64encode(opponent_key).decode(), "name": opponent_name}}}

@@ -24,7 +24,7 @@ MAX_NAME = 100  # a player's or the referee's name
 MAX_TITLE = 200
 MAX_OPTIONS_BYTES = 256 * 1024  # options carry a table-top pack: the largest shipped is ~40 KB
 BODY_FIELDS = {"mode", "scenario", "options", "title", "chain", "anchor", "deadline_hours", "sides",
-               "private_anchor", "referee", "salt_anchor"}
+               "private_anchor", "referee", "salt_anchor", "protocol"}
 
 
 def _refuse(what: str) -> None:
