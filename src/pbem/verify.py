@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
-from . import history
+from . import history, signatures
 from .armor import find_blocks
 from .envelope import open_block
 from .errors import PbemError, VerifyError
@@ -47,10 +47,12 @@ class Verified:
 
 
 def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any] | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> Verified:
+                  progress: Callable[[int, int], None] | None = None, worker: bool | None = None) -> Verified:
     """Replay ``ledger`` from genesis.  With ``rebuild``, rewrite the derived tables.
 
     ``build``: a referee's own secrets, to replay the full state of a referee game.
+    ``worker``: check signatures ahead in a worker process (``pbem.signatures``); by default
+    where that helps (a long history, a second core).
 
     :raises VerifyError: naming the first bad entry and what is wrong with it.
     """
@@ -65,10 +67,16 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
     if rebuild:
         ledger.begin()
         ledger.clear_derived()
+    checker = read = None
     try:
         total = (ledger.head() or (-1, ""))[0] + 1
         stored = None if rebuild else _Stored(ledger)
-        for seq, digest, author, kind, raw, _ in ledger.envelopes():
+        if signatures.wanted(total) if worker is None else worker:
+            checker = signatures.Checker()
+            read = checker.checked(_armored(ledger.envelopes()))
+        else:
+            read = ((item, False) for item, _ in _armored(ledger.envelopes()))
+        for ((seq, digest, author, kind, raw, _), blocks), signed in read:
             if progress is not None:
                 progress(seq + 1, total)
             where = f"entry #{seq}"
@@ -77,10 +85,11 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
             try:
                 if not isinstance(raw, str) or not isinstance(digest, str):  # a row edited to a blob or a number
                     raise VerifyError("stored envelope is damaged", f"{where}: is {type(raw).__name__}, not text")
-                blocks = find_blocks(raw)
+                if isinstance(blocks, PbemError):  # what find_blocks raised, raised in its turn
+                    raise blocks
                 if len(blocks) != 1:
                     raise VerifyError("stored envelope is damaged", f"{where}: holds {len(blocks)} armored blocks")
-                env = open_block(blocks[0])
+                env = open_block(blocks[0], signature_checked=signed)
                 if (env.seq, env.hash, env.author, env.kind) != (seq, digest, author, kind):
                     raise VerifyError("stored envelope does not match its index columns",
                                       f"{where}: stored as #{seq} {author} {kind} {digest[:16]}…, signed as "
@@ -114,6 +123,11 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
         if rebuild:
             ledger.rollback()
         raise
+    finally:
+        if read is not None:
+            read.close()  # now, not when a traceback that holds it is dropped, after the database is closed
+        if checker is not None:
+            checker.close()
     assert match is not None
     return Verified(expected_seq, actions, dice, unsealed, applied.state_hash, match, claims)
 
@@ -137,6 +151,20 @@ def _verify_claims(ledger: Ledger, genesis: dict[str, Any] | None,
         except PbemError as e:
             raise VerifyError(f"{where}: {e}", e.detail) from None
     return len(claims)
+
+
+def _armored(rows: Iterator[tuple]) -> Iterator[tuple[tuple[tuple, Any], bytes | None]]:
+    """Each stored row with its armored blocks (or what reading them raised), and the payload
+    whose signature is to be checked: the one block's, if there is one block to read."""
+    for row in rows:
+        raw, blocks = row[4], None
+        if isinstance(raw, str) and isinstance(row[1], str):
+            try:
+                blocks = find_blocks(raw)
+            except PbemError as e:  # raised in its turn, after every envelope before it; its traceback
+                blocks = e.with_traceback(None)  # would hold this frame, and so the database's cursor
+        one = blocks[0].payload if isinstance(blocks, list) and len(blocks) == 1 else None
+        yield (row, blocks), one
 
 
 class _Stored:

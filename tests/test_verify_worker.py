@@ -1,0 +1,118 @@
+"""Signatures checked in a worker process (``pbem.signatures``): the same verdicts, in the same order.
+
+The worker only ever spares this process a check it would pass; a bad signature, a damaged
+block, a worker that dies: each is found here as without a worker, for the same first entry.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from pbem import envelope, signatures
+from pbem.bench import build
+from pbem.errors import VerifyError
+from pbem.ledger import Ledger
+from pbem.verify import verify_ledger
+
+N = 600  # past signatures.MIN_ENVELOPES: the worker is used by default
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="the worker is forked")
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db, _ = build(tmp_path_factory.mktemp("bench"), N, N)
+    return db
+
+
+def copy(campaign: Path, tmp_path: Path, changes: dict[int, callable] | None = None) -> Ledger:
+    tmp_path.mkdir(parents=True, exist_ok=True)
+    db = tmp_path / "campaign.db"
+    shutil.copy(campaign, db)
+    con = sqlite3.connect(db)
+    for seq, change in (changes or {}).items():
+        raw = con.execute("select raw from envelopes where seq = ?", (seq,)).fetchone()[0]
+        con.execute("update envelopes set raw = ? where seq = ?", (change(raw), seq))
+    con.commit()
+    con.close()
+    return Ledger.open(db, readonly=True)
+
+
+def bad_signature(raw: str) -> str:
+    """One base64 character of the signature changed (the block is still well formed)."""
+    lines = raw.split("\n")
+    lines[7] = ("B" if lines[7][3] != "B" else "C").join((lines[7][:3], lines[7][4:]))
+    return "\n".join(lines)
+
+
+def not_base64(raw: str) -> str:
+    lines = raw.split("\n")
+    lines[9] = "!" + lines[9][1:]
+    return "\n".join(lines)
+
+
+def verdicts(ledger: Ledger) -> tuple[str, str]:
+    """What verify says with the worker and without it (must be the same)."""
+    said = []
+    for worker in (True, False):
+        try:
+            said.append(verify_ledger(ledger, worker=worker).summary())
+        except VerifyError as e:
+            said.append(f"{e} | {e.detail}")
+    return said[0], said[1]
+
+
+def test_the_worker_is_wanted_for_a_long_history_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PBEM_VERIFY_WORKER", raising=False)
+    assert not signatures.wanted(signatures.MIN_ENVELOPES - 1)
+    if len(os.sched_getaffinity(0)) > 1 and threading.active_count() == 1:
+        assert signatures.wanted(N)
+    monkeypatch.setenv("PBEM_VERIFY_WORKER", "0")
+    assert not signatures.wanted(N)
+
+
+def test_an_honest_history_verifies_the_same_and_the_worker_spares_the_checks(
+        campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ledger = copy(campaign, tmp_path)
+    with_worker, alone = verdicts(ledger)
+    assert with_worker == alone and with_worker.startswith(f"OK: {N} envelopes")
+    here = []
+    real = envelope.check_signature
+    monkeypatch.setattr(envelope, "check_signature", lambda payload: here.append(1) or real(payload))
+    verify_ledger(ledger, worker=True)
+    assert len(here) == 0  # every signature was checked by the worker (forked before the count)
+    verify_ledger(ledger, worker=False)
+    assert len(here) == N
+
+
+@pytest.mark.parametrize("changes, entry, reason", [
+    ({300: bad_signature}, 300, "bad signature"),
+    ({450: not_base64, 300: bad_signature}, 300, "bad signature"),  # the first bad entry, whatever comes after
+    ({300: not_base64, 450: bad_signature}, 300, "damaged turn file"),
+    ({599: bad_signature}, 599, "bad signature"),  # in the last, short batch
+    ({0: bad_signature}, 0, "bad signature"),
+])
+def test_a_bad_entry_is_named_the_same_with_the_worker(campaign: Path, tmp_path: Path, changes, entry, reason) -> None:
+    with_worker, alone = verdicts(copy(campaign, tmp_path, changes))
+    assert with_worker == alone
+    assert f"entry #{entry} " in with_worker and reason in with_worker, with_worker
+
+
+def _die(payloads):
+    os._exit(3)
+
+
+def test_a_worker_that_dies_leaves_the_checks_to_this_process(
+        campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(signatures, "well_signed", _die)
+    ledger = copy(campaign, tmp_path)
+    assert verify_ledger(ledger, worker=True).summary() == verify_ledger(ledger, worker=False).summary()
+    bad = copy(campaign, tmp_path / "bad", {500: bad_signature})
+    with_worker, alone = verdicts(bad)
+    assert with_worker == alone and "entry #500 " in with_worker and "bad signature" in with_worker
