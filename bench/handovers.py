@@ -6,7 +6,9 @@ is the module's own ``turn`` (or ``round``) in the state; the files from the fir
 to the last complete one are counted, so set-up and the final openings are left out, and the
 game turns that hold a battle or a landing are also counted apart. Where a module can say how
 many hand-overs its rules' information flow requires for a game turn (a ``handovers(battles)``
-function), that is reported beside it; the block game's analysis is in its RULES.md.
+function giving ``{"rules": n, "planned": n}``: in the rules' order, and with the standing
+orders the module offers), both are reported beside it; the block game's analysis is in its
+RULES.md.
 """
 
 from __future__ import annotations
@@ -84,12 +86,16 @@ def measure(module: str, games: int = 3) -> dict[str, Any]:
     every = [n for n, _ in per_turn]
     fighting = [n for n, fights in per_turn if fights]
     need = getattr(get_game(module), "handovers", None)  # what the rules' information flow requires
-    required = [need(fights) for _, fights in per_turn] if need else []
+
+    def floor(key: str, turns: list[tuple[int, int]]) -> float | None:
+        return statistics.median([need(f)[key] for _, f in turns]) if need and turns else None
+
+    fought = [t for t in per_turn if t[1]]
     return {"module": module, "game_turns": len(every), "median": statistics.median(every) if every else None,
             "max": max(every, default=None), "fighting_turns": len(fighting),
             "median_fighting": statistics.median(fighting) if fighting else None,
-            "required": statistics.median(required) if required else None,
-            "required_fighting": statistics.median([need(f) for _, f in per_turn if f]) if need and fighting else None}
+            "required": floor("rules", per_turn), "required_fighting": floor("rules", fought),
+            "planned": floor("planned", per_turn), "planned_fighting": floor("planned", fought)}
 
 
 def report(echo, games: int = 3) -> list[dict[str, Any]]:
@@ -97,7 +103,8 @@ def report(echo, games: int = 3) -> list[dict[str, Any]]:
     for module in MODULES:
         m = measure(module, games)
         required = (f"; the rules' information flow requires a median of {m['required']}"
-                    f" ({m['required_fighting']} with a battle)" if m["required"] is not None else "")
+                    f" ({m['required_fighting']} with a battle) in the rules' order, {m['planned']}"
+                    f" ({m['planned_fighting']}) with battle plans" if m["required"] is not None else "")
         fights = (f"; with a battle or landing: median {m['median_fighting']} over {m['fighting_turns']}"
                   if m["fighting_turns"] else "")
         echo(f"turn files per game turn, {module}: median {m['median']} (max {m['max']}) over {m['game_turns']} "

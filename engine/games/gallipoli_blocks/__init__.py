@@ -38,7 +38,7 @@ class GallipoliBlocks:
     _supplied: ClassVar[dict[str, dict[str, dict[str, Any]]]] = {}
     name: ClassVar[str] = "gallipoli-blocks"
     title: ClassVar[str] = "Gallipoli, a block and card game (rules document 002)"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: battle plans (10.1, combat.do_plan)
     sides: ClassVar[tuple[str, ...]] = ("allied", "ottoman")
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = {"full-game": "the whole campaign, until a victory check ends it (7.1.4)"}
@@ -51,6 +51,13 @@ class GallipoliBlocks:
         "landing (9.0 is missing): a landing may go against an Ottoman-held beach, as 9.1 describes, "
         "and then attacks it without a further OPS",
     )
+
+    @staticmethod
+    def handovers(battles: int) -> dict[str, int]:
+        """Turn files a game turn with ``battles`` battles needs (RULES.md, "Hand-overs"): each
+        player phase's own file, and per battle six more in the rules' order, where every choice
+        is made knowing all the rules let the chooser know, or two with battle plans."""
+        return {"rules": 2 + 6 * battles, "planned": 2 + 2 * battles}
 
     @staticmethod
     def player(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:

@@ -60,6 +60,8 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
         return "done" if frame.get("noted") else "note no effect on the board (placeholder event)"
     if kind == "battle" and frame["step"] in ("lead-att", "lead-def"):
         return "lead strongest"
+    if kind == "battle" and frame["step"] in ("plan-att", "plan-def"):
+        return "plan lead strongest; events all"  # a plan saves four exchanges a battle
     if kind == "phase":
         hand = [CARDS[known[t]] for t in state["hands"][army] if t in known]
         for kind_wanted in ("suvla", "reinforce", "ops"):

@@ -65,7 +65,17 @@ def attackers(state: dict[str, Any], frame: dict[str, Any]) -> list[str]:
 
 def decider(frame: dict[str, Any]) -> str:
     step = frame["step"]
-    return frame["def"] if step in ("entrench", "show-def", "lead-def", "events-def", "reveal-def") else frame["att"]
+    return frame["def"] if step in ("entrench", "show-def", "plan-def", "lead-def", "events-def", "reveal-def") \
+        else frame["att"]
+
+
+def planned(frame: dict[str, Any], who: str) -> bool:
+    """Whether ``who`` gave a battle plan for round 1 (see ``do_plan``)."""
+    return frame["round"] == 1 and bool(frame.get("plan", {}).get(who))
+
+
+def _after_show_def(frame: dict[str, Any]) -> str:
+    return "plan-def" if planned(frame, "att") else "show-att"
 
 
 # ------------------------------------------------------------------ decisions
@@ -85,7 +95,13 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
             events.append({"text": f"{army} plays a card face down for its "
                                    f"{'bombardment' if who == 'att' else 'entrenchment'} value: [[{tok}|card]]"})
             return
-        frame["step"] = "entrench" if step == "bombard" else "show-def"
+        frame["step"] = "plan-att" if step == "bombard" else "show-def"
+        return
+    if step in ("plan-att", "plan-def"):
+        do_plan(state, frame, army, who, action, dice, events, cards)
+        return
+    if step == "events-att" and do == "open-plan":
+        do_open_plan(state, frame, army, dice, events, cards)
         return
     if step in ("show-att", "show-def"):
         value = 0
@@ -95,7 +111,7 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
             value += cards[cid]["bombardment" if who == "att" else "entrenchment"]
             events.append({"text": f"{army} reveals {cards[cid]['name']}"})
         frame["shown"][who] = value
-        frame["step"] = "show-att" if who == "def" else "lead-att"
+        frame["step"] = _after_show_def(frame) if who == "def" else "lead-att"
         return
     if step == "lead-att":  # 10.1 step 3: chosen, sealed, not revealed
         frame["lead"]["att"] = dice.seal(seat(state, army), action["blocks"])
@@ -115,15 +131,7 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
         return
     if step in ("events-att", "events-def"):  # 10.1 steps 5-6
         if do == "card":
-            cid = open_card(state, army, action["card"], dice, cards)
-            ev = cards[cid]["event"]
-            if ev["kind"] != "battle":
-                raise IllegalAction(f"{cards[cid]['name']} is not a Battle event")
-            spend(state, army, cid, cards, True)
-            mine, theirs = who, ("def" if who == "att" else "att")
-            frame["mods"][mine] += ev.get("own", 0)
-            frame["mods"][theirs] += ev.get("enemy", 0)
-            events.append({"text": f"{army} plays {cards[cid]['name']} as a Battle event"})
+            battle_event(state, frame, army, who, action["card"], dice, events, cards)
             return
         frame["step"] = "events-def" if step == "events-att" else "reveal-def"
         return
@@ -175,6 +183,79 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
     raise IllegalAction(f"nothing to do at battle step {step}")
 
 
+def battle_event(state: dict[str, Any], frame: dict[str, Any], army: str, who: str, tok: str, dice: Any,
+                 events: list, cards: dict, cheat: str = "") -> None:
+    """10.1 steps 5-6: one Battle event card from the hand, its modifiers on the targets (10.2.3)."""
+    from .sequence import open_card, spend
+
+    cid = open_card(state, army, tok, dice, cards)
+    ev = cards[cid]["event"]
+    if ev["kind"] != "battle":
+        raise IllegalAction(f"{cheat}{cards[cid]['name']} is not a Battle event")
+    spend(state, army, cid, cards, True)
+    mine, theirs = who, ("def" if who == "att" else "att")
+    frame["mods"][mine] += ev.get("own", 0)
+    frame["mods"][theirs] += ev.get("enemy", 0)
+    events.append({"text": f"{army} plays {cards[cid]['name']} as a Battle event"})
+
+
+# ------------------------------------------------------------------ battle plans (standing orders)
+def do_plan(state: dict[str, Any], frame: dict[str, Any], army: str, who: str, action: dict[str, Any], dice: Any,
+            events: list, cards: dict) -> None:
+    """A battle plan: round 1's remaining decisions given at once, by a player who accepts to
+    decide them knowing less than the rules would let him know, to save four exchanges.
+
+    The attacker (after his face-down bombardment) seals his leading blocks (step 3) and his
+    Battle events (step 5); both stay sealed until the rules reach them, so the defender learns
+    nothing early.  Only then may the defender (after showing his entrenchment card) nominate
+    his leading blocks (step 4), play his Battle events (step 6) and reveal his leaders (step 8)
+    at once: the attacker has nothing left to choose before the fire, so nothing the defender
+    shows early can help him.  A plan also stands for the hits (10.3.2): they go to the planned
+    leading blocks in the order named, each until it is eliminated.  Either player may answer
+    'decide each step' instead and play the battle in the rules' order."""
+    if action["do"] == "later":
+        frame["step"] = "entrench" if who == "att" else "show-att"
+        return
+    if action["do"] != "plan":
+        raise IllegalAction("give a battle plan ('plan lead ...') or 'decide each step'")
+    frame.setdefault("plan", {})
+    if who == "att":
+        frame["lead"]["att"] = dice.seal(seat(state, army), action["blocks"])
+        frame["plan"]["att"] = dice.seal(seat(state, army), action["events"])
+        events.append({"text": f"{army} seals a battle plan: its leading blocks and Battle events, opened when "
+                               f"the rules reach them ([[{frame['lead']['att']}|choice]])"})
+        frame["step"] = "entrench"
+        return
+    chosen, pool = action["blocks"], defenders(state, frame)
+    if not isinstance(chosen, list) or not 1 <= len(chosen) <= min(LEADERS, len(pool)) \
+            or len(set(chosen)) != len(chosen) or any(t not in pool for t in chosen):
+        raise IllegalAction(f"nominate 1 to {min(LEADERS, len(pool))} of your blocks in {board.name(frame['to'])}")
+    if not isinstance(action["events"], list) or len(set(action["events"])) != len(action["events"]):
+        raise IllegalAction("name each Battle event card once")
+    frame["plan"]["def"] = True
+    frame["lead"]["def"] = list(chosen)
+    events.append({"text": f"{army} answers with a battle plan and nominates {len(chosen)} leading block(s): "
+                           + " ".join(f"[[{t}|block]]" for t in chosen)})
+    for tok in action["events"]:
+        battle_event(state, frame, army, who, tok, dice, events, cards)
+    for t in chosen:
+        events.append({"text": "leading defender: " + board.open_block(state, t, dice)})
+    frame["step"] = "show-att"
+
+
+def do_open_plan(state: dict[str, Any], frame: dict[str, Any], army: str, dice: Any, events: list,
+                 cards: dict) -> None:
+    """10.1 step 5 of a planned battle: the attacker opens the Battle events he sealed."""
+    tokens = dice.reveal(seat(state, army), frame["plan"]["att"]).split()
+    if len(set(tokens)) != len(tokens) or any(t not in state["hands"][army] for t in tokens):
+        raise IllegalAction(f"cheating: {army}'s sealed Battle events are not cards of its hand")
+    if not tokens:
+        events.append({"text": f"{army}'s plan holds no Battle event"})
+    for tok in tokens:
+        battle_event(state, frame, army, "att", tok, dice, events, cards, cheat="cheating: ")
+    frame["step"] = "events-def"
+
+
 def advancers(state: dict[str, Any], frame: dict[str, Any]) -> list[str]:
     if board.room(state, frame["to"]) < 1 or (board.in_suvla(frame["to"]) and not state["suvla_open"]):
         return []
@@ -189,7 +270,7 @@ def settle_battle(state: dict[str, Any], frame: dict[str, Any], dice: Any, event
     step = frame["step"]
     who = {"show-att": "att", "show-def": "def"}.get(step)
     if who and not frame["cards"][who]:
-        frame["step"] = "show-att" if who == "def" else "lead-att"
+        frame["step"] = _after_show_def(frame) if who == "def" else "lead-att"
         return True
     if step == "lead-att" and frame["entrenched"] is None:  # step 2 ends: cards compared
         bomb, entr = frame["shown"]["att"], frame["shown"]["def"]
@@ -201,13 +282,21 @@ def settle_battle(state: dict[str, Any], frame: dict[str, Any], dice: Any, event
     if step == "lead-att" and not eligible(state, frame):
         frame["step"] = "end"
         return True
+    # a battle plan already holds these steps: the sealed leaders (3), the defender's
+    # nomination (4), his events (6) and his revealed leaders (8)
+    skip = {"lead-att": ("att", "lead-def"), "lead-def": ("def", "events-att"),
+            "events-def": ("def", "reveal-def"), "reveal-def": ("def", "reveal-att")}.get(step)
+    if skip and planned(frame, skip[0]):
+        frame["step"] = skip[1]
+        return True
     if step == "fire":
         fire(state, frame, dice, events)
         return True
     if step == "fire-att":  # the entrenched defender has fired and its hits are applied
         frame["step"] = "resolved"
         shots = volley(state, frame, "att", dice, events)
-        push_hits(state, frame["def"], frame["to"], shots, frame["lead"]["def"], defenders(state, frame), events)
+        push_hits(state, frame["def"], frame["to"], shots, frame["lead"]["def"], defenders(state, frame), events,
+                  planned(frame, "def"))
         return True
     if step == "resolved":  # 10.1 steps 11-12
         events.append({"text": "surviving blocks are concealed again (10.1 step 11)"})
@@ -260,21 +349,28 @@ def fire(state: dict[str, Any], frame: dict[str, Any], dice: Any, events: list) 
     if frame["entrenched"]:
         shots = volley(state, frame, "def", dice, events)
         frame["step"] = "fire-att"
-        push_hits(state, frame["att"], frame["from"], shots, frame["lead"]["att"], attackers(state, frame), events)
+        push_hits(state, frame["att"], frame["from"], shots, frame["lead"]["att"], attackers(state, frame), events,
+                  planned(frame, "att"))
         return
     at_def = volley(state, frame, "att", dice, events)
     at_att = volley(state, frame, "def", dice, events)
     frame["step"] = "resolved"
-    push_hits(state, frame["def"], frame["to"], at_def, frame["lead"]["def"], defenders(state, frame), events)
-    push_hits(state, frame["att"], frame["from"], at_att, frame["lead"]["att"], attackers(state, frame), events)
+    push_hits(state, frame["def"], frame["to"], at_def, frame["lead"]["def"], defenders(state, frame), events,
+              planned(frame, "def"))
+    push_hits(state, frame["att"], frame["from"], at_att, frame["lead"]["att"], attackers(state, frame), events,
+              planned(frame, "att"))
 
 
 # ------------------------------------------------------------------ 10.3 applying hits
 def push_hits(state: dict[str, Any], army: str, space: str, n: int, lead: list[str], blocks: list[str],
-              events: list) -> None:
+              events: list, in_order: bool = False) -> None:
+    """Hits for ``army`` to apply; ``in_order``: its battle plan stands for them (``do_plan``)."""
     if n:
-        state["frames"].append({"k": "hits", "army": army, "space": space, "n": n, "lead": list(lead),
-                                "rest": [t for t in blocks if t not in lead]})
+        frame = {"k": "hits", "army": army, "space": space, "n": n, "lead": list(lead),
+                 "rest": [t for t in blocks if t not in lead]}
+        if in_order:
+            frame["in_order"] = True
+        state["frames"].append(frame)
 
 
 def candidates(state: dict[str, Any], frame: dict[str, Any]) -> list[str]:
@@ -301,7 +397,7 @@ def settle_hits(state: dict[str, Any], frame: dict[str, Any], events: list) -> b
         state["frames"].append({"k": "reveal", "army": frame["army"], "tokens": concealed,
                                 "why": "the leading blocks are eliminated; the others take the remaining hits"})
         return True
-    if len(options) == 1:
+    if len(options) == 1 or frame.get("in_order"):  # forced, or the plan's order: the first named first
         apply_hit(state, frame, options[0], events)
         return True
     return False

@@ -137,6 +137,11 @@ def battle_prompt(state: dict[str, Any], frame: dict[str, Any], side: str, army:
             choices += hand_choices(state, army, f"{value} with", {"do": "card"})
         return Prompt(side, f"battle for {where}, step 2: play up to {left} more card(s) face down "
                             f"for {value}", tuple(choices))
+    if step in ("plan-att", "plan-def"):
+        return Prompt(side, plan_text(state, frame, where, who), (Choice(LATER, {"do": "later"}),), free=True)
+    if step == "events-att" and combat.planned(frame, "att"):
+        return Prompt(side, f"battle for {where}: open the Battle events of your plan (10.1 step 5)",
+                      (Choice("open planned events", {"do": "open-plan"}),))
     if step in ("show-att", "show-def"):
         return Prompt(side, f"battle for {where}, step 2: reveal your face-down card(s)",
                       (Choice("reveal cards", {"do": "show"}),))
@@ -161,6 +166,24 @@ def battle_prompt(state: dict[str, Any], frame: dict[str, Any], side: str, army:
                              for t in combat.advancers(state, frame)] + [Choice("stop advancing", {"do": "stop"})]))
     return Prompt(side, f"battle for {where}: press the attack for a second round, or retreat (10.1 step 13)",
                   (Choice("press the attack", {"do": "press"}), Choice("retreat", {"do": "retreat"})))
+
+
+LATER = "decide each step"
+
+
+def plan_text(state: dict[str, Any], frame: dict[str, Any], where: str, who: str) -> str:
+    pool = combat.eligible(state, frame) if who == "att" else combat.defenders(state, frame)
+    names = ", ".join(f"[[{t}|block]]" if state["blocks"][t]["id"] is None
+                      else board.describe_block(state["blocks"][t]) for t in pool)
+    if who == "att":
+        what = ("seal your leading blocks (step 3) and Battle events (step 5) now, to be opened when the "
+                "rules reach them: you choose before seeing the entrenchment and the defender's leaders")
+    else:
+        what = ("the attacker has sealed a plan: nominate and reveal your leading blocks (steps 4, 8) and play "
+                "your Battle events (step 6) now: you choose before seeing the entrenchment and his events")
+    return (f"battle for {where}: a battle plan? {what}; hits then go to the leaders in the order named; "
+            f"it saves four exchanges. 'plan lead strongest; events all', 'plan lead NAME, NAME; events CARD' "
+            f"or 'plan lead strongest; no events', or '{LATER}'. May lead: {names}")
 
 
 # ------------------------------------------------------------------ apply
@@ -346,19 +369,60 @@ def parse_order(state: dict[str, Any], side: str, text: str, known: dict[str, st
         return supply_order(state, frame, known)
     if kind == "battle" and step in ("lead-att", "lead-def"):
         pool = combat.eligible(state, frame) if step == "lead-att" else combat.defenders(state, frame)
-        names = own_blocks(state, army, known)
-        if words in ("lead strongest", "lead", "strongest"):
-            chosen = strongest(state, pool, names, known)
-        else:
-            m = _find(r"lead (.+)", text)
-            if not m:
-                raise IllegalAction("say 'lead NAME, NAME' or 'lead strongest'")
-            ids = {names[t]: t for t in pool if t in names}
-            chosen = [ids[find_block(part, army, list(ids))] for part in m.group(1).split(",")]
-            if not 1 <= len(chosen) <= combat.LEADERS or len(set(chosen)) != len(chosen):
-                raise IllegalAction("choose one to three different blocks")
+        chosen = leaders(state, army, pool, words, text, known)
         return {"do": "lead", "blocks": {"$hide": " ".join(chosen)} if step == "lead-att" else chosen}
+    if kind == "battle" and step in ("plan-att", "plan-def"):
+        return plan_order(state, frame, army, step, text, known, cards)
     raise IllegalAction(f"'{text}' is not an order here")
+
+
+def leaders(state: dict[str, Any], army: str, pool: list[str], words: str, text: str,
+            known: dict[str, str]) -> list[str]:
+    """'lead strongest' or 'lead NAME, NAME': one to three of ``pool``."""
+    names = own_blocks(state, army, known)
+    if words in ("lead strongest", "lead", "strongest"):
+        return strongest(state, pool, names, known)
+    m = _find(r"lead (.+)", text)
+    if not m:
+        raise IllegalAction("say 'lead NAME, NAME' or 'lead strongest'")
+    ids = {names[t]: t for t in pool if t in names}
+    chosen = [ids[find_block(part, army, list(ids))] for part in m.group(1).split(",")]
+    if not 1 <= len(chosen) <= combat.LEADERS or len(set(chosen)) != len(chosen):
+        raise IllegalAction("choose one to three different blocks")
+    return chosen
+
+
+def plan_order(state: dict[str, Any], frame: dict[str, Any], army: str, step: str, text: str,
+               known: dict[str, str], cards: dict) -> dict[str, Any]:
+    """'plan lead strongest; events all' and the like: a battle plan (combat.do_plan)."""
+    m = re.fullmatch(r"\s*plan\s+(lead\b[^;]*)(?:;\s*(.*?))?\s*", text, re.I | re.S)
+    if not m:
+        raise IllegalAction(f"say 'plan lead strongest; events all', 'plan lead NAME, NAME; events CARD' or "
+                            f"'{LATER}'")
+    pool = combat.eligible(state, frame) if step == "plan-att" else combat.defenders(state, frame)
+    chosen = leaders(state, army, pool, " ".join(m.group(1).lower().split()), m.group(1), known)
+    battle = [t for t in state["hands"][army]
+              if t in known and cards.get(known[t], {}).get("event", {}).get("kind") == "battle"]
+    rest = " ".join((m.group(2) or "").lower().split())
+    if rest in ("", "no events", "no event", "events none"):
+        picked: list[str] = []
+    elif rest in ("events all", "all events"):
+        picked = battle
+    else:
+        e = re.fullmatch(r"events? (.+)", rest)
+        if not e:
+            raise IllegalAction("after the leaders say 'events all', 'events CARD, CARD' or 'no events'")
+        picked = []
+        for part in e.group(1).split(","):
+            hits = [t for t in battle if part.strip() and part.strip() in cards[known[t]]["name"].lower()]
+            if len(hits) != 1 or hits[0] in picked:
+                held = ", ".join(cards[known[t]]["name"] for t in battle) or "none"
+                raise IllegalAction(f"no single Battle event card of your hand called {part.strip()!r}; "
+                                    f"you hold: {held}")
+            picked.append(hits[0])
+    if step == "plan-att":
+        return {"do": "plan", "blocks": {"$hide": " ".join(chosen)}, "events": {"$hide": " ".join(picked)}}
+    return {"do": "plan", "blocks": chosen, "events": picked}
 
 
 def supply_order(state: dict[str, Any], frame: dict[str, Any], known: dict[str, str]) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import pytest
 from pbem.armor import find_blocks
 from pbem.envelope import open_block
 from tests.conftest import assert_refused, db_bytes, forge, invoke, new_player, pbem
+from pbem_engine.games.gallipoli_blocks import GAME
 
 
 @pytest.fixture
@@ -95,7 +96,7 @@ def _forged(bob, alice_dir: Path, actions, private=None) -> Path:
     if private:
         body["private"] = private
     content = {"v": 1, "game": game_id, "seq": head[0] + 1, "prev": head[1], "author": "ottoman", "kind": "turn",
-               "engine": {"module": "gallipoli-blocks", "module_version": "1", "pbem": "0.1.0"}, "body": body,
+               "engine": {"module": "gallipoli-blocks", "module_version": GAME.version, "pbem": "0.1.0"}, "body": body,
                "state": ""}
     try:
         content["state"] = next_state(alice_dir, content)
