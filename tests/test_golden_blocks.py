@@ -76,3 +76,10 @@ def test_the_committed_files_replay_in_a_fresh_campaign(tmp_path):
     finally:
         camp.ledger.close()
     assert verify_path(tmp_path / "a").summary().startswith("OK: ")
+
+
+def test_the_golden_game_costs_few_turn_files():
+    """The same game took 63 turn files before forced rolls were sealed at once and battles
+    could be planned (RULES.md, "Hand-overs")."""
+    turns = sorted((GOLDEN / "turns").glob("*-turn.pbem"))
+    assert 20 <= len(turns) <= 40, len(turns)
