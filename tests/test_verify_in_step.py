@@ -58,3 +58,24 @@ def test_a_derived_row_moved_to_another_envelope_is_refused(campaign: Path, tmp_
     with pytest.raises(VerifyError, match="derived data differs from the replay") as refused:
         verify_ledger(ledger)
     assert "entry #5" in refused.value.detail and f"the {table} table" in refused.value.detail
+
+
+def test_the_derived_columns_are_written_as_json_dumps_writes_them() -> None:
+    """ledger.dumps (the C encoder made once) gives json.dumps's text: what older copies hold."""
+    import json
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    from pbem import ledger
+
+    values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
+                          lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+                          max_leaves=30)
+
+    @settings(max_examples=500, deadline=None)
+    @given(values)
+    def check(value):
+        assert ledger.dumps(value) == json.dumps(value)
+
+    check()
