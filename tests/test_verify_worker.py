@@ -6,10 +6,12 @@ block, a worker that dies: each is found here as without a worker, for the same 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -116,3 +118,41 @@ def test_a_worker_that_dies_leaves_the_checks_to_this_process(
     bad = copy(campaign, tmp_path / "bad", {500: bad_signature})
     with_worker, alone = verdicts(bad)
     assert with_worker == alone and "entry #500 " in with_worker and "bad signature" in with_worker
+
+
+def _state(pid: int) -> str:
+    """'' when the process is gone, else its state letter (Z: exited, not yet reaped)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return ""
+    return next(line.split()[1] for line in status.splitlines() if line.startswith("State:"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="reads /proc")
+def test_the_worker_holds_nothing_of_ours_and_ends_with_us(tmp_path: Path) -> None:
+    """It holds only its two pipes and stderr (not the campaign's lock nor its database), and a
+    verify killed outright (SIGKILL, out of memory) leaves no worker behind."""
+    import subprocess
+    import sys
+
+    script = (
+        "import json, os, signal, sys\n"
+        "from pbem import signatures\n"
+        f"lock = os.open({str(tmp_path / 'campaign.lock')!r}, os.O_CREAT | os.O_RDWR)\n"
+        "checker = signatures.Checker()\n"
+        "assert list(checker.checked([(1, None)])) == [(1, False)]\n"
+        "print(checker.pid, json.dumps(os.listdir(f'/proc/{checker.pid}/fd')), flush=True)\n"
+        "sys.stdin.readline()\n"
+        "os.kill(os.getpid(), signal.SIGKILL)\n")
+    proc = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    pid, fds = proc.stdout.readline().split(" ", 1)
+    assert len(json.loads(fds)) == 3 and "2" in json.loads(fds), fds  # stderr and its two pipes
+    proc.stdin.write("\n")
+    proc.stdin.flush()
+    proc.wait(timeout=30)
+    for _ in range(100):
+        if _state(int(pid)) in ("", "Z"):
+            break
+        time.sleep(0.05)
+    assert _state(int(pid)) in ("", "Z"), "the worker outlived the verify that started it"

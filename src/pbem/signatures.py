@@ -8,15 +8,19 @@ signature, a payload too short, a worker that died or was never started) is
 checked here as if there were no worker, so every refusal is the one it was, with
 the same reason, for the same first bad envelope.
 
-The worker is started only where it can help and cannot harm: a history long
-enough to repay the fork, a second core, fork available, and no other thread in
-this process (a thread holding a lock at the fork would leave the child stuck).
-``PBEM_VERIFY_WORKER=0`` turns it off (the benchmark measures both ways).
+The worker keeps no descriptor but its two pipes: it holds neither the campaign's
+lock nor its database, and when this process ends, however it ends, the worker
+reads the end of its input and exits.  It is started only where it can help and
+cannot harm: a history long enough to repay the fork, a second core, ``os.fork``,
+and no other thread in this process (a thread holding a lock at the fork would
+leave the child stuck).  ``PBEM_VERIFY_WORKER=0`` turns it off (the benchmark
+measures both ways).
 """
 
 from __future__ import annotations
 
 import os
+import queue
 import signal
 import threading
 from collections import deque
@@ -26,13 +30,14 @@ from typing import Any
 from .envelope import check_signature
 from .errors import PbemError
 
-BATCH = 128  # envelopes per message to the worker: a few ms of work, a few hundred kB at most
+BATCH = 128  # envelopes per message to the worker: a few ms of work
 AHEAD = 3  # batches in flight while the oldest is replayed: memory stays flat in the history
 MIN_ENVELOPES = 400  # below this the fork and the messages cost more than they save
+_NONE = 0xFFFFFFFF  # the length that stands for "no payload to check"
 
 
 def well_signed(payloads: list[bytes | None]) -> list[bool]:
-    """In the worker: which payloads carry a good signature (False for anything else)."""
+    """Which payloads carry a good signature (False for anything else)."""
     out = []
     for payload in payloads:
         if payload is None:
@@ -47,11 +52,6 @@ def well_signed(payloads: list[bytes | None]) -> list[bool]:
     return out
 
 
-def _quiet() -> None:
-    """The worker leaves Ctrl-C to the parent, which stops it (no second traceback)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def wanted(total: int) -> bool:
     """Whether a history of ``total`` envelopes is checked with a worker on this machine now."""
     if os.environ.get("PBEM_VERIFY_WORKER", "").strip() == "0" or total < MIN_ENVELOPES:
@@ -60,11 +60,52 @@ def wanted(total: int) -> bool:
         cores = len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         cores = os.cpu_count() or 1
-    if cores < 2 or threading.active_count() > 1:
-        return False
-    import multiprocessing
+    return cores >= 2 and hasattr(os, "fork") and threading.active_count() == 1
 
-    return "fork" in multiprocessing.get_all_start_methods()
+
+# --- the pipes: a batch is a count, then each payload's length and bytes; an answer is a count
+# and one byte per payload (1: well signed).
+
+def _read(fd: int, n: int) -> bytes:
+    """Exactly ``n`` bytes, or fewer at the end of the pipe."""
+    chunks, left = [], n
+    while left:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _write(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _encode(payloads: list[bytes | None]) -> bytes:
+    parts = [len(payloads).to_bytes(4, "big")]
+    for payload in payloads:
+        if payload is None:
+            parts.append(_NONE.to_bytes(4, "big"))
+        else:
+            parts += (len(payload).to_bytes(4, "big"), payload)
+    return b"".join(parts)
+
+
+def _serve(requests: int, answers: int) -> None:
+    """The worker's loop: a batch in, its answers out, until the end of the input."""
+    while True:
+        head = _read(requests, 4)
+        if len(head) < 4:
+            return
+        payloads: list[bytes | None] = []
+        for _ in range(int.from_bytes(head, "big")):
+            size = int.from_bytes(_read(requests, 4), "big")
+            payloads.append(None if size == _NONE else _read(requests, size))
+        found = well_signed(payloads)
+        _write(answers, len(found).to_bytes(4, "big") + bytes(found))
 
 
 class Checker:
@@ -72,48 +113,80 @@ class Checker:
     with whether its payload was found well signed, in order, keeping ``AHEAD`` batches out."""
 
     def __init__(self) -> None:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
+        to_worker, self._requests = os.pipe()
+        self._answers, from_worker = os.pipe()
+        self.pid = os.fork()
+        if self.pid == 0:  # the worker: nothing of this process's but its two pipes and stderr
+            code = 1
+            try:
+                signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
+                start = 0
+                for keep in sorted({2, to_worker, from_worker}):
+                    os.closerange(start, keep)
+                    start = keep + 1
+                os.closerange(start, max(1 << 16, os.sysconf("SC_OPEN_MAX")))
+                _serve(to_worker, from_worker)
+                code = 0
+            finally:
+                os._exit(code)
+        os.close(to_worker)
+        os.close(from_worker)
+        self.alive = True
+        self._outbox: queue.Queue[bytes | None] = queue.Queue()
+        self._sender = threading.Thread(target=self._send, name="pbem-signatures", daemon=True)
+        self._sender.start()
 
-        self.pool: Any = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork"), initializer=_quiet)
+    def _send(self) -> None:
+        """Writes each batch in the background: the replay never waits on a full pipe."""
+        while (data := self._outbox.get()) is not None:
+            try:
+                _write(self._requests, data)
+            except OSError:  # the worker is gone: its batches are checked in the parent
+                return
 
     def checked(self, items: Iterable[tuple[Any, bytes | None]]) -> Iterator[tuple[Any, bool]]:
         """``items``: (anything, payload or None); yields (anything, found well signed)."""
-        out: deque = deque()
+        out: deque[list[tuple[Any, bytes | None]]] = deque()
         batch: list[tuple[Any, bytes | None]] = []
         for item in items:
             batch.append(item)
             if len(batch) == BATCH:
-                out.append((batch, self._submit(batch)))
+                self._submit(batch)
+                out.append(batch)
                 batch = []
                 if len(out) > AHEAD:
-                    yield from self._results(*out.popleft())
+                    yield from self._results(out.popleft())
         if batch:
-            out.append((batch, self._submit(batch)))
+            self._submit(batch)
+            out.append(batch)
         while out:
-            yield from self._results(*out.popleft())
+            yield from self._results(out.popleft())
 
-    def _submit(self, batch: list[tuple[Any, bytes | None]]) -> Any:
-        if self.pool is None:
-            return None
-        try:
-            return self.pool.submit(well_signed, [payload for _, payload in batch])
-        except Exception:  # the worker is gone (killed, out of memory): the rest is checked here
-            self.close()
-            return None
+    def _submit(self, batch: list[tuple[Any, bytes | None]]) -> None:
+        if self.alive:  # else nothing would read it: the batch is checked here
+            self._outbox.put(_encode([payload for _, payload in batch]))
 
-    def _results(self, batch: list[tuple[Any, bytes | None]], future: Any) -> Iterator[tuple[Any, bool]]:
-        try:
-            found = future.result() if future is not None else None
-        except Exception:
-            self.close()
-            found = None
-        if found is None or len(found) != len(batch):
-            found = [False] * len(batch)
-        for (item, _), ok in zip(batch, found):
-            yield item, ok is True
+    def _results(self, batch: list[tuple[Any, bytes | None]]) -> Iterator[tuple[Any, bool]]:
+        found = b""
+        if self.alive:
+            head = _read(self._answers, 4)
+            found = _read(self._answers, int.from_bytes(head, "big")) if len(head) == 4 else b""
+            if len(found) != len(batch):  # the worker died: everything from here is checked here
+                self.alive = False
+                found = b""
+        for i, (item, _) in enumerate(batch):
+            yield item, found[i:i + 1] == b"\x01"
 
     def close(self) -> None:
-        if self.pool is not None:
-            pool, self.pool = self.pool, None
-            pool.shutdown(wait=True, cancel_futures=True)
+        """Ends the worker (the end of its input) and waits for it."""
+        if self.pid is None:
+            return
+        pid, self.pid = self.pid, None
+        os.close(self._answers)  # a worker still busy stops at its next answer
+        self._outbox.put(None)
+        self._sender.join()
+        os.close(self._requests)  # the end of its input: it exits
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:  # pragma: no cover - already reaped
+            pass
