@@ -41,6 +41,7 @@ class Dice:
 
     scripted = False
     private: Any = None  # an engine.private.PrivateContext while an envelope is applied
+    decks: Any = None  # an engine.deck_table.DeckContext, in games with decks dealt to private hands
 
     def __init__(self, seed: bytes) -> None:
         self._seed = seed

@@ -26,7 +26,8 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from . import private, referee
+from . import deck_table, private, referee
+from .deck import DeckError
 from .canonical import canonical_json, digest
 from .core import Game, IllegalAction, Prompt, RulesError, copy_state, step
 from .dice import Dice, DiceNotReady, NoDice, NoPrivateItems
@@ -107,6 +108,9 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
     if pools:  # only games with hidden pools carry this record (other histories keep their hashes)
         match["private"] = {side: private.new_side(pools.get(side, {}), "") for side in sorted(game.sides)}
         match["private"][creator]["anchor"] = _private_anchor(body, creator)
+    dealt = game.dealt_decks() if hasattr(game, "dealt_decks") else {}
+    if dealt:  # only games with decks dealt to private hands carry this record (engine.deck_table)
+        match["decks"] = deck_table.new_record(game_id, list(game.sides), dealt)
     if pools or body["mode"] == "unsealed":
         # The joiner saw the creator's anchor before committing its own secrets, so it could
         # grind them against it: nothing the joiner draws or rolls at once may use a creator
@@ -173,7 +177,8 @@ def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:
         return referee.waiting_for(game, match)
     pending = match["pending"]
     if not pending and game.outcome(match["game"]) is not None:
-        owed = [s for s, r in sorted(match.get("private", {}).items()) if r["log"] and r["secret"] is None]
+        dealt = any(r["log"] for r in match.get("decks", {}).values())  # both sides' keys are checked at the end
+        owed = [s for s, r in sorted(match.get("private", {}).items()) if (r["log"] or dealt) and r["secret"] is None]
         if owed:
             return {"side": owed[0], "why": "secret", "since": match["seq"],
                     "text": f"waiting for {owed[0]} to reveal its private secret, so that its hidden draws can be checked"}
@@ -192,6 +197,12 @@ def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:
     prompt = game.prompt(match["game"])
     if prompt.side is None:
         return None
+    if "decks" in match:  # the side to decide waits for the other's shuffle step or keys (engine.deck_table)
+        other = _other(game, prompt.side)
+        if deck_table.owed(match["decks"], other):
+            names = getattr(game, "deck_names", {})
+            return {"side": other, "why": "deck", "since": match["seq"],
+                    "text": f"waiting for {other}'s deck file: {deck_table.describe_owed(match['decks'], other, names)}"}
     return {"side": prompt.side, "why": "decide", "since": match["seq"], "text": f"{prompt.side}: {prompt.text}"}
 
 
@@ -208,7 +219,7 @@ def _other(game: Game, side: str) -> str:
     return next(s for s in game.sides if s != side)
 
 
-TURN_FIELDS = frozenset({"reveal", "actions", "private", "private_secret", "private_chosen"})
+TURN_FIELDS = frozenset({"reveal", "actions", "private", "private_secret", "private_chosen", "decks"})
 
 
 def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any],
@@ -227,6 +238,8 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
         return _advance(game, match, seq, side, body, build)
     except (private.PrivateError, NoPrivateItems) as e:
         raise ProtocolError(getattr(e, "code", "bad-private"), str(e)) from None
+    except DeckError as e:  # a deck message refused: its code, and the side and envelope in its text
+        raise ProtocolError(e.code, str(e) if e.side is None or str(e).startswith(e.side) else f"{e.side}: {e}") from None
 
 
 def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any],
@@ -257,6 +270,18 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     state, pending = match["game"], match["pending"]
     events: list[dict[str, Any]] = []
     rolls: list[dict[str, Any]] = []
+    decks = copy_state(match["decks"]) if "decks" in match else None
+    owes_deck = decks is not None and not over and bool(deck_table.owed(decks, side))
+    if decks is not None:
+        if ctx is None:
+            raise ProtocolError("bad-genesis", "a game with dealt decks must have private secrets")
+        other = _other(game, side)
+        ctx.decks = deck_table.DeckContext(match["game_id"], seq, side, decks, body, chains[other]["link"],
+                                           (build or {}).get("secret"))
+        if not over:
+            events += [{"text": t} for t in ctx.decks.settle()]
+    elif body.get("decks") is not None:
+        raise ProtocolError("bad-body", "this game has no dealt decks")
 
     if pending:
         if pending["side"] == side:
@@ -269,7 +294,8 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         events += new_events
         rolls += new_rolls
         pending = None
-    elif not actions and body.get("private_secret") is None and not _opening_owed(game, match, side):
+    elif not actions and body.get("private_secret") is None and not _opening_owed(game, match, side) \
+            and not owes_deck:
         raise ProtocolError("nothing-to-do", f"{side} sent no actions and owes no reveal")
 
     # A roll reached by forced actions only is sealed by links already revealed: see at_once().
@@ -322,13 +348,25 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         new["last"] = side
     if ctx is not None and records is not None:
         ctx.finish()
+        if decks is not None:
+            ctx.decks.finish()
+            new["decks"] = decks
         if body.get("private_secret") is not None:
             _reveal_secret(match["game_id"], side, records[side], body["private_secret"], body.get("private_chosen"))
             events.append({"text": f"{side} reveals its private secret: all its hidden draws check out"})
+            if decks is not None and all(r["secret"] for r in records.values()) \
+                    and any(r["log"] for r in decks.values()):
+                checked = deck_table.audit(match["game_id"], decks, {s: bytes.fromhex(r["secret"])
+                                                                     for s, r in records.items()},
+                                           {s: r["anchor"] for s, r in records.items()})
+                events.append({"text": f"every shared deck checks out: {checked} deck messages recomputed "
+                                       "from both sides' secrets"})
         new["private"] = records
         if build is not None:
             build["private"] = ctx.body()
             build["chosen_out"] = ctx.chosen_out
+            if decks is not None and ctx.decks.out:
+                build["decks"] = ctx.decks.body()
     elif body.get("private_secret") is not None:
         raise ProtocolError("bad-private", "this game has no private pools")
     return new, events, rolls
@@ -387,6 +425,7 @@ def _mark(ctx: private.PrivateContext | None) -> tuple[int, tuple[int, ...]] | N
 
 def _with(dice: Dice, ctx: private.PrivateContext | None) -> Dice:
     dice.private = ctx
+    dice.decks = getattr(ctx, "decks", None)
     return dice
 
 

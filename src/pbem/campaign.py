@@ -796,7 +796,7 @@ class Campaign:
     def preview(self, actions: list[dict[str, Any]], reveal: str) -> tuple[dict[str, Any], list, list]:
         """The match, events and rolls if this side signed ``actions`` now."""
         match = self.match()
-        if not actions and not match["pending"]:
+        if not actions and not match["pending"] and not self.owes_deck(match):
             return match, [], []
         head = self.ledger.head()
         assert head is not None
@@ -805,6 +805,23 @@ class Campaign:
                                   build)
         self._draft_chosen = dict(build.get("chosen_out", []))  # what the draft hides: ours to name
         return result
+
+    def owes_deck(self, match: dict[str, Any] | None = None) -> bool:
+        """Whether our next turn file carries deck messages we owe (a shuffle step, keys)."""
+        match = match or self.match()
+        if "decks" not in match or self.game.outcome(match["game"]) is not None:
+            return False
+        from pbem_engine.deck_table import owed
+
+        return bool(owed(match["decks"], self.side))
+
+    def waits_for_deck(self, match: dict[str, Any]) -> bool:
+        """Whether the other side owes deck messages (our draw waits for its keys, our shuffle for its step)."""
+        if "decks" not in match or self.game.outcome(match["game"]) is not None:
+            return False
+        from pbem_engine.deck_table import owed
+
+        return bool(owed(match["decks"], self.opponent))
 
     def knowledge(self, match: dict[str, Any] | None = None) -> dict[str, str]:
         """Every hidden token this side may name: its own, and what is public."""
@@ -816,14 +833,20 @@ class Campaign:
     def known_items(self, match: dict[str, Any] | None = None) -> dict[str, str]:
         """What our hidden tokens are (only our own tool can know)."""
         hidden = self._secrets().get("private")
-        record = (match or self.match()).get("private", {}).get(self.side)
+        match = match or self.match()
+        record = match.get("private", {}).get(self.side)
         if not hidden or not record:
             return {}
         from pbem_engine.private import simulate
 
         chosen = {**self._secrets().get("chosen", {}), **getattr(self, "_draft_chosen", {})}
         _, known = simulate(self.genesis["game"], self.side, record, bytes.fromhex(hidden), chosen)
-        return {tok: opening["item"] for tok, opening in known.items()}
+        out = {tok: opening["item"] for tok, opening in known.items()}
+        if "decks" in match:  # the dealt cards we can read: our hand, cards shown to us, cards face up
+            from pbem_engine.deck_table import known as dealt_known
+
+            out.update(dealt_known(match["decks"], self.side, bytes.fromhex(hidden)))
+        return out
 
     def shown_prompt(self) -> Prompt:
         """The decision as `play` offers it (pbem.turns)."""
@@ -851,6 +874,8 @@ class Campaign:
             protocol.advance(game, self.match(), head[0] + 1, self.side, body, build)
             if build.get("private"):
                 body = dict(body, private=build["private"])
+            if build.get("decks"):  # our shuffle steps, keys and plays of dealt decks (engine.deck_table)
+                body = dict(body, decks=build["decks"])
             chosen = build.get("chosen_out", [])
             if chosen:  # the signed actions carry the tokens of what we hid, never the items
                 body = dict(body, actions=_swap_hidden(body["actions"], [tok for tok, _ in chosen]))

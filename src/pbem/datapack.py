@@ -166,6 +166,17 @@ def check(pack: dict[str, Any]) -> list[Problem]:
         owner = deck.get("owner")
         if owner not in sides and owner != "shared":
             add(f"deck {deck.get('id')}", f"owner {owner!r} is neither a side nor 'shared'")
+        dealt = deck.get("dealt", "face-up")
+        if dealt not in ("face-up", "private"):
+            add(f"deck {deck.get('id')}", f"dealt {dealt!r} is neither 'private' nor 'face-up'")
+        elif dealt == "private" and owner != "shared":
+            add(f"deck {deck.get('id')}", "dealt = \"private\" is for a shared deck (owner = \"shared\"): "
+                "a side's own deck is private already")
+        elif dealt == "private" and len(sides) != 2:
+            add(f"deck {deck.get('id')}", f"a deck dealt to private hands needs exactly two sides, the pack has "
+                f"{len(sides)}")
+        if dealt == "private" and deck.get("kind", "deck") != "deck":
+            add(f"deck {deck.get('id')}", "only a deck of cards (kind = \"deck\") can be dealt to private hands")
     counts: Counter[str] = Counter()
     for card in tables["card"]:
         where = f"card {card.get('id')}"

@@ -17,13 +17,17 @@ from typing import Any
 from pbem_engine.core import Choice, Game, Prompt
 from pbem_engine.private import simulate
 
-TOKEN = re.compile(r"\[\[([0-9a-f]{64})(?:\|([a-z ]+))?\]\]")  # [[token]] or [[token|what it is]]
+# [[token]] or [[token|what it is]]; a card of a deck dealt to private hands is [[deck:<deck>:<shuffle>:<position>|card]]
+TOKEN = re.compile(r"\[\[([0-9a-f]{64}|deck:[a-z0-9-]+:\d+:\d+)(?:\|([a-z ]+))?\]\]")
 CONCEALED = "a concealed item"
 
 
 def public_knowledge(game_id: str, match: dict[str, Any]) -> dict[str, str]:
     """Items anyone may know: opened by the rules, or drawn by a side whose secret is revealed."""
     known: dict[str, str] = {}
+    for deck_id, record in sorted(match.get("decks", {}).items()):  # dealt cards face up: everyone's
+        for sh in record["state"]["shuffles"]:
+            known.update({f"deck:{deck_id}:{sh['number']}:{i}": card for i, card in sh["cards"].items()})
     for side, record in sorted(match.get("private", {}).items()):
         known.update(record["opened"])
         if record["secret"]:

@@ -194,6 +194,8 @@ def _status(campaign, envelope, to_side: str) -> str:
         if prompt is not None and prompt.side == to_side:
             return joined + f"your move: {_short(prompt.text)}"
         return joined + "your move: a roll waits for your reveal (pbem play)"
+    if why == "deck":
+        return joined + "your move: your opponent's draw or shuffle waits for your deck file (pbem play)"
     if why == "secret":
         return joined + "your last file: reveal your private secret so your draws can be checked (pbem play)"
     return joined + f"your move ({why})"

@@ -173,6 +173,7 @@ def _locations(game, pack_dir: Path | None = None) -> tuple[list[dict[str, Any]]
 
 
 NEXT = {"reveal": "Your reveal is owed: run 'pbem play' to send it.",
+        "deck": "Your opponent's draw or shuffle waits for your keys or shuffle step: run 'pbem play' to send them.",
         "secret": "Reveal your private secret so your draws can be checked: run 'pbem play'.",
         "start": "Every player has joined: start the game with 'pbem play'.",
         "adjudicate": "Adjudicate the orders received: run 'pbem play'; it writes one file per player.",

@@ -32,6 +32,7 @@ from .keys import Identity
 
 SIGN_BUTTONS = {  # waiting["why"] -> the button that signs what is owed (pbem play with no order)
     "reveal": "Send your reveal",
+    "deck": "Send your deck keys or shuffle step",
     "secret": "Reveal your private secret (the game is over)",
     "start": "Start the game",
     "adjudicate": "Adjudicate",

@@ -91,7 +91,10 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         body = {"reveal": reveal, "actions": [], "private_secret": camp._secrets()["private"]}
         if camp._secrets().get("chosen"):  # the items we hid by choice, opened at last
             body["private_chosen"] = camp._secrets()["chosen"]
-        envelope = camp._sign(identity, body)
+        try:
+            envelope = camp._sign(identity, body)
+        except protocol.ProtocolError as e:  # the end-of-game check of the shared decks names a cheat
+            raise PbemError("the end-of-game check failed", str(e), code=e.code) from None
         crash_point("play:stored")
         path = camp._archive("sent", envelope)
         crash_point("play:sent")
@@ -113,12 +116,14 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
 
             known = camp.knowledge(match)
             events = [dict(e, text=show(e["text"], known, game)) for e in events]
-        if match["pending"] or prompt.side != side:
+        deck_wait = not queue and camp.waits_for_deck(match)  # our draw or shuffle waits for the other's file
+        if match["pending"] or prompt.side != side or deck_wait:
             if queue and len(queue) == len(orders):  # nothing to decide at all (a reveal only): say so
                 unused = list(queue)
                 queue = []
             if queue:  # orders past the point where this turn file is signed: refuse, sign nothing
                 why = ("a roll waits for your opponent's reveal" if match["pending"]
+                       else "your draw or shuffle waits for your opponent's deck file" if deck_wait
                        else f"the next decision is {prompt.side}'s" if prompt.side else "the game ends")
                 raise PbemError(f"{len(queue)} order(s) come after this turn file is signed",
                                 f"'{queue[0]}' would follow the point where {why}; nothing was signed. Give the orders "

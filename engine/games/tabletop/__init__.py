@@ -42,6 +42,7 @@ class TableTop:
         self.locations = {loc["id"]: loc for loc in pack.get("location", [])}
         self.piece_data = {p["id"]: p for p in pack.get("piece", [])}
         self.decks = {d["id"]: d for d in pack.get("deck", [])}
+        self.deck_names = {d_id: d.get("name", d_id) for d_id, d in self.decks.items()}
 
     # -- set-up ---------------------------------------------------------------------
     def setup(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -59,7 +60,9 @@ class TableTop:
                 pid = p["id"] if int(p.get("count", 1)) == 1 else f"{p['id']}-{k + 1}"
                 pieces[pid] = {"at": p.get("start", "off-map"), "steps": p.get("steps"), "face": "up", "marks": []}
         shared = {d_id: {"draw": sorted(self._items(d_id)), "shuffled": False, "discard": [], "removed": []}
-                  for d_id, d in sorted(self.decks.items()) if d.get("owner") == "shared"}
+                  for d_id, d in sorted(self.decks.items()) if d.get("owner") == "shared" and not self.is_dealt(d_id)}
+        shared.update({d_id: {"dealt": True, "draw": [], "discard": [], "removed": []}  # engine.deck_table
+                       for d_id in sorted(self.dealt_decks())})
         own = {d_id: {"discard": [], "removed": [], "in_pool": len(self._items(d_id))}
                for d_id, d in sorted(self.decks.items()) if d.get("owner") != "shared"}
         return {"turn": 1, "phase": 0, "active": self.sides[0], "pieces": pieces, "shared": shared, "own": own,
@@ -73,6 +76,15 @@ class TableTop:
                 n = int(card.get("count", 1))
                 items += [card["id"] if n == 1 else f"{card['id']}#{k + 1}" for k in range(n)]
         return items
+
+    def is_dealt(self, deck_id: str) -> bool:
+        """A shared deck the pack deals to private hands (``dealt = "private"``): mental poker."""
+        deck = self.decks.get(deck_id, {})
+        return deck.get("owner") == "shared" and deck.get("dealt") == "private"
+
+    def dealt_decks(self) -> dict[str, list[str]]:
+        """The decks engine.deck_table keeps, with their cards (engine.match reads this at the genesis)."""
+        return {d_id: self._items(d_id) for d_id in sorted(self.decks) if self.is_dealt(d_id)}
 
     def private_pools(self, state: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
         pools: dict[str, dict[str, list[str]]] = {side: {} for side in self.sides}  # every side may seal notes

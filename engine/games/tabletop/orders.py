@@ -21,6 +21,7 @@ from pbem_engine.dice import Dice
 
 DICE = re.compile(r"^(\d*)d(\d+)(?:\s*(>=|<=)\s*(\d+))?(?:\s+read\s+0-9)?$")
 CARD_OPS = ("play", "discard", "return", "remove")
+DEALT = "deck:"  # a hand's card from a deck dealt to private hands: "deck:<deck>:<shuffle>:<position>"
 
 
 # --- parsing --------------------------------------------------------------------
@@ -73,8 +74,13 @@ def parse(game, state: dict[str, Any], side: str, text: str, known: dict[str, st
         return {"do": "draw", "deck": _deck(game, deck), "count": count}
     if verb in CARD_OPS:
         return {"do": verb, "card": _card(game, state, side, rest_raw, known or {})}
-    if verb == "reshuffle":
+    if verb == "reshuffle" or (verb == "shuffle" and game.is_dealt(_deck(game, rest_raw))):
         return {"do": "reshuffle", "deck": _deck(game, rest_raw)}
+    if verb == "show":  # a hand from a dealt deck, shown to the other side (Espionage)
+        m = re.match(r"^(?:my\s+)?hand\s+(?:of|from)\s+(.+)$", rest_raw, re.I)
+        if not m:
+            raise IllegalAction("say 'show hand of DECK'")
+        return {"do": "show", "deck": _deck(game, m.group(1))}
     if low in ("next phase", "next turn"):
         return {"do": "next", "what": low.split()[1]}
     if verb == "say":
@@ -94,7 +100,7 @@ def parse(game, state: dict[str, Any], side: str, text: str, known: dict[str, st
     if verb == "end":
         return {"do": "end", "result": rest_raw or "the players end the game"}
     raise IllegalAction(f"'{text}' is not a table-top order: move, step, flip, mark, roll, reroll, draw, play, "
-                        "discard, return, remove, reshuffle, next phase, next turn, say, pass, end")
+                        "discard, return, remove, reshuffle, show hand of, next phase, next turn, say, pass, end")
 
 
 def _match(kind: str, text: str, entries: dict[str, str]) -> str:
@@ -142,8 +148,9 @@ def _deck(game, text):
 
 
 def _card(game, state, side, text, known):
-    hand = state["hands"][side]
-    names = {item: game.item_name(known.get(item, item)) for item in hand}
+    hand = state["hands"][side]  # a dealt card we cannot read yet (its keys are on their way) is not offered
+    names = {item: game.item_name(known.get(item, item)) for item in hand
+             if not item.startswith(DEALT) or item in known}
     t = " ".join(text.split()).lower()
     same = [i for i, name in names.items() if name.lower().startswith(t) or i.lower().startswith(t)]
     if len(same) > 1 and len({names[i] for i in same}) == 1:
@@ -164,6 +171,7 @@ SHAPES: dict[str, dict[str, type]] = {
     "draw": {"deck": TEXT, "count": NUMBER}, "play": {"card": TEXT}, "discard": {"card": TEXT},
     "return": {"card": TEXT}, "remove": {"card": TEXT}, "reshuffle": {"deck": TEXT}, "next": {"what": TEXT},
     "say": {"text": TEXT}, "note": {"text": CHOSEN}, "unseal": {"note": NUMBER}, "pass": {}, "end": {"result": TEXT},
+    "show": {"deck": TEXT},
 }
 OPTIONAL = {"roll": {"purpose": TEXT}}
 LONGEST_TEXT = 2000  # a note or a marker, not a file
@@ -350,6 +358,17 @@ def do_draw(game, state, side, a, dice):
     deck = game.decks.get(deck_id)
     if deck is None:
         raise IllegalAction(f"no deck {deck_id!r}")
+    if game.is_dealt(deck_id):  # a shared deck dealt to private hands (engine.deck_table)
+        why = dice.decks.ready(deck_id)
+        if why:
+            raise IllegalAction(f"{deck.get('name', deck_id)} cannot be drawn from: {why}"
+                                + (" (say 'shuffle " + deck.get("name", deck_id) + "')" if "not been" in why else ""))
+        left = len(dice.decks.pile(deck_id))
+        if not 1 <= count <= left:
+            raise IllegalAction(f"{deck.get('name', deck_id)} has {left} cards left")
+        refs = dice.decks.draw(side, deck_id, count)
+        state["hands"][side] += refs
+        return [f"{side} draws {count} from {deck.get('name', deck_id)}: " + " ".join(f"[[{r}|card]]" for r in refs)]
     if deck.get("owner") == "shared":
         pile = state["shared"][deck_id]
         if not pile["shuffled"]:
@@ -382,7 +401,47 @@ def _take_card(game, state, side, card, dice) -> tuple[str, str | None]:
     return card, deck
 
 
+def _dealt_card(game, state, side, a, dice):
+    """Play, discard, remove or return a card of a dealt deck: face up with its key, or face down
+    to the bottom of the pile."""
+    hand = state["hands"][side]
+    if a["card"] not in hand:
+        raise IllegalAction(f"{side} does not hold that card")
+    hand.remove(a["card"])
+    deck_id = a["card"][len(DEALT):].split(":")[0]
+    name_of_deck = game.decks.get(deck_id, {}).get("name", deck_id)
+    pile = state["shared"][deck_id]
+    if a["do"] == "return":
+        dice.decks.give_back(side, a["card"])
+        return [f"{side} returns a card to the bottom of {name_of_deck}, face down"]
+    item = dice.decks.play(side, a["card"], "discard" if a["do"] == "discard" else "table")
+    name = game.item_name(item)
+    if a["do"] == "play":
+        state["played"].append(item)
+        return [f"{side} plays {name}"]
+    if a["do"] == "discard":
+        pile["discard"].append(item)
+        return [f"{side} discards {name}"]
+    pile["removed"].append(item)
+    return [f"{side} removes {name} from the game"]
+
+
+def do_show(game, state, side, a, dice):
+    deck_id = a["deck"]
+    if not game.is_dealt(deck_id):
+        raise IllegalAction("only a hand from a deck dealt to private hands can be shown this way")
+    mine = [c for c in state["hands"][side] if c.startswith(f"{DEALT}{deck_id}:")]
+    if not mine:
+        raise IllegalAction(f"{side} holds no card of {game.decks[deck_id].get('name', deck_id)}")
+    dice.decks.show(side, deck_id)
+    others = [s for s in game.sides if s != side]
+    return [f"{side} shows its hand of {game.decks[deck_id].get('name', deck_id)} to {others[0]}: "
+            + " ".join(f"[[{c}|card]]" for c in mine)]
+
+
 def do_card(game, state, side, a, dice):
+    if a["card"].startswith(DEALT):
+        return _dealt_card(game, state, side, a, dice)
     item, deck_id = _take_card(game, state, side, a["card"], dice)
     name = game.item_name(item)
     if a["do"] == "play":
@@ -410,6 +469,13 @@ def do_reshuffle(game, state, side, a, dice):
     deck = game.decks.get(deck_id)
     if deck is None:
         raise IllegalAction(f"no deck {deck_id!r}")
+    if game.is_dealt(deck_id):  # both sides shuffle in turn: this side first, the other's step rides its next file
+        pile = state["shared"][deck_id]
+        n = dice.decks.shuffle(side, deck_id)
+        pile["discard"] = []
+        others = [s for s in game.sides if s != side]
+        return [f"{side} shuffles {n} cards of {deck.get('name', deck_id)} face down (then {others[0]} shuffles "
+                "and each side locks every card with keys of its own: no one knows the order)"]
     if deck_id in state["own"]:
         if deck.get("owner") != side:
             raise IllegalAction(f"{deck.get('name', deck_id)} belongs to {deck.get('owner')}")
@@ -468,7 +534,7 @@ def do_end(game, state, side, a, dice):
 HANDLERS = {"deploy": do_deploy, "unveil": do_unveil, "move": do_move, "step": do_step, "flip": do_flip, "mark": do_mark, "unmark": do_mark, "roll": do_roll,
             "reroll": do_reroll, "draw": do_draw, "play": do_card, "discard": do_card, "return": do_card,
             "remove": do_card, "reshuffle": do_reshuffle, "next": do_next, "say": do_say, "note": do_note, "unseal": do_unseal, "pass": do_pass,
-            "end": do_end}
+            "end": do_end, "show": do_show}
 
 
 # --- showing ----------------------------------------------------------------------
@@ -495,8 +561,16 @@ def describe(game, view: dict[str, Any]) -> list[str]:
     for side in game.sides:
         hand = view["hands"][side]
         if hand:
-            lines.append(f"{side} hand: " + " ".join(f"[[{c}]]" if len(c) == 64 else game.item_name(c) for c in hand))
+            lines.append(f"{side} hand: " + " ".join(
+                f"[[{c}|card]]" if c.startswith(DEALT) else f"[[{c}]]" if len(c) == 64 else game.item_name(c)
+                for c in hand))
     for d_id, pile in view["shared"].items():
+        if pile.get("dealt"):
+            held = ", ".join(f"{s} holds {sum(c.startswith(f'{DEALT}{d_id}:') for c in view['hands'][s])}"
+                             for s in game.sides)
+            lines.append(f"{game.decks[d_id].get('name', d_id)}: dealt to private hands; {held}; "
+                         f"{len(pile['discard'])} discarded")
+            continue
         lines.append(f"{game.decks[d_id].get('name', d_id)}: {len(pile['draw'])} to draw, {len(pile['discard'])} discarded")
     for d_id, pile in view["own"].items():
         lines.append(f"{game.decks[d_id].get('name', d_id)}: {pile['in_pool']} in the deck, "

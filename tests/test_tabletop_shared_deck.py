@@ -1,0 +1,368 @@
+"""Table-top mode deals private hands from a shared deck (engine.deck_table over engine.deck):
+two campaign databases exchanging real turn files, the Assault on Gallipoli pack's Action Cards,
+a byte search for the opponent's cards in every file sent, the turn files a draw costs, each cheat
+refused at once or named by the end-of-game audit, and hypothesis play over a small pack.
+
+A 2048-bit exponentiation costs ~25 ms: the big test shuffles 54 cards once; the rest use 6."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pbem.campaign import Campaign
+from pbem.datapack import check, load, shipped
+from pbem.envelope import open_block, seal
+from pbem.armor import find_blocks
+from pbem.errors import PbemError
+from pbem.report import render
+from pbem.verify import verify_ledger
+from pbem_engine import deck as D
+from pbem_engine import deck_table
+from tests.test_golden import identity
+
+SMALL = """
+[pack]
+id = "duel"
+title = "Card duel"
+sides = ["red", "blue"]
+dice = "d6"
+
+[[location]]
+id = "field"
+name = "Field"
+provisional = false
+
+[[deck]]
+id = "tricks"
+name = "Tricks"
+owner = "shared"
+dealt = "private"
+size = 6
+provisional = false
+
+[[card]]
+id = "feint"
+deck = "tricks"
+name = "Feint"
+count = 2
+provisional = false
+
+[[card]]
+id = "ambush"
+deck = "tricks"
+name = "Ambush"
+count = 2
+provisional = false
+
+[[card]]
+id = "rally"
+deck = "tricks"
+name = "Rally"
+provisional = false
+
+[[card]]
+id = "storm"
+deck = "tricks"
+name = "Storm"
+provisional = false
+
+[[scenario]]
+id = "duel"
+name = "A duel"
+provisional = false
+"""
+
+
+def _entropy(party: str):
+    counter = iter(range(1000))
+    return lambda n: hashlib.sha256(f"pbem/test/dealt/{party}/{next(counter)}".encode()).digest()[:n]
+
+
+class Game:
+    """Two campaigns in ``root`` playing ``pack`` in table-top mode; every file is kept as sent."""
+
+    def __init__(self, root: Path, pack: dict, sides: tuple[str, str], tag: str = "") -> None:
+        self.sides = sides
+        alice, bob = identity("alice"), identity("bob")
+        self.who = {sides[0]: alice, sides[1]: bob}
+        a, genesis = Campaign.new(root / "a", "tabletop", sides[0], alice, bob.public, bob.name, None,
+                                  {"pack": pack}, entropy=_entropy("a" + tag))
+        b, joined = Campaign.join(root / "b", genesis.raw, bob, entropy=_entropy("b" + tag))
+        a.ingest([("join", joined.raw)])
+        self.camps = {sides[0]: a, sides[1]: b}
+        self.sent: list[tuple[str, str]] = []  # (author, turn file) after the genesis
+
+    def other(self, side: str) -> str:
+        return self.sides[1 - self.sides.index(side)]
+
+    def play(self, side: str, *orders: str):
+        result = self.camps[side].play(self.who[side], list(orders))
+        assert result.envelope is not None, f"{side} {orders}: only drafted"
+        self.camps[self.other(side)].ingest([("test", result.envelope.raw)])
+        self.sent.append((side, result.envelope.raw))
+        return result.envelope
+
+    def hand(self, side: str) -> list[str]:
+        """The cards ``side``'s own tool can name in its hand."""
+        camp = self.camps[side]
+        known = camp.knowledge()
+        return [known[c] for c in camp.match()["game"]["hands"][side] if c in known]
+
+    def finish(self) -> None:
+        while (waiting := self.camps[self.sides[0]].waiting())["why"] == "deck":
+            self.play(waiting["side"])
+        self.play(waiting["side"], "end the test is over")
+        while (waiting := self.camps[self.sides[0]].waiting()) is not None:
+            assert waiting["why"] == "secret", waiting
+            self.play(waiting["side"])
+
+
+def _payload(raw: str) -> str:
+    """A turn file's content as text, less what every copy knows anyway: the cards a shuffle
+    starts from (``begin`` names the box's and the discard pile's public contents, not their order)."""
+    content = open_block(find_blocks(raw)[0]).content
+    for _, msg in content["body"].get("decks", []):
+        if msg.get("op") == "begin":
+            msg["cards"] = len(msg["cards"])
+    return json.dumps(content)
+
+
+def _name(pack: dict, card: str) -> str:
+    base = card.split("#")[0]
+    return next(c["name"] for c in pack["card"] if c["id"] == base)
+
+
+# -- the Assault on Gallipoli pack, by real turn files ---------------------------------------
+def test_assault_on_gallipoli_deals_private_hands_by_turn_files(tmp_path):
+    pack = load(shipped()["assault-on-gallipoli"])
+    assert {d["id"] for d in pack["deck"] if d.get("dealt") == "private"} == {"action-deck", "close-combat-deck"}
+    g = Game(tmp_path, pack, ("anzac", "turkish"))
+    anzac, turkish = g.camps["anzac"], g.camps["turkish"]
+    g.play("anzac", "shuffle action card deck", "pass")  # begin + anzac's shuffle
+    g.play("turkish", "pass")  # its shuffle-rekey rides on its hand-over
+    files_before = len(g.sent)
+    g.play("anzac", "draw 5 from action card deck", "pass")  # its rekey rides here; the draw then the hand-over
+    g.play("turkish", "draw 4 from action card deck", "pass")  # anzac's keys ride on turkish's own turn
+    assert len(g.sent) - files_before == 2  # a draw followed by a hand-over: no extra file
+    anzac_hand = g.hand("anzac")
+    assert len(anzac_hand) == 5 and g.hand("turkish") == []  # turkish reads its cards when anzac's keys come
+
+    # a draw whose drawer keeps the decision waits for the other's keys: one extra file, named as owed
+    played = anzac_hand[0]
+    g.play("anzac", f"play {_name(pack, played)}", "draw 1 from action card deck")  # with its keys for turkish
+    assert len(g.hand("turkish")) == 4
+    waiting = anzac.waiting()
+    assert waiting["side"] == "turkish" and waiting["why"] == "deck" and "keys" in waiting["text"]
+    before = len(g.sent)
+    g.play("turkish")  # its key-only file
+    assert len(g.sent) - before == 1
+    assert len(g.hand("anzac")) == 5 and played not in g.hand("anzac")
+    assert anzac.waiting()["side"] == "anzac"
+
+    # the reports: one's own hand by name, the opponent's as concealed cards; no shuffle printout
+    for side, camp in g.camps.items():
+        report = render(camp, "text", since=-1).replace("\n    ", " ")  # long lines are wrapped
+        own = next(line for line in report.splitlines() if line.startswith(f"{side} hand:"))
+        assert "concealed" not in own
+        theirs = next(line for line in report.splitlines() if line.startswith(f"{g.other(side)} hand:"))
+        assert set(theirs.split(":", 1)[1].replace("a concealed card", "").split()) == set()
+        assert "shuffle 54" not in report and "night-attack#" not in report
+    assert _name(pack, played) in render(turkish, "text", since=-1)  # a card played face up: public
+
+    # the byte search: no turn file sent names a card still held, nor any card before it was played
+    held = {c.split("#")[0] for c in g.hand("anzac") + g.hand("turkish")}
+    for author, raw in g.sent:
+        payload = _payload(raw)
+        for card in held - {played.split("#")[0]}:
+            assert card not in payload, (author, card)
+    g.finish()
+    for camp in g.camps.values():
+        verified = verify_ledger(camp.ledger)
+        assert verified.summary().startswith("OK: ")
+    events = [e["text"] for e in anzac.ledger.events()]
+    assert any("every shared deck checks out" in t for t in events)
+
+
+# -- a small deck: the rules of the wire, and each cheat -------------------------------------
+@pytest.fixture
+def duel(tmp_path):
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "pack.toml").write_text(SMALL)
+    pack = load(tmp_path / "pack")
+    assert check(pack) == []
+    return Game(tmp_path, pack, ("red", "blue")), pack
+
+
+def _forge(g: Game, side: str, change) -> str:
+    """``side``'s next turn file as its honest tool would sign it, then changed by ``change`` and
+    signed again with ``side``'s own key: what a dishonest tool would send."""
+    camp = g.camps[side]
+    result = camp.play(g.who[side], [])
+    content = open_block(find_blocks(result.envelope.raw)[0]).content
+    change(content["body"])
+    return seal(g.who[side], content).raw
+
+
+def _refused(g: Game, side: str, raw: str) -> PbemError:
+    with pytest.raises(PbemError) as e:
+        g.camps[g.other(side)].ingest([("forged", raw)])
+    return e.value
+
+
+def test_a_draw_before_a_shuffle_is_refused_with_a_hint(duel):
+    g, _ = duel
+    with pytest.raises(PbemError) as e:
+        g.camps["red"].play(g.who["red"], ["draw 1 from tricks"])
+    assert "say 'shuffle Tricks'" in e.value.detail
+
+
+def test_a_wrong_key_share_is_refused_at_once_naming_the_side_and_file(tmp_path, duel):
+    g, _ = duel
+    g.play("red", "shuffle tricks", "pass")
+    g.play("blue", "pass")
+    g.play("red", "draw 2 from tricks")  # waits for blue's keys
+
+    def wrong_key(body):
+        op = body["decks"][0][1]
+        assert op["op"] == "keys"
+        op["keys"][0][2] = D.hexed(12345)
+
+    raw = _forge(g, "blue", wrong_key)
+    error = _refused(g, "blue", raw)
+    assert error.code == "wrong-key" and "blue" in str(error) + (error.detail or "") and "#5" in str(error) + (error.detail or "")
+
+
+def test_a_card_played_that_was_not_drawn_and_a_false_claim_are_refused(duel):
+    g, pack = duel
+    g.play("red", "shuffle tricks", "pass")
+    g.play("blue", "pass")
+    g.play("red", "draw 2 from tricks", "pass")
+    g.play("blue", "draw 2 from tricks", "pass")  # red's keys ride here
+    card = g.hand("red")[0]
+    honest = g.camps["red"].play(g.who["red"], [f"play {_name(pack, card)}", "pass"]).envelope
+    content = open_block(find_blocks(honest.raw)[0]).content
+    # another card than the one the keys open
+    forged = json.loads(json.dumps(content))
+    play = next(m for _, m in forged["body"]["decks"] if m["op"] == "play")
+    other = next(c for c in g.camps["red"].match()["decks"]["tricks"]["state"]["cards"] if c.split("#")[0] != card.split("#")[0])
+    play["card"] = other
+    error = _refused(g, "red", seal(g.who["red"], forged).raw)
+    assert error.code == "false-claim" and "red" in str(error) + (error.detail or "")
+    # a position red never drew (one of blue's)
+    forged = json.loads(json.dumps(content))
+    play = next(m for _, m in forged["body"]["decks"] if m["op"] == "play")
+    blue_ref = deck_table.parse_ref(g.camps["blue"].match()["game"]["hands"]["blue"][0])[1]
+    play["ref"] = blue_ref
+    forged["body"]["actions"][0]["card"] = deck_table.ref_text("tricks", blue_ref)
+    error = _refused(g, "red", seal(g.who["red"], forged).raw)
+    assert error.code == "illegal-action" and "does not hold" in (error.detail or str(error))
+    g.camps["blue"].ingest([("honest", honest.raw)])
+
+
+def test_a_tampered_shuffle_is_named_by_the_audit_at_the_end(duel, monkeypatch):
+    g, _ = duel
+    g.play("red", "shuffle tricks", "pass")
+    real = deck_table._step_cached.__wrapped__
+
+    def tampered(state_json, side, secret, nonce):  # blue's tool replaces a card under its lock
+        msg = json.loads(real(state_json, side, secret, nonce))
+        if side == "blue":
+            msg["deck"][3] = D.hexed(pow(7, 2, D.P))
+        return json.dumps(msg)
+
+    monkeypatch.setattr(deck_table, "_step_cached", tampered)
+    g.play("blue", "pass")  # the tampered shuffle-rekey: valid group elements, so accepted at once
+    monkeypatch.undo()
+    g.play("red", "pass")
+    g.play("blue", "end the test is over")
+    first = g.camps["red"].waiting()["side"]
+    g.play(first)  # the first secret: nothing to audit yet
+    with pytest.raises(PbemError) as e:  # the last side's tool cannot sign a reveal that fails the audit
+        g.camps[g.other(first)].play(g.who[g.other(first)], [])
+    text = f"{e.value} {e.value.detail}"
+    assert e.value.code == "cheating"
+    assert "blue" in text and "shuffle-rekey" in text and "envelope #3" in text, text
+
+
+def test_an_owed_deck_message_left_out_is_refused(duel):
+    g, _ = duel
+    g.play("red", "shuffle tricks", "pass")
+    honest = g.camps["blue"].play(g.who["blue"], ["pass"]).envelope  # carries its shuffle-rekey
+    content = open_block(find_blocks(honest.raw)[0]).content
+    content["body"].pop("decks")
+    error = _refused(g, "blue", seal(g.who["blue"], content).raw)
+    assert error.code == "missing" and "blue" in f"{error} {error.detail}"
+
+
+# -- the pack marker ---------------------------------------------------------------------------
+def test_pack_check_lists_every_problem_of_the_marker(tmp_path):
+    pack = load_text(tmp_path, SMALL.replace('dealt = "private"', 'dealt = "secret"'))
+    assert any("dealt 'secret'" in str(p) for p in check(pack))
+    own = SMALL.replace('owner = "shared"\ndealt = "private"', 'owner = "red"\ndealt = "private"')
+    assert any("for a shared deck" in str(p) for p in check(load_text(tmp_path, own)))
+    three = SMALL.replace('sides = ["red", "blue"]', 'sides = ["red", "blue", "green"]')
+    assert any("exactly two sides" in str(p) for p in check(load_text(tmp_path, three)))
+    cup = SMALL.replace('dealt = "private"', 'dealt = "private"\nkind = "cup"')
+    assert any("only a deck of cards" in str(p) for p in check(load_text(tmp_path, cup)))
+
+
+def load_text(tmp_path: Path, text: str) -> dict:
+    folder = tmp_path / hashlib.sha256(text.encode()).hexdigest()[:8]
+    folder.mkdir(exist_ok=True)
+    (folder / "pack.toml").write_text(text)
+    return load(folder)
+
+
+# -- random play ---------------------------------------------------------------------------------
+ORDERS = st.lists(st.sampled_from(["draw", "play", "discard", "return", "show", "pass"]), min_size=3, max_size=10)
+
+
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ORDERS, st.integers(0, 1000))
+def test_random_play_stays_hidden_and_verifies(tmp_path_factory, orders, tag):
+    root = tmp_path_factory.mktemp("dealt")
+    (root / "pack").mkdir()
+    (root / "pack" / "pack.toml").write_text(SMALL)
+    pack = load(root / "pack")
+    g = Game(root, pack, ("red", "blue"), tag=str(tag))
+    g.play("red", "shuffle tricks", "pass")
+    g.play("blue", "pass")
+    shown = set()
+    for order in orders:
+        side = g.camps["red"].waiting()["side"]
+        camp = g.camps[side]
+        if camp.waiting()["why"] == "deck":
+            g.play(side)
+            continue
+        mine = g.hand(side)
+        pile = len(camp.match()["decks"]["tricks"]["state"]["pile"])
+        if order == "draw" and pile:
+            g.play(side, "draw 1 from tricks", "pass")
+        elif order in ("play", "discard", "return") and mine:
+            g.play(side, f"{order} {_name(pack, mine[0])}", "pass")
+        elif order == "show" and mine:
+            g.play(side, "show hand of tricks", "pass")
+            shown.add(side)
+        else:
+            g.play(side, "pass")
+    # every file sent: no card still in a hand that was never shown appears in it
+    face_up = {c.split("#")[0] for c in deck_table.known(g.camps["red"].match()["decks"], "red", b"\0" * 32).values()}
+    for side in g.sides:
+        if side in shown:
+            continue
+        secret_cards = {c.split("#")[0] for c in g.hand(side)} - face_up
+        for author, raw in g.sent:
+            payload = _payload(raw)
+            assert not any(c in payload for c in secret_cards), (side, author)
+        report = render(g.camps[g.other(side)], "text", since=-1).replace("\n    ", " ")
+        line = next((x for x in report.splitlines() if x.startswith(f"{side} hand:")), "")
+        assert all(_name(pack, c) not in line for c in g.hand(side))
+    g.finish()
+    for camp in g.camps.values():
+        assert verify_ledger(camp.ledger).summary().startswith("OK: ")
