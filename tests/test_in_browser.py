@@ -62,7 +62,7 @@ def test_the_replay_buttons_step_through_every_envelope(demo):
                 width: document.documentElement.scrollWidth, view: window.innerWidth};
     """)
     assert "error" not in got, got
-    assert got["seen"] == expected and len(expected) > 40
+    assert got["seen"] == expected and len(expected) > 20
     assert got["back"] == expected[-2] and got["last"] == expected[-1]
     assert got["width"] <= got["view"], got
 
