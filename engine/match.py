@@ -313,7 +313,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
             if _mark(ctx) != mark:
                 raise ProtocolError("bad-private", f"action {i + 1} both changes {side}'s private pools and rolls "
                                     "shared dice; the rules must split it in two") from None
-            declarations = declarations_hash(actions[:i + 1])
+            declarations = declarations_hash(as_signed(actions[:i + 1], ctx))
             own = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
             if forced:  # at_once(): the other side's link of the envelope just before this one
                 other = _other(game, side)
@@ -395,6 +395,25 @@ def _advance_referee(game: Game, match: dict[str, Any], seq: int, side: str, bod
 def referee_mix(salt: bytes, n: int) -> bytes:
     """The referee's secret share of envelope ``n``'s seed (disclosed at the end)."""
     return hmac.digest(salt, b"pbem/v1/referee-roll\0" + n.to_bytes(8, "big"), "sha256")
+
+
+def as_signed(actions: list[Any], ctx: private.PrivateContext | None) -> list[Any]:
+    """The actions as they will be signed: in the author's own tool each ``{"$hide": item}`` is
+    its token already (in order), so the dice its draft shows are the dice everyone computes."""
+    tokens = [tok for tok, _ in ctx.chosen_out] if ctx is not None else []
+    if not tokens:
+        return actions
+
+    def swap(value: Any) -> Any:
+        if isinstance(value, dict):
+            if "$hide" in value:
+                return tokens.pop(0) if tokens else value
+            return {k: swap(v) for k, v in value.items()}
+        if isinstance(value, list):
+            return [swap(v) for v in value]
+        return value
+
+    return swap(actions)
 
 
 def is_forced(prompt: Prompt) -> bool:

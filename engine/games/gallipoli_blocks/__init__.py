@@ -126,7 +126,7 @@ class GallipoliBlocks:
             text = order_part(text)  # (not elsewhere: a note may hold the separator)
         for choice in prompt.choices:  # a listed choice, by its words
             if " ".join(text.lower().split()) == choice.label.lower() and choice.action.get("do") not in (
-                    "setup", "reinforce", "supply", "lead"):
+                    "setup", "reinforce", "supply", "lead", "conceal"):
                 return choice.action
         return rules.parse_order(state, side, text, known or {}, self._cards(state))
 

@@ -13,8 +13,10 @@ opponent sees only where the token stands.  The public record of a token:
                   board twice at once (checked when tokens open)
     stop          it landed this turn and may not move or attack (9.1)
 
-What the rules once revealed stays known to both players (the tool
-remembers what a careful player would have noted).
+A block the rules reveal stays revealed while the battle goes on; after it (10.1 step 11)
+its owner stands it up again with a fresh token (``stand_up``), so that blocks concealed
+together cannot be told apart once they move: the opponent knows only which blocks went
+in (the group's public record), as a player at the table would.
 """
 
 from __future__ import annotations
@@ -149,6 +151,9 @@ def check_origin(state: dict[str, Any], tok: str, block_id: str, steps: int | No
     for other, x in live:
         if x["born"] < b.get("died", 10**9) and b["born"] < x.get("died", 10**9):
             raise IllegalAction(f"cheating: {block_name(block_id)} is on the board twice")
+    if origin.startswith("again:") and sealed_value(block_id, steps) not in state["again"][origin]:
+        raise IllegalAction(f"cheating: {block_name(block_id)} at {steps} steps was not among the blocks "
+                            f"stood up again together")
     quota = state["quota"].get(origin)
     if quota is not None:
         spent = sum(x["sealed_steps"] for x in list(state["blocks"].values()) + list(state["gone"].values())
@@ -176,6 +181,62 @@ def open_block(state: dict[str, Any], tok: str, dice: Any) -> str:
         eliminate(state, tok)
         return f"a block at {name(b['at'])} is revealed: a dummy, eliminated (3.6)"
     return f"{describe_block(b)} at {name(b['at'])} is revealed"
+
+
+# ------------------------------------------------------------------ 10.1 step 11: concealed again
+def stand_up_later(state: dict[str, Any], spaces: list[str]) -> None:
+    """After a battle, the revealed survivors in ``spaces`` are concealed again: each owner issues
+    their fresh tokens at his next decision (a file he sends anyway), never in a file of its own."""
+    for army in ARMIES:
+        shown = [t for s in spaces for t in tokens(state, s, army) if state["blocks"][t]["id"] is not None]
+        if shown:
+            pending = state.setdefault("standing", {}).setdefault(army, [])
+            pending += [t for t in shown if t not in pending]
+
+
+def standing(state: dict[str, Any], army: str) -> dict[str, list[str]]:
+    """``army``'s revealed blocks still to stand up, grouped by space (and "<space>:stop" for the
+    blocks that landed this turn, whose stop the fresh tokens keep)."""
+    groups: dict[str, list[str]] = {}
+    for t in state.get("standing", {}).get(army, []):
+        b = state["blocks"].get(t)
+        if b is not None and b["id"] is not None:
+            groups.setdefault(b["at"] + (":stop" if b["stop"] else ""), []).append(t)
+    return dict(sorted(groups.items()))
+
+
+def stand_up_order(state: dict[str, Any], army: str) -> dict[str, Any]:
+    """The owner's action: each group's blocks as sealed values (its tool shuffles each list)."""
+    return {"do": "conceal", "spaces": {key: [{"$hide": sealed_value(state["blocks"][t]["id"], state["blocks"][t]["steps"])}
+                                              for t in toks] for key, toks in standing(state, army).items()}}
+
+
+def stand_up(state: dict[str, Any], army: str, action: dict[str, Any], dice: Any) -> list[str]:
+    """10.1 step 11: fresh tokens for the revealed blocks of each group; the old tokens retire
+    (kept with the eliminated ones, so that no block is ever on the board twice)."""
+    groups, given = standing(state, army), action.get("spaces")
+    if not isinstance(given, dict) or sorted(given) != list(groups) \
+            or any(not isinstance(given[k], list) or len(given[k]) != len(v) for k, v in groups.items()):
+        raise IllegalAction("stand up each revealed block once: " + ", ".join(
+            f"{len(v)} at {name(k.split(':')[0])}" for k, v in groups.items()))
+    texts, clock = [], state["clock"]
+    for key, olds in groups.items():
+        origin = f"again:{clock}:{key}"
+        state.setdefault("again", {})[origin] = sorted(
+            sealed_value(state["blocks"][t]["id"], state["blocks"][t]["steps"]) for t in olds)
+        space, stop = key.split(":")[0], key.endswith(":stop")
+        for t in olds:
+            b = state["blocks"].pop(t)
+            b["died"], b["retired"] = clock, True
+            state["gone"][t] = b
+        for value in given[key]:
+            tok = dice.seal(seat(state, army), value)
+            state["blocks"][tok] = {"army": army, "at": space, "id": None, "steps": None, "hits": 0,
+                                    "origin": origin, "born": clock, "stop": stop}
+        texts.append(f"{army} stands up {len(olds)} block{'s' if len(olds) > 1 else ''} at {name(space)} again: "
+                     f"concealed, with fresh tokens (10.1 step 11)")
+    state["standing"].pop(army, None)
+    return texts
 
 
 def describe_block(b: dict[str, Any]) -> str:

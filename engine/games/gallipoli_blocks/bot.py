@@ -40,6 +40,8 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
     if kind == "bid-open":
         return "1"
     army = army_of(state, side)
+    if board.standing(state, army):
+        return "stand up"
     labels = [c.label for c in prompt.choices]
     actions = [c.action for c in prompt.choices]
 

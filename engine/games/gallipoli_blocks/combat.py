@@ -298,7 +298,7 @@ def settle_battle(state: dict[str, Any], frame: dict[str, Any], dice: Any, event
         push_hits(state, frame["def"], frame["to"], shots, frame["lead"]["def"], defenders(state, frame), events,
                   planned(frame, "def"))
         return True
-    if step == "resolved":  # 10.1 steps 11-12
+    if step == "resolved":  # 10.1 steps 11-12 (the blocks stand up with fresh tokens when the battle ends)
         events.append({"text": "surviving blocks are concealed again (10.1 step 11)"})
         if not defenders(state, frame) and attackers(state, frame):
             events.append({"text": f"{frame['def']} is eliminated from {board.name(frame['to'])}: {frame['att']} wins "
@@ -315,6 +315,7 @@ def settle_battle(state: dict[str, Any], frame: dict[str, Any], dice: Any, event
         return True
     if step == "end":
         state["frames"].pop()
+        board.stand_up_later(state, [frame["from"], frame["to"]])  # 10.1 step 11
         if frame["landing"]:
             if any(b["army"] == frame["att"] for b in state["blocks"].values() if b["at"] == frame["to"]):
                 state["landed"].append(frame["to"])

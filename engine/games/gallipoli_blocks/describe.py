@@ -45,7 +45,8 @@ def describe(view: dict[str, Any], cards: dict[str, dict[str, Any]]) -> list[str
         lines.append(f"{army} deck: {deck['early']} early + {deck['late']} late; discards: "
                      + (", ".join(cards[c]["name"] for c in view["discard"][army]) or "none")
                      + "; removed: " + (", ".join(cards[c]["name"] for c in view["removed"][army]) or "none"))
-    gone = sorted((b for b in view["gone"].values() if b.get("id")), key=lambda b: (b["died"], b["id"]))
+    gone = sorted((b for b in view["gone"].values() if b.get("id") and not b.get("retired")),
+                  key=lambda b: (b["died"], b["id"]))
     if gone:
         lines.append("eliminated: " + ", ".join(board.block_name(b["id"]) for b in gone))
     if any(c.get("supplied") for c in cards.values()):

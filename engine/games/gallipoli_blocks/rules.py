@@ -22,6 +22,22 @@ def hand_choices(state: dict[str, Any], army: str, verb: str, action: dict[str, 
 
 
 def prompt(state: dict[str, Any], cards: dict) -> Prompt:
+    shown = frame_prompt(state, cards)
+    if shown.side is not None and state.get("standing"):
+        army = army_of(state, shown.side)
+        groups = board.standing(state, army)
+        if groups:  # 10.1 step 11, before his next decision: a file he sends anyway
+            where = ", ".join(f"{len(v)} at {board.name(k.split(':')[0])}" for k, v in groups.items())
+            return Prompt(shown.side, f"{army}: your blocks revealed in battle are concealed again ({where}): "
+                                      f"'{STAND_UP}' gives them fresh tokens (10.1 step 11)",
+                          (Choice(STAND_UP, {"do": "conceal"}),), free=True)
+    return shown
+
+
+STAND_UP = "stand up"
+
+
+def frame_prompt(state: dict[str, Any], cards: dict) -> Prompt:
     frame = state["frames"][-1]
     kind = frame["k"]
     if kind == "sequence":
@@ -195,6 +211,11 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
     events: list[dict] = []
     frame = state["frames"][-1]
     kind = frame["k"]
+    if state.get("standing") and board.standing(state, army):
+        if action["do"] != "conceal":
+            raise IllegalAction(f"first '{STAND_UP}': your blocks revealed in battle are concealed again (10.1 step 11)")
+        events += [{"text": t} for t in board.stand_up(state, army, action, dice)]
+        return events
     try:
         dispatch(state, frame, kind, army, action, dice, events, cards)
     except (KeyError, TypeError, ValueError, AttributeError) as e:
@@ -367,6 +388,10 @@ def parse_order(state: dict[str, Any], side: str, text: str, known: dict[str, st
         return {"do": "note", "text": m.group(1) if m else text.strip()}
     if kind == "supply":
         return supply_order(state, frame, known)
+    if state.get("standing") and board.standing(state, army):
+        if words in (STAND_UP, "conceal", "1"):  # the one listed choice, by its number too
+            return board.stand_up_order(state, army)
+        raise IllegalAction(f"first '{STAND_UP}': your blocks revealed in battle are concealed again")
     if kind == "battle" and step in ("lead-att", "lead-def"):
         pool = combat.eligible(state, frame) if step == "lead-att" else combat.defenders(state, frame)
         chosen = leaders(state, army, pool, words, text, known)

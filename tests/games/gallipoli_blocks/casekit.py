@@ -18,6 +18,7 @@ A case's ``[before]`` table (every key optional):
     frames = [{k = "phase", army = "allied"}, ...]   pushed over {"k": "sequence"};
         a battle frame needs only from/to/att (and whatever it overrides); its defaults are filled in
     sealed = {L1 = "T1 T2"}   further sealed values (e.g. a sealed choice of leading blocks)
+    again = {"again:5:alexi" = ["br-29-div-86-bde:2"]}, standing = {allied = ["A1"]}   (10.1 step 11)
 
 ``draws = [{side = "allied", pool = "allied-early", cards = {C7 = "allied-card-05"}}]``: the private
 draws the actions make, in order (side, pool and count are checked).  ``seals = ["K1", ...]``: the
@@ -147,6 +148,9 @@ def build(before: dict[str, Any]) -> tuple[dict[str, Any], dict[str, tuple[str, 
         state = sequence.new_state(dict(before.get("options", {})), CARDS)
         state.update({"turn": 1, "stage": "ottoman", "clock": 10,
                       "quota": {"setup:south": 9, "setup:north": 9}})
+    for key in ("again", "standing"):  # blocks stood up again (10.1 step 11): groups, and those still to stand up
+        if key in before:
+            state[key] = copy.deepcopy(before[key])
     for space, specs in before.get("blocks", {}).items():
         if space not in SPACES:
             raise ValueError(f"no space {space!r}")

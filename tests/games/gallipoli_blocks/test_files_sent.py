@@ -52,7 +52,9 @@ def secret_words(state: dict, side: str, everything: dict) -> set[str]:
     for tok, b in game["blocks"].items():
         # blocks a reinforcement card names are public as a group (8.2.1); which token is which is not,
         # and that no opening of a concealed token is ever sent is checked separately below
-        if b["army"] == army and b["id"] is None and not b.get("entering"):
+        # and so are the blocks stood up again together after a battle (10.1 step 11): the opponent
+        # saw them; which fresh token is which is what stays hidden (test_stood_up_blocks_...)
+        if b["army"] == army and b["id"] is None and not b.get("entering") and not b["origin"].startswith("again:"):
             bid = everything[tok].split(":")[0]
             if not bid.startswith("ott-dummy"):  # dummies' names say nothing ("a dummy")
                 words |= {bid, BLOCKS[bid][0]}
@@ -116,3 +118,32 @@ def test_the_check_has_teeth(game):
     mine = show(own_view, everything, GAME)
     assert any(w in mine for w in hidden)
 
+
+
+def test_stood_up_blocks_cannot_be_told_apart(game):
+    """Fog of war (10.1 step 11): after a battle the revealed survivors get fresh tokens. From then
+    on, until the rules open one again, the opponent's board shows the token concealed, no file
+    carries its opening, and the old token (which he saw opened) is off the board."""
+    sent, states, everything = game
+    again = {}  # fresh token -> (its block, the envelope that stood it up)
+    for seq in sorted(states):
+        for tok, b in states[seq]["game"]["blocks"].items():
+            if b["origin"].startswith("again:") and tok not in again:
+                again[tok] = (everything[tok].split(":")[0], seq)
+    assert again, "the game should stand up blocks after its battles"
+    for tok, (bid, since) in again.items():
+        origin = next(states[s]["game"]["blocks"][tok]["origin"] for s in sorted(states) if
+                      tok in states[s]["game"]["blocks"])
+        for side, seq, raw, _ in sent:
+            state = states[seq]["game"]
+            if seq <= since or state["result"] is not None or tok not in state["blocks"]:
+                continue
+            if state["blocks"][tok]["id"] is not None:
+                break  # the rules opened it again (a later battle): from here it is public
+            body = open_block(find_blocks(raw)[0]).content["body"]
+            assert tok not in body.get("private", {}).get("open", {}), f"#{seq} opens {tok[:12]} early"
+            board_text = "\n".join(GAME.describe(state))  # what the opponent's report shows of the board
+            shown = [t for t, b in state["blocks"].items() if b["id"] == bid]
+            assert shown or BLOCKS[bid][0] not in board_text, f"#{seq}: {BLOCKS[bid][0]} still shown on the board"
+        # the fresh token opens, at the end, only to a block of its group (board.check_origin)
+        assert everything[tok] in states[max(states)]["game"]["again"][origin]
