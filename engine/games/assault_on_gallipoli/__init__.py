@@ -1,0 +1,108 @@
+"""Assault on Gallipoli (rules document 001): the rules module, phase 1 of issue 15.
+
+Not yet registered (engine/registry.py): phase 1 leaves out Close Combat (10-11) and the
+Action Cards (17), so it would offer an incomplete game.  Rules by section: ``sequence``
+(3 the turn, 4 activation, 13.2 digging, 15.4.3 commanders, 16.2 ships, 18 Morale Advantage,
+19 Killing Time, 1.3/7.6 victory), ``move`` (5-6 movement, 6.5 reinforcements, 20 landing,
+8.8-8.9 advancing and opportunity fire), ``fire`` (8 fire combat, 9 damage, 9.3/12 retreats,
+5.4 over-stacking), ``board`` (geometry, 7 control, 9.4 Remnants, 15.3 lone Leaders).  The
+data the text lacks is in ``data`` (provisional); RULES.md says what is enforced and what not.
+
+Every piece of information is public in phase 1 (5.5: players may look at each other's
+units); the only hidden things of this game, the card hands, come with phase 2.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from pbem_engine.core import Outcome, Prompt, RulesError
+from pbem_engine.dice import Dice
+
+from . import board, rules, sequence
+from .data import SCENARIOS, SIDES
+
+OPTIONS = {
+    "turns": "stop after this many turns (at most the scenario's)",
+    "casualties": "'cumulative' (default: every loss since the start counts, as 18.4 'add up all your "
+                  "casualties' reads) or 'turn' (only the turn just played)",
+    "target_bounds": "'none' (default: a die at or under the modified target hits, whatever the target, 8.5) "
+                     "or '1-9' (a 1 always hits, a 10 always misses)",
+    "pickup_mf": "'own' (default: a unit a Leader picks up may spend its own MF from there, 6.6.3) or "
+                 "'group' (its MF counts from the group's start)",
+    "killing_time": "the Killing Time start, 7 or 8 (default: the scenario's, 19.2)",
+    "weir": "true: Lt Col Weir (22, optional) lands with the 10th Bn; his values are not in the text: +1 FP, "
+            "+2 MF are ours (default false)",
+}
+CHOICES = {"casualties": ("cumulative", "turn"), "target_bounds": ("none", "1-9"), "pickup_mf": ("own", "group"),
+           "killing_time": (7, 8), "weir": (True, False)}
+
+
+class AssaultOnGallipoli:
+    name: ClassVar[str] = "assault-on-gallipoli"
+    title: ClassVar[str] = "Assault on Gallipoli: The ANZAC Landing Campaign 1915 (rules document 001)"
+    version: ClassVar[str] = "0"  # phase 1, not registered
+    sides: ClassVar[tuple[str, ...]] = SIDES
+    options: ClassVar[dict[str, str]] = OPTIONS
+    scenarios: ClassVar[dict[str, str]] = {k: v["title"] for k, v in SCENARIOS.items()}
+    provisional: ClassVar[tuple[str, ...]] = (
+        "map: areas beyond those the Rulebook names, adjacency, elevations, woods, rivers, roads, red lines, "
+        "sea areas and VP areas are ours, from the sector's geography (data.py, RULES.md)",
+        "counters: firepower, range, strength and MF of every type, and the Leaders' bonuses, beyond the "
+        "values the text states, are ours",
+        "Scenario 1: set-up, boats, reinforcements, 5 turns, Killing Time 8 and the starting cubes are ours",
+        "fire combat: only the modifiers the text names (the Reference Sheet's full table is missing)",
+    )
+
+    @staticmethod
+    def player(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:
+        """A simple player (bot.py), for tests."""
+        from .bot import order
+
+        return order(state, side, prompt, known)
+
+    def setup(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
+        if scenario not in self.scenarios:
+            raise RulesError(f"no scenario {scenario!r}; this game has: {', '.join(self.scenarios)} "
+                             f"(Scenarios 2-5 are not reconstructed yet)")
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise RulesError(f"unknown options {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        for key, allowed in CHOICES.items():
+            if key in options and options[key] not in allowed:
+                raise RulesError(f"option {key} is one of {', '.join(map(str, allowed))}")
+        turns = options.get("turns")
+        if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool) or turns < 1):
+            raise RulesError("option turns is a whole number of turns, 1 or more")
+        state = sequence.new_state(scenario, dict(options))
+        rules.settle(state, None, [])
+        return state
+
+    def prompt(self, state: dict[str, Any]) -> Prompt:
+        return rules.prompt(state)
+
+    def apply(self, state: dict[str, Any], side: str, action: dict[str, Any], dice: Dice):
+        return state, rules.apply(state, side, action, dice)
+
+    def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
+        return state  # 5.5: nothing is hidden in phase 1
+
+    def outcome(self, state: dict[str, Any]) -> Outcome | None:
+        r = state["result"]
+        return Outcome(r["winner"], r["result"], r["reason"]) if r else None
+
+    def describe(self, view: dict[str, Any]) -> list[str]:
+        lines = [f"turn {view['turn']} of {view['turns']}; Killing Time {view['kt']}; Morale Advantage: {view['ma']}"]
+        vp = {s: sum(1 for c in view["cubes"].values() if c == s) for s in SIDES}
+        lines.append(f"VP cubes: anzac {vp['anzac']}, turkish {vp['turkish']}")
+        for area in board.AREAS:
+            here = board.units_at(view, area)
+            if here:
+                extra = [f"{'deep' if view['trenches'][area] == 2 else 'shallow'} trench"] if area in view["trenches"] else []
+                extra += ["wire"] if area in view["wire"] else []
+                lines.append(f"{board.name(area)}{' [' + ', '.join(extra) + ']' if extra else ''}: "
+                             + ", ".join(board.label(view, u) for u in here))
+        return lines
+
+
+GAME = AssaultOnGallipoli()

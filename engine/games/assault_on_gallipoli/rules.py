@@ -1,0 +1,98 @@
+"""The game contract over the frames: ``prompt`` reads the top frame and lists every legal
+choice; ``apply`` hands the action to the frame's rule, then ``settle`` runs every frame that
+needs no decision (the turn sequence, the end of a round, damage fully taken, advancing fire
+with nobody left to fire)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem_engine.core import Choice, IllegalAction, Prompt
+
+from . import board, fire, move, sequence
+from .board import name
+
+
+def prompt(state: dict[str, Any]) -> Prompt:
+    f = state["frames"][-1]
+    k = f["k"]
+    if k == "turn":
+        return Prompt(None, state["result"]["result"] if state["result"] else "the game is over")
+    side = f["side"] if k != "ships" else "anzac"
+    head = f"turn {state['turn']}, Killing Time {state['kt']}: "
+    if k == "ships":
+        return Prompt(side, head + "place your ships in the Aegean Sea, at most 3 an area (16.2)",
+                      tuple(sequence.ship_choices(state, f)))
+    if k == "round":
+        return Prompt(side, head + f"{side} Round: activate units in one area, bring on a group, or pass (4)",
+                      tuple(sequence.round_prompt_choices(state, side)))
+    if k == "fire":
+        chosen = ", ".join(board.unit_name(u) for u in f["units"]) or "nobody yet"
+        return Prompt(side, head + f"{side} {f['mode']} fire from {name(f['from'])} ({chosen}): "
+                                   f"add units, one Leader's bonus, then a target (8)", tuple(fire.fire_choices(state, f)))
+    if k == "move":
+        return Prompt(side, head + f"{side} move at {name(f['at'])}: take units, then go area by area (6)",
+                      tuple(move.move_choices(state, f)))
+    if k == "damage":
+        return Prompt(side, head + f"{side}: take {f['left']} Damage Point(s) at {name(f['area'])} (9)",
+                      tuple(Choice(text, a) for text, a, _ in fire.damage_options(state, f)))
+    if k == "retreat":
+        return Prompt(side, head + f"{side}: units flipped by fire at {name(f['from'])} may retreat (9.3)",
+                      tuple(fire.retreat_choices(state, f)))
+    if k == "overstack":
+        return Prompt(side, head + f"{side}: {f['n']} unit(s) over the stacking limit at {name(f['area'])} "
+                                   f"are eliminated (5.4)", tuple(fire.overstack_choices(state, f)))
+    raise AssertionError(f"no prompt for frame {k}")
+
+
+def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -> list[dict[str, Any]]:
+    if not isinstance(action, dict) or not isinstance(action.get("do"), str):
+        raise IllegalAction("an action is an object with 'do'")
+    shown = prompt(state)
+    if shown.side != side or action not in [c.action for c in shown.choices]:
+        raise IllegalAction(f"{side} cannot do {action!r} now: {shown.text}", [c.label for c in shown.choices])
+    state["clock"] += 1
+    events: list[dict[str, Any]] = []
+    f = state["frames"][-1]
+    k = f["k"]
+    if k == "ships":
+        sequence.do_ships(state, f, action, events)
+    elif k == "round":
+        sequence.do_round(state, f, action, dice, events)
+    elif k == "fire":
+        fire.do_fire(state, f, action, dice, events)
+    elif k == "move":
+        move.do_move(state, f, action, events)
+    elif k == "damage":
+        fire.do_damage(state, f, action, events)
+    elif k == "retreat":
+        fire.do_retreat(state, f, action, events)
+    elif k == "overstack":
+        fire.do_overstack(state, f, action, events)
+    settle(state, dice, events)
+    return events
+
+
+def settle(state: dict[str, Any], dice: Any, events: list) -> None:
+    """Run every frame that needs no decision, until one does (or the game ends)."""
+    while True:
+        f = state["frames"][-1]
+        k = f["k"]
+        if k == "turn":
+            if not sequence.sequence(state, f, dice, events):
+                return
+        elif k == "round" and f["acted"]:
+            sequence.end_round(state, f, events)
+        elif k == "advance":
+            move.settle_advance(state, f)
+        elif k == "damage":
+            if not fire.settle_damage(state, f, events):
+                return
+        elif k == "retreat" and not f["cands"]:
+            state["frames"].pop()
+        elif k == "overstack" and not fire.overstack_choices(state, f):
+            state["frames"].pop()
+        elif k == "fire" and not fire.fire_choices(state, f):
+            state["frames"].pop()  # every firer gone (opportunity fire after losses): nothing to decide
+        else:
+            return

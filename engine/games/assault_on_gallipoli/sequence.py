@@ -1,0 +1,258 @@
+"""The turn sequence (3), activation rounds and passing (4, 19), Morale Advantage (18), ship
+placement (16.2), digging (13.2), commanders (15.4.3) and victory (1.2-1.3, 7.6)."""
+
+from __future__ import annotations
+
+import copy
+from itertools import combinations
+from typing import Any
+
+from pbem_engine.core import Choice, IllegalAction
+
+from . import board, fire, move
+from .board import enemy, kind, label, name, units_at
+from .data import AREAS, SCENARIOS, SIDES
+
+VP_AREAS = [a for a, v in AREAS.items() if "vp" in v[3]]
+AEGEAN = [a for a, v in AREAS.items() if "aegean" in v[3]]
+KHETIA = next(a for a, v in AREAS.items() if "khetia" in v[3])
+
+
+def new_state(scenario: str, options: dict[str, Any]) -> dict[str, Any]:
+    sc = SCENARIOS[scenario]
+    waves = copy.deepcopy(sc["waves"])
+    if options.get("weir"):  # option (22): Weir, values provisional (data.LEADERS), lands with the 10th Bn
+        waves[0][0].append("weir")
+    state: dict[str, Any] = {
+        "scenario": scenario, "options": options, "turn": 1,
+        "turns": min(options.get("turns") or sc["turns"], sc["turns"]),
+        "kt": 0, "ma": sc["morale"], "units": {}, "lost": {s: [] for s in SIDES}, "lost_before": {s: 0 for s in SIDES},
+        "control": {}, "cubes": {a: sc["cubes"] for a in VP_AREAS}, "trenches": dict(sc["trenches"]),
+        "wire": list(sc["wire"]), "reinforcements": {s: {} for s in SIDES}, "next_reinf": {s: {} for s in SIDES},
+        "fleet": copy.deepcopy(sc["ships"]), "waves": waves if sc["landing"] else [], "passes": 0,
+        "clock": 0, "result": None, "frames": [{"k": "turn", "phase": "cleanup"}],
+    }
+    for area, units in sc["setup"].items():
+        for u in units:
+            state["units"][u] = {"at": area, "fresh": True}
+    board.update_control(state)
+    return state
+
+
+def killing_time_start(state: dict[str, Any]) -> int:
+    return state["options"].get("killing_time") or SCENARIOS[state["scenario"]]["killing_time"]
+
+
+def casualties(state: dict[str, Any], side: str) -> int:
+    total = sum(board.loss_value(u) for u in state["lost"][side])
+    if state["options"].get("casualties") == "turn":  # option: only the turn just played counts
+        return total - state["lost_before"][side]
+    return total  # default: cumulative, as 18.4 "add up all your casualties" reads
+
+
+# ------------------------------------------------------------------ 3 the turn
+def sequence(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list) -> bool:
+    """Advance the turn frame by one phase; False when a decision is needed or the game is over."""
+    phase = f["phase"]
+    if state["result"]:
+        return False
+    if phase == "cleanup":  # 3.1: every exhausted unit back to fresh; ships taken up to be placed again
+        for u in list(state["units"]):
+            if kind(u) == "ship":
+                del state["units"][u]
+            else:
+                state["units"][u]["fresh"] = True
+        for side in SIDES:
+            state["reinforcements"][side].update(state["next_reinf"][side])
+            state["next_reinf"][side] = {}
+            turn = SCENARIOS[state["scenario"]]["reinforcements"].get(state["turn"], {})
+            state["reinforcements"][side].update({g: [e, list(us)] for g, (e, us) in turn.get(side, {}).items()})
+        state["kt"] = killing_time_start(state)  # 19.2
+        state["passes"] = 0
+        events.append({"text": f"turn {state['turn']} begins; Killing Time at {state['kt']}"})
+        f["phase"] = "morale"
+    elif phase == "morale":
+        if state["turn"] > 1:
+            morale(state, dice, events)
+        for side in SIDES:
+            state["lost_before"][side] = sum(board.loss_value(u) for u in state["lost"][side])
+        f["phase"] = "ships"
+    elif phase == "ships":  # 16.2: Turkish ships in Khetia Bay, the ANZAC player places his
+        for u in state["fleet"]["turkish"]:
+            state["units"][u] = {"at": KHETIA, "fresh": True}
+        f["phase"] = "activation"
+        state["frames"].append({"k": "round", "side": state["ma"], "acted": False})  # 18.1: the holder first
+        if state["fleet"]["anzac"]:  # placed before the first round
+            state["frames"].append({"k": "ships", "left": list(state["fleet"]["anzac"])})
+    elif phase == "activation":
+        f["phase"] = "close"
+    elif phase == "close":  # 10-11 are not enforced in phase 1 (RULES.md)
+        fights = [a for a in AREAS if board.contested(state, a)]
+        if fights:
+            events.append({"text": "close combat (10) is not enforced yet: contested areas stay contested: "
+                                   + ", ".join(name(a) for a in fights)})
+        f["phase"] = "victory"
+    elif phase == "victory":
+        victory(state, events)
+        if not state["result"]:
+            if state["waves"]:  # provisional: boats not landed on turn 1 come in at ANZAC Cove (20.5)
+                for i, boat in enumerate(b for w in state["waves"] for b in w):
+                    state["next_reinf"]["anzac"][f"boat {i + 1}"] = ["anzac-cove", boat]
+                state["waves"] = []
+            state["turn"] += 1
+            f["phase"] = "cleanup"
+    return not state["result"]
+
+
+def morale(state: dict[str, Any], dice: Any, events: list) -> None:
+    """18.3-18.5: each rolls a d10, the side with more casualties adds the difference; the lower
+    score wins; a tie leaves the Advantage where it is."""
+    loss = {s: casualties(state, s) for s in SIDES}
+    diff = abs(loss["anzac"] - loss["turkish"])
+    score = {}
+    for s in SIDES:
+        roll = dice.roll(10, f"{s} Morale Advantage (18.3)")
+        score[s] = roll + (diff if loss[s] > loss[enemy(s)] else 0)
+    if score["anzac"] != score["turkish"]:
+        state["ma"] = min(SIDES, key=lambda s: score[s])
+    events.append({"text": f"Morale Advantage: anzac {score['anzac']}, turkish {score['turkish']} "
+                           f"(casualties {loss['anzac']}/{loss['turkish']}): {state['ma']} holds it (18)"})
+
+
+def victory(state: dict[str, Any], events: list) -> None:
+    """7.6-7.7: cubes take the colour of the area's controller; 1.3 sudden death; 1.2 at the end."""
+    for a in VP_AREAS:
+        side = board.controller(state, a)
+        if side and state["cubes"][a] != side:
+            state["cubes"][a] = side
+            events.append({"text": f"{side} takes the VP cube at {name(a)} (7.6)"})
+    vp = {s: sum(1 for c in state["cubes"].values() if c == s) for s in SIDES}
+    events.append({"text": f"turn {state['turn']} ends: VP anzac {vp['anzac']}, turkish {vp['turkish']}"})
+    if board.controller(state, "mal-tepe") == "anzac":
+        state["result"] = {"winner": "anzac", "result": "ANZAC victory", "reason": "ANZAC control Mal Tepe (1.3)"}
+    elif board.controller(state, "anzac-cove") == "turkish":
+        state["result"] = {"winner": "turkish", "result": "Turkish victory", "reason": "Turks control ANZAC Cove (1.3)"}
+    elif vp["anzac"] >= 6 and state["scenario"] != "turkish-counter-attack":
+        state["result"] = {"winner": "anzac", "result": "ANZAC victory", "reason": f"ANZAC hold {vp['anzac']} VP (1.3)"}
+    elif state["turn"] >= state["turns"]:
+        winner = max(SIDES, key=lambda s: vp[s]) if vp["anzac"] != vp["turkish"] else None
+        state["result"] = {"winner": winner, "result": f"{winner.upper() if winner == 'anzac' else 'Turkish'} victory"
+                           if winner else "draw", "reason": f"VP at the end: {vp['anzac']} to {vp['turkish']} (1.2)"}
+
+
+# ------------------------------------------------------------------ 16.2 ships
+def ship_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
+    u = f["left"][0]
+    return [Choice(f"place {board.unit_name(u)} in {name(a)}", {"do": "place", "unit": u, "at": a})
+            for a in AEGEAN if len(units_at(state, a, "anzac")) < board.SEA_LIMIT]
+
+
+def do_ships(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], events: list) -> None:
+    state["units"][action["unit"]] = {"at": action["at"], "fresh": True}
+    f["left"].pop(0)
+    if not f["left"]:
+        state["frames"].pop()
+
+
+# ------------------------------------------------------------------ 4 the activation round
+def fire_cands(state: dict[str, Any], side: str, area: str) -> list[str]:
+    return [u for u in units_at(state, area, side) if state["units"][u]["fresh"] and board.firepower(u, True) > 0
+            and fire.targets(state, side, area, [u], "standard")]
+
+
+def dig_choices(state: dict[str, Any], side: str, area: str) -> list[Choice]:
+    """13.2: Infantry or Artillery flip to dig; none where enemy units are."""
+    if board.is_sea(area) or board.has_enemy(state, area, side):
+        return []
+    diggers = [u for u in units_at(state, area, side) if state["units"][u]["fresh"] and kind(u) in ("inf", "art")]
+    level = state["trenches"].get(area, 0)
+    where = name(area)
+    if level == 0:
+        return ([Choice(f"dig a shallow trench at {where} with {board.unit_name(u)}", {"do": "dig", "units": [u]})
+                 for u in diggers]
+                + [Choice(f"dig a deep trench at {where} with {board.unit_name(u)} and {board.unit_name(v)}",
+                          {"do": "dig", "units": [u, v]}) for u, v in combinations(diggers, 2)])
+    if level == 1:
+        return [Choice(f"deepen the trench at {where} with {board.unit_name(u)}", {"do": "dig", "units": [u]})
+                for u in diggers]
+    return []
+
+
+def refresh_choices(state: dict[str, Any], side: str, area: str) -> list[Choice]:
+    """15.4.3-15.4.4: a fresh Divisional commander or C-in-C flips to make one unit fresh."""
+    out = []
+    for c in units_at(state, area, side):
+        if kind(c) == "leader" and board.rank(c) >= 2 and state["units"][c]["fresh"]:
+            out += [Choice(f"{board.unit_name(c)} refreshes {board.unit_name(u)}", {"do": "refresh", "by": c, "unit": u})
+                    for u in units_at(state, area, side) if u != c and not state["units"][u]["fresh"]]
+    return out
+
+
+def round_choices(state: dict[str, Any], side: str) -> list[Choice]:
+    out = []
+    areas = sorted({v["at"] for u, v in state["units"].items() if board.side_of(u) == side})
+    for a in areas:
+        if fire_cands(state, side, a):
+            out.append(Choice(f"fire from {name(a)}", {"do": "fire", "from": a}))
+        if move.can_move_from(state, side, a):
+            out.append(Choice(f"move from {name(a)}", {"do": "move", "from": a}))
+        out += dig_choices(state, side, a) + refresh_choices(state, side, a)
+    for g, (entry, units) in sorted(state["reinforcements"][side].items()):
+        if move.can_enter(state, side, entry, units):
+            out.append(Choice(f"bring on group {g} at {name(entry)}", {"do": "reinforce", "group": g}))
+    if side == "anzac" and state["waves"]:
+        for i, boat in enumerate(state["waves"][0]):
+            out.append(Choice(f"land a boat: {', '.join(board.unit_name(u) for u in boat)}", {"do": "land", "boat": i}))
+    return out
+
+
+def round_prompt_choices(state: dict[str, Any], side: str) -> list[Choice]:
+    return round_choices(state, side) + [Choice("pass", {"do": "pass"})]
+
+
+def do_round(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: Any, events: list) -> None:
+    side, do = f["side"], action["do"]
+    f["acted"] = True
+    if do != "pass":
+        state["passes"] = 0
+    if do == "pass":  # 4.4, 19.6
+        roll = dice.roll(10, "pass (4.4)")
+        state["passes"] += 1
+        if roll >= 8 and state["kt"] > 0:
+            state["kt"] -= 1
+        events.append({"text": f"{side} passes, rolls {roll}: Killing Time {state['kt']}"})
+    elif do == "fire":
+        a = action["from"]
+        state["frames"].append(fire.new_fire(state, side, a, "standard", fire_cands(state, side, a),
+                                             [u for u in units_at(state, a, side) if kind(u) == "leader"]))
+    elif do == "move":
+        state["frames"].append(move.new_move(side, action["from"]))
+    elif do == "dig":
+        area = state["units"][action["units"][0]]["at"]
+        for u in action["units"]:
+            state["units"][u]["fresh"] = False
+        state["trenches"][area] = 2 if len(action["units"]) == 2 or state["trenches"].get(area) else 1
+        events.append({"text": f"{side} digs: {'deep' if state['trenches'][area] == 2 else 'shallow'} trench "
+                               f"at {name(area)} (13.2)"})
+    elif do == "refresh":
+        state["units"][action["by"]]["fresh"] = False
+        state["units"][action["unit"]]["fresh"] = True
+        events.append({"text": f"{board.unit_name(action['by'])} makes {board.unit_name(action['unit'])} fresh (15.4.3)"})
+    elif do == "reinforce":
+        move.bring_on(state, side, action["group"], events)
+    elif do == "land":
+        move.land(state, action["boat"], dice, events)
+    else:
+        raise IllegalAction(f"no {do} in a round")
+
+
+def end_round(state: dict[str, Any], f: dict[str, Any], events: list) -> None:
+    """4.5, 19.7: the phase ends when Killing Time is 0, both passed in a row, or nobody can act."""
+    state["frames"].pop()
+    board.lone_leaders(state, events)
+    board.update_control(state)
+    over = state["kt"] <= 0 or state["passes"] >= 2 or not any(round_choices(state, s) for s in SIDES)
+    if over:
+        events.append({"text": "the Activation Phase is over (4.5)"})
+        return
+    state["frames"].append({"k": "round", "side": enemy(f["side"]), "acted": False})

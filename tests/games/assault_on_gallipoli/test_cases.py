@@ -1,0 +1,96 @@
+"""Rule cases for Assault on Gallipoli: each file in cases/ is one rule situation, played with
+scripted dice (casekit.build makes the state).
+
+A case file holds:
+
+    title, rule        what it shows, and the Rulebook's section
+    [before]           the starting state (see casekit)
+    [[actions]]        side = ..., action = {...}, applied in order through engine.core.step
+    dice = [...]       the die faces the actions roll, all of which must be used
+    illegal = true     the last action must be refused (IllegalAction), changing nothing;
+    error = "..."      ... with this in its message
+    [expect]           units = {id = "area" | "gone" | {at = ..., fresh = ...}}; kt, ma, turn, passes,
+                       trenches, wire, cubes, control (compared key by key); events / no_events
+                       (substrings of the event texts); top = {...} (the top frame, key by key);
+                       side (who decides now, "none"); has_choices / lacks_choices (labels);
+                       remnants = {side = N in play}; result (the outcome's result)
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pbem_engine.core import IllegalAction, copy_state, step
+from pbem_engine.dice import ScriptedDice
+from pbem_engine.games.assault_on_gallipoli import GAME, board
+
+from .casekit import build
+
+CASES = sorted((Path(__file__).parent / "cases").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_case(path: Path) -> None:
+    case = tomllib.loads(path.read_text())
+    assert case.get("title") and case.get("rule"), "a case names its title and rule"
+    state = build(case.get("before", {}))
+    dice = ScriptedDice(case.get("dice", []))
+    events: list[dict[str, Any]] = []
+    actions = case.get("actions", [])
+    for i, act in enumerate(actions):
+        last = i == len(actions) - 1
+        if last and (case.get("illegal") or act.get("illegal")):
+            before = copy_state(state)
+            with pytest.raises(IllegalAction) as err:
+                step(GAME, state, act["side"], act["action"], dice)
+            want = act.get("error") or case.get("error")
+            if want:
+                assert want in str(err.value)
+            assert state == before
+            break
+        state, evs = step(GAME, state, act["side"], act["action"], dice)
+        events += evs
+    assert dice.remaining == 0, f"{dice.remaining} scripted die face(s) unused"
+    check(state, events, case.get("expect", {}))
+
+
+def check(state: dict[str, Any], events: list[dict[str, Any]], expect: dict[str, Any]) -> None:
+    texts = [e["text"] for e in events]
+    for uid, want in expect.get("units", {}).items():
+        if want == "gone":
+            assert uid not in state["units"], f"{uid} should be gone"
+            continue
+        assert uid in state["units"], f"{uid} should be on the board"
+        want = {"at": want} if isinstance(want, str) else want
+        for key, value in want.items():
+            assert state["units"][uid][key] == value, f"{uid}.{key}: {state['units'][uid][key]!r} != {value!r}"
+    for key in ("kt", "ma", "turn", "passes", "wire", "result"):
+        if key in expect:
+            assert state[key] == expect[key], f"{key}: {state[key]!r} != {expect[key]!r}"
+    for key in ("trenches", "cubes", "control"):
+        for k, v in expect.get(key, {}).items():
+            assert state[key].get(k) == v, f"{key}[{k}]: {state[key].get(k)!r} != {v!r}"
+    for text in expect.get("events", []):
+        assert any(text in t for t in texts), f"no event with {text!r} in {texts}"
+    for text in expect.get("no_events", []):
+        assert not any(text in t for t in texts), f"unexpected event {text!r}"
+    top = state["frames"][-1]
+    for key, value in expect.get("top", {}).items():
+        assert top.get(key) == value, f"top frame {key}: {top.get(key)!r} != {value!r}"
+    prompt = GAME.prompt(state)
+    if "side" in expect:
+        assert (prompt.side or "none") == expect["side"], prompt.text
+    labels = [c.label for c in prompt.choices]
+    for text in expect.get("has_choices", []):
+        assert text in labels, f"{text!r} not offered: {labels}"
+    for text in expect.get("lacks_choices", []):
+        assert text not in labels, f"{text!r} offered"
+    for side, n in expect.get("remnants", {}).items():
+        assert 5 - len(board.pool(state, side)) == n
+    if "outcome" in expect:
+        out = GAME.outcome(state)
+        assert out is not None and out.result == expect["outcome"]
