@@ -26,7 +26,7 @@ import pytest
 
 from pbem_engine.core import IllegalAction, copy_state, step
 from pbem_engine.dice import ScriptedDice
-from pbem_engine.games.assault_on_gallipoli import GAME, board
+from pbem_engine.games.assault_on_gallipoli import GAME, board, rules
 
 from .casekit import build
 
@@ -40,6 +40,7 @@ def test_case(path: Path) -> None:
     state = build(case.get("before", {}))
     dice = ScriptedDice(case.get("dice", []))
     events: list[dict[str, Any]] = []
+    rules.settle(state, dice, events)  # a state built mid-sequence (e.g. at the Morale phase) runs on
     actions = case.get("actions", [])
     for i, act in enumerate(actions):
         last = i == len(actions) - 1
