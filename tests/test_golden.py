@@ -178,6 +178,11 @@ class _Player:
             body: dict[str, Any] = {"reveal": reveal, "actions": [], "private_secret": self.ins.private[self.side].hex()}
         else:
             body = {"reveal": reveal, "actions": self.orders(match, seq, reveal)}
+            after = protocol.advance(self.game, match, seq, self.side, body, self.build())[0]
+            record = after.get("private", {}).get(self.side)  # turns._ends_owing_our_secret
+            if record and record["log"] and record["secret"] is None and not after["pending"] \
+                    and self.game.outcome(after["game"]) is not None:
+                body["private_secret"] = self.ins.private[self.side].hex()
         build = self.build()  # Campaign._sign
         if build:
             protocol.advance(self.game, match, seq, self.side, body, build)

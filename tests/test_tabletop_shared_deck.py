@@ -196,7 +196,7 @@ def duel(tmp_path):
     (tmp_path / "pack" / "pack.toml").write_text(SMALL)
     pack = load(tmp_path / "pack")
     assert check(pack) == []
-    return Game(tmp_path, pack, ("red", "blue")), pack
+    return Game(tmp_path, pack, ("red", "blue"), "duel"), pack
 
 
 def _forge(g: Game, side: str, change) -> str:
@@ -280,11 +280,11 @@ def test_a_tampered_shuffle_is_named_by_the_audit_at_the_end(duel, monkeypatch):
     g.play("blue", "pass")  # the tampered shuffle-rekey: valid group elements, so accepted at once
     monkeypatch.undo()
     g.play("red", "pass")
-    g.play("blue", "end the test is over")
-    first = g.camps["red"].waiting()["side"]
-    g.play(first)  # the first secret: nothing to audit yet
+    g.play("blue", "end the test is over")  # it ends the game: blue's secret goes with it (nothing to audit yet)
+    last = g.camps["red"].waiting()["side"]
+    assert last == "red"
     with pytest.raises(PbemError) as e:  # the last side's tool cannot sign a reveal that fails the audit
-        g.camps[g.other(first)].play(g.who[g.other(first)], [])
+        g.camps[last].play(g.who[last], [])
     text = f"{e.value} {e.value.detail}"
     assert e.value.code == "cheating"
     assert "blue" in text and "shuffle-rekey" in text and "envelope #3" in text, text

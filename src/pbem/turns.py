@@ -88,9 +88,7 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         return play_refereed(camp, identity, orders, ask)
     reveal = camp._next_link()
     if waiting["why"] == "secret":  # the game is over: open every hidden draw to the opponent
-        body = {"reveal": reveal, "actions": [], "private_secret": camp._secrets()["private"]}
-        if camp._secrets().get("chosen"):  # the items we hid by choice, opened at last
-            body["private_chosen"] = camp._secrets()["chosen"]
+        body = {"reveal": reveal, "actions": [], **_secret_fields(camp)}
         try:
             envelope = camp._sign(identity, body)
         except protocol.ProtocolError as e:  # the end-of-game check of the shared decks names a cheat
@@ -155,7 +153,15 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
             if queue or not ask:
                 raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
             refusal = str(e)
-    envelope = camp._sign(identity, {"reveal": reveal, "actions": actions})
+    body: dict[str, Any] = {"reveal": reveal, "actions": actions}
+    if _ends_owing_our_secret(game, match, side):  # open our hidden draws in this file, not one more
+        body.update(_secret_fields(camp))
+    try:
+        envelope = camp._sign(identity, body)
+    except protocol.ProtocolError as e:
+        if "private_secret" not in body:
+            raise
+        raise PbemError("the end-of-game check failed", str(e), code=e.code) from None
     crash_point("play:stored")
     camp._save_draft([])  # after the turn is stored: a kill between leaves a draft of an older head, ignored
     path = camp._archive("sent", envelope)
@@ -163,6 +169,22 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
     result = PlayResult(envelope, path, events, rolls, actions)
     result.unused = unused
     return result
+
+
+def _secret_fields(camp: Campaign) -> dict[str, Any]:
+    fields = {"private_secret": camp._secrets()["private"]}
+    if camp._secrets().get("chosen"):  # the items we hid by choice, opened at last
+        fields["private_chosen"] = camp._secrets()["chosen"]
+    return fields
+
+
+def _ends_owing_our_secret(game: Any, match: dict[str, Any], side: str) -> bool:
+    """Our orders end the game and we shall owe our private secret: it may go with them (once the
+    game is decided nothing is left to hide), saving the file that would carry only it."""
+    record = match.get("private", {}).get(side)
+    if record is None or record["secret"] is not None or match["pending"] or game.outcome(match["game"]) is None:
+        return False
+    return bool(record["log"]) or any(r["log"] for r in match.get("decks", {}).values())
 
 
 def _as_listed(number: str, listed: list, prompt: Prompt) -> str:
