@@ -32,11 +32,9 @@ def _entropy(tag: str):
 
 def _turn(state: dict[str, Any]) -> int | None:
     """The game turn: the state's ``turn`` where it is a number, else its ``round``."""
-    for key in ("turn", "round"):
-        value = state.get(key)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    return None
+    from pbem.demo import game_turn
+
+    return game_turn(state)
 
 
 def play_one(module: str, options: dict[str, Any], seed: int, root: Path) -> list[tuple[int, int]]:

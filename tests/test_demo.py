@@ -37,6 +37,15 @@ def test_demo_plays_a_game_by_files_and_verifies_both_sides(tmp_path):
     finally:
         camp.ledger.close()
     assert "landing fire at" in log and "battle for" in log and "supply check" in log
+    # what the game cost by e-mail, per game turn (the demo's entropy is fresh: a different game each
+    # run). With battle plans and forced rolls sealed at once a game turn of the block game, battles
+    # and landings included, takes about 7 files on average (2 to 22 seen); it took about 25 before
+    import re
+    import statistics
+
+    [line] = [line for line in out.splitlines() if line.startswith("turn files per game turn")]
+    counts = [int(n) for n in re.findall(r"turn \d+: (\d+)", line)]
+    assert len(counts) >= 2 and statistics.median(counts) <= 10 and statistics.mean(counts) <= 12, line
 
 
 def test_demo_of_the_small_game_by_name(tmp_path):

@@ -91,6 +91,7 @@ def run(directory: Path | None, module: str | None, echo: Callable[[str], None],
     player = {first: identities["alice"], second: identities["bob"]}
 
     count = 2
+    per_turn: dict[int, int] = {}  # turn files per game turn: each is one exchange by e-mail
     while True:
         waiting = camps[first].waiting()
         if waiting is None:
@@ -101,6 +102,9 @@ def run(directory: Path | None, module: str | None, echo: Callable[[str], None],
         assert result.envelope is not None
         _deliver(camps[side], result.envelope, camps[other])
         count += 1
+        turn = game_turn(camps[first].match()["game"])
+        if turn is not None:
+            per_turn[turn] = per_turn.get(turn, 0) + 1
         actions = len(result.drafted)
         echo(f"  #{result.envelope.seq} {side}: {actions} action(s), {len(result.rolls)} roll(s) "
              f"-> {_file(result.envelope)}")
@@ -109,6 +113,9 @@ def run(directory: Path | None, module: str | None, echo: Callable[[str], None],
         if count > max_envelopes:
             raise RuntimeError("demo game did not end")
 
+    if per_turn:
+        echo("turn files per game turn (each one exchange by e-mail): "
+             + ", ".join(f"turn {t}: {n}" for t, n in sorted(per_turn.items())))
     for side, camp in camps.items():
         echo(f"verify {side} ({camp.dir}): {verify_path(camp.dir).summary()}")
     echo("")
@@ -122,6 +129,15 @@ def run(directory: Path | None, module: str | None, echo: Callable[[str], None],
     echo(f"  HTML report      {html}")
     echo(f"Try: pbem verify {camps[second].dir}    pbem report --campaign {camps[first].dir}")
     return directory
+
+
+def game_turn(state: dict) -> int | None:
+    """The game turn of a module's state: its ``turn`` where that is a number, else its ``round``."""
+    for key in ("turn", "round"):
+        value = state.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return None
 
 
 def _as_received(camp: Campaign, seq: int, limit: int = 8) -> list[str]:
