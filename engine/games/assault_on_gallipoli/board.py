@@ -141,7 +141,11 @@ def enemy(side: str) -> str:
 
 
 def has_enemy(state: dict[str, Any], area: str, side: str) -> bool:
-    return bool(units_at(state, area, enemy(side)))
+    return any(v["at"] == area and side_of(u) != side for u, v in state["units"].items())
+
+
+def enemy_areas(state: dict[str, Any], side: str) -> set[str]:
+    return {v["at"] for u, v in state["units"].items() if side_of(u) != side}
 
 
 def combat_units(units: list[str]) -> list[str]:

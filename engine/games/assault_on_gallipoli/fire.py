@@ -39,12 +39,13 @@ def targets(state: dict[str, Any], side: str, frm: str, units: list[str], mode: 
     firers' own area while enemy units share it (8.2.2), opportunity fire at its own area (8.9.2)."""
     if not units:
         return []
-    if mode == "opportunity" or (not board.is_sea(frm) and board.has_enemy(state, frm, side)):
-        pool = [frm] if board.has_enemy(state, frm, side) else []
+    held = board.enemy_areas(state, side)
+    if mode == "opportunity" or (not board.is_sea(frm) and frm in held):
+        pool = [frm] if frm in held else []
     else:
-        pool = [a for a in board.AREAS if not board.is_sea(a) and board.has_enemy(state, a, side)]
+        pool = [a for a in held if not board.is_sea(a)]
     manica = "hms-manica" in units
-    return [a for a in pool if all(reaches(state, u, frm, a, mode, manica) for u in units if u != "hms-manica")]
+    return sorted(a for a in pool if all(reaches(state, u, frm, a, mode, manica) for u in units if u != "hms-manica"))
 
 
 # ------------------------------------------------------------------ the fire frame

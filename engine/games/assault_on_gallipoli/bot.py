@@ -1,0 +1,55 @@
+"""A simple, sensible player for tests: fire when it can, land and bring on reinforcements,
+march on the nearest VP area it does not hold, take damage on the cheapest counter first."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem_engine.core import Prompt
+
+from . import board
+from .sequence import VP_AREAS
+
+
+def goal_distance(state: dict[str, Any], side: str, area: str) -> int:
+    goals = [a for a in VP_AREAS if state["cubes"].get(a) != side or board.controller(state, a) != side]
+    return min((board.DIST[area][g] for g in goals), default=0)
+
+
+def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:
+    choices = list(prompt.choices)
+    f = state["frames"][-1]
+    k = f["k"]
+
+    def pick(pred) -> str | None:
+        for i, c in enumerate(choices):
+            if pred(c.action):
+                return str(i + 1)
+        return None
+
+    if k == "round":
+        for do in ("land", "fire", "reinforce", "move", "refresh"):
+            got = pick(lambda a, do=do: a["do"] == do)
+            if got:
+                return got
+        return pick(lambda a: a["do"] == "pass") or "1"
+    if k == "fire":
+        return (pick(lambda a: a["do"] == "with") or pick(lambda a: a["do"] == "leader")
+                or pick(lambda a: a["do"] == "fire") or "1")
+    if k == "move":
+        if not f["went"]:
+            return pick(lambda a: a["do"] == "take") or pick(lambda a: a["do"] == "go") or "1"
+        here = goal_distance(state, side, f["at"])
+        best = min((c for c in choices if c.action["do"] == "go"),
+                   key=lambda c: goal_distance(state, side, c.action["to"]), default=None)
+        if best is not None and goal_distance(state, side, best.action["to"]) < here:
+            return str(choices.index(best) + 1)
+        return pick(lambda a: a["do"] == "stop") or "1"
+    if k == "damage":
+        for do in ("wire", "flip", "reduce", "eliminate"):
+            got = pick(lambda a, do=do: a["do"] == do)
+            if got:
+                return got
+    if k == "retreat":
+        return pick(lambda a: a["do"] == "stay") or "1"
+    return "1"
