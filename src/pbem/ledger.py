@@ -75,8 +75,8 @@ def _dumps() -> Callable[[Any], str]:
     if c_make_encoder is None:  # pragma: no cover - a Python without the _json accelerator
         return json.dumps
     default = JSONEncoder().default
-    try:
-        encode = c_make_encoder({}, default, encode_basestring_ascii, None, ": ", ", ", False, False, True)
+    try:  # no markers dict shared between calls (and threads): these values are fresh lists and dicts
+        encode = c_make_encoder(None, default, encode_basestring_ascii, None, ": ", ", ", False, False, True)
         if "".join(encode([1, None, {"a": "é"}], 0)) != json.dumps([1, None, {"a": "é"}]):
             return json.dumps  # pragma: no cover - another Python's internals
     except TypeError:  # pragma: no cover - another signature in another Python
