@@ -142,7 +142,7 @@ def _name(pack: dict, card: str) -> str:
 def test_assault_on_gallipoli_deals_private_hands_by_turn_files(tmp_path):
     pack = load(shipped()["assault-on-gallipoli"])
     assert {d["id"] for d in pack["deck"] if d.get("dealt") == "private"} == {"action-deck", "close-combat-deck"}
-    g = Game(tmp_path, pack, ("anzac", "turkish"))
+    g = Game(tmp_path, pack, ("anzac", "turkish"), tag="aog")  # its own game id (games are cached by id)
     anzac, turkish = g.camps["anzac"], g.camps["turkish"]
     g.play("anzac", "shuffle action card deck", "pass")  # begin + anzac's shuffle
     g.play("turkish", "pass")  # its shuffle-rekey rides on its hand-over
