@@ -63,7 +63,8 @@ def fire_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
     if f["leader"] is None:
         out += [Choice(f"bonus from {label(state, ldr)} (+{board.fp_bonus(ldr)})", {"do": "leader", "unit": ldr})
                 for ldr in f["leaders"]]
-    out += [Choice(f"fire at {name(a)}", {"do": "fire", "at": a}) for a in targets(state, side, frm, f["units"], mode)]
+    if any(board.firepower(u, True) > 0 for u in f["units"]):  # not Manica alone
+        out += [Choice(f"fire at {name(a)}", {"do": "fire", "at": a}) for a in targets(state, side, frm, f["units"], mode)]
     if mode != "standard":  # 8.8.5, 8.9.1: advancing and opportunity fire are never compulsory
         out.append(Choice(f"no {mode} fire", {"do": "hold"}))
     return out
@@ -162,8 +163,9 @@ def damage_options(state: dict[str, Any], f: dict[str, Any]) -> list[tuple[str, 
     """9.1.2-9.1.3 and 9.4: (label, action, Damage Points absorbed) for every way to take a point."""
     side, area, left = f["side"], f["area"], f["left"]
     out = []
-    spare = len(board.pool(state, side))
-    for u in units_at(state, area, side):
+    here = units_at(state, area, side)
+    spare = min(len(board.pool(state, side)), board.LAND_LIMIT - len(here) + 1)  # 9.4.4 pool, 9.4.5 stacking
+    for u in here:
         fresh = state["units"][u]["fresh"]
         if fresh:
             out.append((f"flip {label(state, u)}", {"do": "flip", "unit": u}, 1))
@@ -190,8 +192,7 @@ def do_damage(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], 
             f["flipped"].append(u)
         events.append({"text": f"{board.unit_name(u)} flips to absorb 1 Damage Point"})
     elif do == "reduce":
-        area = state["units"][u]["at"]
-        board.eliminate(state, u, events)
+        area = state["units"].pop(u)["at"]  # reduced, not eliminated: no casualty for 18.4 (our reading)
         made = board.place_remnants(state, f["side"], area, action["n"])
         events.append({"text": f"{board.unit_name(u)} is reduced to {len(made)} Remnant(s) (9.4)"})
     elif do == "eliminate":

@@ -156,8 +156,12 @@ def do_ships(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], e
 
 # ------------------------------------------------------------------ 4 the activation round
 def fire_cands(state: dict[str, Any], side: str, area: str) -> list[str]:
-    return [u for u in units_at(state, area, side) if state["units"][u]["fresh"] and board.firepower(u, True) > 0
-            and fire.targets(state, side, area, [u], "standard")]
+    out = [u for u in units_at(state, area, side) if state["units"][u]["fresh"] and board.firepower(u, True) > 0
+           and fire.targets(state, side, area, [u], "standard")]
+    if out and "hms-manica" in state["units"] and state["units"]["hms-manica"] == {"at": area, "fresh": True} \
+            and any(kind(u) == "ship" for u in out):
+        out.append("hms-manica")  # 16.7: she fires nothing herself, she helps the ships with her
+    return out
 
 
 def dig_choices(state: dict[str, Any], side: str, area: str) -> list[Choice]:
