@@ -38,6 +38,8 @@ def _play_until_a_leading_choice(alice, bob):
             if LEADING in prompt.text and len(asked) == 1:
                 stopped.append(prompt)
                 return None  # nothing to sign: `pbem play` shows this decision
+            if "a battle plan?" in prompt.text:
+                return "decide each step"  # the leading blocks are then chosen at their own step, with odds
             return choose(prompt, camp)
 
         try:

@@ -234,9 +234,10 @@ def test_concealed_pieces_are_hidden_until_revealed_and_checked_at_the_end(tmp_p
         text = "".join(b.payload[96:].decode() for b in find_blocks(path.read_text()))
         assert "blue-spy" not in text
     t.act(t.a, "pass")
+    # blue's orders end the game, so its secret and the spies it hid go with them (red hid nothing)
     t.act(t.b, "reveal spy two", "end blue reveals its spy")
     assert "blue reveals Spy Two at Ford" in t.run(t.a, "report", "--campaign", t.a.dir).output
-    t.act(t.b)  # red hid nothing; blue owes its secret and the spies it hid
+    assert "game over" in t.run(t.a, "status", "--campaign", t.a.dir).output
     for p in (t.a, t.b):
         assert t.run(p, "verify", p.dir).output.startswith("OK: ")
     final = t.run(t.a, "report", "--campaign", t.a.dir, "--all").output
@@ -282,8 +283,8 @@ def test_secret_notes_are_sealed_until_opened(table):
         text = path.read_text() + "".join(b.payload[96:].decode() for b in find_blocks(path.read_text()))
         assert "dawn" not in text
     t.act(t.b, "pass")
-    t.act(t.a, "open note 1", "end red opens its plan")
+    t.act(t.a, "open note 1", "end red opens its plan")  # red's secret goes with its last orders:
     assert "red opens note 1: we attack the ford at dawn" in t.run(t.b, "report", "--campaign", t.b.dir).output
-    t.act(t.a)  # red's secret: the note is checked against it
+    assert "red reveals its private secret" in t.run(t.b, "report", "--campaign", t.b.dir, "--all").output
     for p in (t.a, t.b):
         assert t.run(p, "verify", p.dir).output.startswith("OK: ")
