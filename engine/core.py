@@ -102,14 +102,19 @@ def copy_state(state: State) -> State:
     return marshal.loads(marshal.dumps(state))
 
 
-def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice) -> tuple[State, list[Event]]:
+def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice, *,
+         prompt: Prompt | None = None, in_place: bool = False) -> tuple[State, list[Event]]:
     """Apply one action by ``side`` if the prompt offers it.
 
+    ``prompt`` is ``game.prompt(state)`` when the caller has it already.  ``in_place``: the
+    caller owns ``state`` and keeps its own way back (``engine.match`` keeps a snapshot), so
+    the module may change it rather than a copy.
+
     :raises IllegalAction: it is not ``side``'s decision, or the action is not
-        among the legal choices; ``state`` is untouched either way.
+        among the legal choices; ``state`` is untouched either way (unless ``in_place``).
     :raises DiceNotReady: the action needs randomness ``dice`` cannot give yet.
     """
-    prompt = game.prompt(state)
+    prompt = prompt or game.prompt(state)
     if prompt.side is None:
         raise IllegalAction("the game is over")
     if prompt.side != side:
@@ -119,7 +124,7 @@ def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice
             f"{side} cannot do {json.dumps(action, sort_keys=True)} now: {prompt.text}",
             [c.label for c in prompt.choices],
         )
-    return game.apply(copy_state(state), side, action, dice)
+    return game.apply(state if in_place else copy_state(state), side, action, dice)
 
 
 def find_choice(prompt: Prompt, order: str) -> Choice:

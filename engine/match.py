@@ -24,6 +24,7 @@ Until ``b`` arrives, the action is *pending* and the game waits for it.
 from __future__ import annotations
 
 import hmac
+import marshal
 from typing import Any
 
 from . import deck_table, private, referee
@@ -300,16 +301,22 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
 
     # A roll reached by forced actions only is sealed by links already revealed: see at_once().
     forced = at_once(match, side, _other(game, side))
+    owned = False  # the actions change one copy of the state in place, with a snapshot before each
     for i, action in enumerate(actions):
         if pending:
             raise ProtocolError("after-roll", f"action {i + 1} follows a roll that waits for "
                                 f"{_other(game, side)}'s reveal; it belongs in a later envelope")
         mark = _mark(ctx)
-        forced = forced and is_forced(game.prompt(state))
+        prompt = game.prompt(state)
+        forced = forced and is_forced(prompt)
+        if not owned:
+            state, owned = copy_state(state), True
+        before = marshal.dumps(state)  # the way back if the action must wait for dice
         try:
-            state, new_events = step(game, state, side, action, _with(NoDice(), ctx))
+            state, new_events = step(game, state, side, action, _with(NoDice(), ctx), prompt=prompt, in_place=True)
             events += new_events
         except DiceNotReady:
+            state = marshal.loads(before)
             if _mark(ctx) != mark:
                 raise ProtocolError("bad-private", f"action {i + 1} both changes {side}'s private pools and rolls "
                                     "shared dice; the rules must split it in two") from None

@@ -101,7 +101,9 @@ def occupant(state: dict[str, Any], space: str) -> str | None:
 
 
 def room(state: dict[str, Any], space: str) -> int:
-    return 10**6 if is_hq(space) else STACK - len(tokens(state, space))
+    if is_hq(space):
+        return 10**6
+    return STACK - sum(1 for b in state["blocks"].values() if b["at"] == space)  # a count: no need to sort
 
 
 def may_enter(state: dict[str, Any], army: str, space: str) -> bool:
