@@ -38,6 +38,13 @@ To draw position j, the other side releases its unlock key for j; only the
 drawer holds the second key.  Anyone checks a released key against the hash
 published at re-keying, at once.  A card played face up is proved by its
 owner releasing its own key: anyone unlocks the position and compares.
+
+Espionage (look at the other's hand, take a card): ``ask`` makes the other side owe its keys
+for every card of its hand not yet shown; once they are in, ``take`` moves one of those cards
+to the asker's hand, which now holds both keys.  ``move`` is the holder handing a card over
+after releasing its own key.  Either way both sides know the card (the former holder held it)
+and no message names it; a card whose keys both sides have released can no longer be drawn
+face down by either, only reshuffled.
 """
 
 from __future__ import annotations
@@ -199,6 +206,22 @@ def play(state: dict[str, Any], side: str, secret: bytes, ref: list[int], to: st
 def move(state: dict[str, Any], side: str, ref: list[int]) -> dict[str, Any]:
     """Move a card from ``side``'s hand to the other's (after ``side`` released its key for it)."""
     return {"op": "move", "side": side, "ref": list(ref)}
+
+
+def ask(state: dict[str, Any], side: str) -> dict[str, Any]:
+    """``side`` asks to see the other's hand (Espionage): the other then owes its keys for every
+    card of its hand not yet shown (engine.deck_table sends them in its next file)."""
+    return {"op": "ask", "side": side}
+
+
+def take(state: dict[str, Any], side: str, ref: list[int]) -> dict[str, Any]:
+    """``side`` takes a card from the other's hand, one the other has shown (released its key for)."""
+    return {"op": "take", "side": side, "ref": list(ref)}
+
+
+def asked(state: dict[str, Any], side: str) -> bool:
+    """Whether ``side`` owes a show of its hand (the other asked)."""
+    return side in state.get("asked", [])
 
 
 def discard(state: dict[str, Any], side: str, ref: list[int]) -> dict[str, Any]:
@@ -393,6 +416,10 @@ def _keys(state: dict[str, Any], msg: dict[str, Any]) -> None:
             raise DeckError("bad-ref", f"position {ref} has left the deck", side)
         sh, i = _position(state, ref)
         sh["keys"][side][str(i)] = entry[2]
+    if asked(state, side) and all(released(state, side, r) is not None for r in hand(state, side)):
+        state["asked"].remove(side)  # the hand the other asked to see is shown
+        if not state["asked"]:
+            del state["asked"]
 
 
 def _play(state: dict[str, Any], msg: dict[str, Any]) -> None:
@@ -429,6 +456,28 @@ def _move(state: dict[str, Any], msg: dict[str, Any]) -> None:
     sh["at"][i] = other(state, side)
 
 
+def _ask(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    side = msg["side"]
+    holder = other(state, side)
+    if not hand(state, holder):
+        raise DeckError("empty-hand", f"{holder} holds no card of {state['deck']} to show", side)
+    if asked(state, holder):
+        raise DeckError("busy", f"{side} already waits for {holder}'s hand of {state['deck']}", side)
+    if any(released(state, holder, r) is None for r in hand(state, holder)):
+        state.setdefault("asked", []).append(holder)
+
+
+def _take(state: dict[str, Any], msg: dict[str, Any]) -> None:
+    side, ref = msg["side"], msg.get("ref")
+    holder = other(state, side)
+    if where(state, ref) != holder:
+        raise DeckError("not-in-hand", f"{side} takes position {ref}, which is not in {holder}'s hand", side)
+    if released(state, holder, ref) is None:
+        raise DeckError("not-shown", f"{side} takes position {ref}, which {holder} has not shown", side)
+    sh, i = _position(state, ref)
+    sh["at"][i] = side
+
+
 def _return(state: dict[str, Any], msg: dict[str, Any]) -> None:
     side, ref = msg["side"], msg.get("ref")
     if where(state, ref) != side:
@@ -450,4 +499,5 @@ def _discard(state: dict[str, Any], msg: dict[str, Any]) -> None:
 
 
 _APPLY = {"begin": _begin, "lock": _step, "shuffle": _step, "shuffle-rekey": _step, "rekey": _step,
-          "draw": _draw, "keys": _keys, "play": _play, "move": _move, "return": _return, "discard": _discard}
+          "draw": _draw, "keys": _keys, "play": _play, "move": _move, "return": _return, "discard": _discard,
+          "ask": _ask, "take": _take}

@@ -76,6 +76,9 @@ def owed(records: dict[str, Any], side: str) -> list[tuple[str, str, Any]]:
         refs = [ref for ref in D.hand(state, D.other(state, side)) if D.released(state, side, ref) is None]
         if refs:
             out.append((deck_id, "keys", refs))
+        shown = [r for r in D.hand(state, side) if D.released(state, side, r) is None]
+        if D.asked(state, side) and shown:  # the other asked to see this side's hand (Espionage)
+            out.append((deck_id, "show", shown))
     return out
 
 
@@ -84,7 +87,8 @@ def describe_owed(records: dict[str, Any], side: str, names: dict[str, str]) -> 
     for deck_id, what, detail in owed(records, side):
         name = names.get(deck_id, deck_id)
         parts.append(f"its {detail} of {name}" if what == "step" else
-                     f"its keys for the {len(detail)} card(s) the other side drew from {name}")
+                     f"its keys for the {len(detail)} card(s) the other side drew from {name}" if what == "keys" else
+                     f"its hand of {name} (the other side asked to see it)")
     return ", ".join(parts)
 
 
@@ -162,8 +166,12 @@ class DeckContext:
                     if got != detail:
                         raise D.DeckError("unexpected", f"{self.author}'s keys of {deck_id} in envelope #{self.seq} "
                                           f"are for {got}, the rules ask for {detail}", self.author)
-                events.append(f"{self.author} releases its keys for the {len(detail)} card(s) "
-                              f"{D.other(state, self.author)} drew")
+                if what == "keys":
+                    events.append(f"{self.author} releases its keys for the {len(detail)} card(s) "
+                                  f"{D.other(state, self.author)} drew")
+                else:
+                    events.append(f"{self.author} shows its hand of {deck_id} to {D.other(state, self.author)}, "
+                                  "who asked: " + " ".join(f"[[{ref_text(deck_id, r)}|card]]" for r in detail))
         return events
 
     def _step(self, deck_id: str) -> None:
@@ -245,6 +253,41 @@ class DeckContext:
             if got != refs:
                 raise D.DeckError("unexpected", f"{side} shows {got}, not its hand {refs}", side)
         return len(refs)
+
+    def ask(self, side: str, deck_id: str) -> bool:
+        """``side`` asks to see the other's hand of ``deck_id`` (Espionage): the other's next file
+        carries its keys.  False when every card of that hand is already shown."""
+        self._mine(side)
+        self._send(deck_id, D.ask(self.records[deck_id]["state"], side))
+        return D.asked(self.records[deck_id]["state"], D.other(self.records[deck_id]["state"], side))
+
+    def take(self, side: str, text: str) -> None:
+        """``side`` takes a card the other has shown from the other's hand into its own."""
+        self._mine(side)
+        deck_id, ref = self._ref(text)
+        self._send(deck_id, D.take(self.records[deck_id]["state"], side, ref))
+
+    def give(self, side: str, text: str) -> None:
+        """``side`` hands a card of its hand to the other: its key (unless already shown), then the move."""
+        self._mine(side)
+        deck_id, ref = self._ref(text)
+        state = self.records[deck_id]["state"]
+        if D.released(state, side, ref) is None:
+            if self.build:
+                self._send(deck_id, D.release(state, side, self._secret(), [ref]))
+            else:
+                self._send(deck_id, {"op": "keys", "side": side}, ("side",))
+                got = [e[:2] for e in self.records[deck_id]["log"][-1]["keys"]]
+                if got != [ref]:
+                    raise D.DeckError("unexpected", f"{side} releases keys for {got}, not for the card it gives "
+                                      f"({ref})", side)
+        self._send(deck_id, D.move(self.records[deck_id]["state"], side, ref))
+
+    def blocked(self, side: str, deck_id: str, count: int) -> list[str]:
+        """The top ``count`` positions ``side`` cannot draw face down: it released its own key for
+        them (they were in the other's hand, then returned face down), so the other could read them."""
+        state = self.records[deck_id]["state"]
+        return [ref_text(deck_id, r) for r in state["pile"][:count] if D.released(state, side, r) is not None]
 
     def pile(self, deck_id: str) -> list[str]:
         state = self.records[deck_id]["state"]
@@ -349,3 +392,67 @@ def _audit_records(game_id: str, records: dict[str, Any], secrets: dict[str, byt
             raise D.DeckError(e.code, f"deck {deck_id}{envelope}: {e}", e.side, f"{e.step}{envelope}") from None
         checked += result["messages"]
     return checked
+
+
+def messages(records: dict[str, Any]) -> list[dict[str, Any]]:
+    """Every deck message in order, as ``pbem audit`` lists it: deck, envelope, side, op and what
+    it did, in public terms (a card is named only once it is played face up)."""
+    rows = []
+    for deck_id, rec in sorted(records.items()):
+        for msg, envelope in zip(rec["log"], rec["envelopes"]):
+            op = msg.get("op")
+            if op == "begin":
+                text = (f"shuffle {msg['number']} begins: {len(msg['cards'])} card(s) face up (box, discards), "
+                        f"{len(msg['refs'])} face down (the pile); {msg['first']} shuffles first")
+            elif op in ("lock", "shuffle", "shuffle-rekey", "rekey"):
+                text = f"step {op} of shuffle {msg['number']} ({len(msg['deck'])} cards)"
+            elif op == "draw":
+                text = f"draws {msg['count']}"
+            elif op == "keys":
+                text = f"releases {len(msg['keys'])} key(s): " + " ".join(f"{s}:{i}" for s, i, _ in msg["keys"])
+            elif op == "play":
+                text = f"plays {msg['card']} ({msg['ref'][0]}:{msg['ref'][1]}) to the {msg['to']}, with its key"
+            elif op == "ask":
+                text = "asks to see the other side's hand"
+            elif op in ("take", "move", "return", "discard"):
+                text = {"take": "takes", "move": "hands over", "return": "returns face down",
+                        "discard": "discards"}[op] + f" {msg['ref'][0]}:{msg['ref'][1]}"
+            else:
+                text = op
+            side = msg.get("side", msg.get("first", ""))  # a shuffle is begun by the side that shuffles first
+            rows.append({"deck": deck_id, "envelope": envelope, "side": side, "op": op, "text": text})
+    return rows
+
+
+def counts(records: dict[str, Any]) -> dict[str, int]:
+    """Shuffles dealt, cards drawn, keys released, cards played, cards moved between hands."""
+    out = {"shuffles": 0, "draws": 0, "keys": 0, "plays": 0, "moves": 0, "messages": 0}
+    for rec in records.values():
+        for msg in rec["log"]:
+            op = msg.get("op")
+            out["messages"] += 1
+            out["shuffles"] += op == "rekey"
+            out["draws"] += msg.get("count", 0) if op == "draw" else 0
+            out["keys"] += len(msg.get("keys", [])) if op == "keys" else 0
+            out["plays"] += op == "play"
+            out["moves"] += op in ("take", "move")
+    return out
+
+
+def verdict(game_id: str, records: dict[str, Any], private: dict[str, Any]) -> str:
+    """The shared decks' part of ``pbem verify``'s summary: once both private secrets are revealed,
+    every deck message recomputed from them (engine.deck_audit; raises DeckError naming the cheat)."""
+    if not any(r["log"] for r in records.values()):
+        return ""
+    n = counts(records)
+    def many(count: int, what: str) -> str:
+        return f"{count} {what}{'' if count == 1 else 's'}"
+
+    what = ", ".join([many(n["shuffles"], "shuffle"), many(n["draws"], "draw"), many(n["keys"], "key release"),
+                      many(n["plays"], "play")] + ([many(n["moves"], "card") + " moved between hands"] if n["moves"] else []))
+    if all(r.get("secret") for r in private.values()):
+        checked = audit(game_id, records, {s: bytes.fromhex(r["secret"]) for s, r in private.items()},
+                        {s: r["anchor"] for s, r in private.items()})
+        return f"shared decks: {what}; all {checked} deck messages recomputed from both sides' secrets"
+    return (f"shared decks: {what} checked as played; the full re-check (every shuffle recomputed) waits for "
+            "both private secrets, revealed at the end")

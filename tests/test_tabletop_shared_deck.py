@@ -368,3 +368,132 @@ def test_random_play_stays_hidden_and_verifies(tmp_path_factory, orders, tag):
     g.finish()
     for camp in g.camps.values():
         assert verify_ledger(camp.ledger).summary().startswith("OK: ")
+
+
+
+# -- Espionage: look at the other's hand, take a card; a card handed over -------------------
+def test_espionage_looks_at_the_other_hand_and_takes_a_card(duel):
+    g, pack = duel
+    g.play("red", "shuffle tricks", "pass")
+    g.play("blue", "pass")
+    g.play("red", "draw 2 from tricks", "pass")
+    g.play("blue", "draw 3 from tricks", "pass")  # its keys for red's draw ride here
+    with pytest.raises(PbemError) as e:  # nothing shown yet: nothing of blue's to name
+        g.camps["red"].play(g.who["red"], ["take feint"])
+    assert "look at hand of DECK" in e.value.detail
+    red_before = g.hand("red")
+    assert len(red_before) == 2 and g.hand("blue") == []  # blue reads its cards when red's keys come
+
+    # red looks (its keys for blue's draw ride on the same file), then blue's file shows the hand
+    g.play("red", "play " + _name(pack, red_before[0]), "look at hand of tricks")
+    blue_before = g.hand("blue")
+    assert len(blue_before) == 3
+    waiting = g.camps["red"].waiting()
+    assert waiting["side"] == "blue" and waiting["why"] == "deck" and "asked to see" in waiting["text"]
+    before = len(g.sent)
+    g.play("blue")  # its show: the one extra file, as a draw whose drawer keeps the decision
+    assert len(g.sent) - before == 1 and g.camps["red"].waiting()["side"] == "red"
+    shown = {ref: card for ref, card in g.camps["red"].knowledge().items()
+             if ref in g.camps["red"].match()["game"]["hands"]["blue"]}
+    assert sorted(shown.values()) == sorted(blue_before)
+
+    # red takes one: it moves to red's hand in both copies, red's tool names it
+    ref, card = sorted(shown.items())[0]
+    g.play("red", f"take {_name(pack, card)} from blue's hand", "pass")
+    for camp in g.camps.values():
+        hands = camp.match()["game"]["hands"]
+        assert ref in hands["red"] and ref not in hands["blue"]
+        assert D.where(camp.match()["decks"]["tricks"]["state"], deck_table.parse_ref(ref)[1]) == "red"
+    assert sorted(g.hand("red")) == sorted(red_before[1:] + [card])
+    assert sorted(g.hand("blue")) == sorted(c for c in blue_before if c != card)
+    # no one without a side's secret reads it: the public record names only cards face up
+    public = deck_table.known(g.camps["red"].match()["decks"], "red", b"\0" * 32)
+    assert ref not in public
+    # the byte search: no file sent names a card still held (the taken one included)
+    held = {c.split("#")[0] for c in g.hand("red") + g.hand("blue")} - {red_before[0].split("#")[0]}
+    for author, raw in g.sent:
+        assert not any(c in _payload(raw) for c in held), author
+
+    # a take of a card not shown is refused: blue draws a fresh card, red forges a take of it
+    g.play("blue", "draw 1 from tricks", "pass")
+    fresh = g.camps["red"].match()["game"]["hands"]["blue"][-1]
+
+    honest = g.camps["red"].play(g.who["red"], ["pass"]).envelope  # its keys for blue's fresh card, then pass
+    forged = open_block(find_blocks(honest.raw)[0]).content
+    forged["body"]["actions"] = [{"do": "take", "card": fresh}, {"do": "pass"}]
+    forged["body"]["decks"].append(["tricks", {"op": "take", "side": "red", "ref": deck_table.parse_ref(fresh)[1]}])
+    error = _refused(g, "red", seal(g.who["red"], forged).raw)
+    assert error.code == "not-shown" and "red" in f"{error} {error.detail}"
+    g.camps["blue"].ingest([("honest", honest.raw)])
+    g.sent.append(("red", honest.raw))
+    g.finish()
+    for camp in g.camps.values():
+        summary = verify_ledger(camp.ledger).summary()
+        assert summary.startswith("OK: ") and "1 card moved between hands" in summary, summary
+        assert "deck messages recomputed from both sides' secrets" in summary, summary
+
+    # pbem audit lists every deck message with its envelope, and the verdict
+    from pbem.audit import audit, render as render_audit
+
+    result = audit(g.camps["blue"].ledger)
+    ops = [(d["envelope"], d["side"], d["op"]) for d in result.decks]
+    assert ops[0][2] == "begin" and ("red", "ask") in {(s, o) for _, s, o in ops}
+    assert ("red", "take") in {(s, o) for _, s, o in ops} and ("red", "play") in {(s, o) for _, s, o in ops}
+    envelopes = [e for e, _, _ in ops]
+    assert envelopes == sorted(envelopes) and envelopes[0] == 2  # red's first turn file
+    text = render_audit(result)
+    assert "Shared decks dealt to private hands" in text and "recomputed from both sides' secrets" in text
+    assert f"tricks #{envelopes[0]} red: shuffle 0 begins" in text, text
+    assert "Shared decks dealt to private hands" in render_audit(result, "html")
+
+
+def test_a_card_given_to_the_other_hand_is_read_by_its_new_holder(duel):
+    g, pack = duel
+    g.play("red", "shuffle tricks", "pass")
+    g.play("blue", "pass")
+    g.play("red", "draw 2 from tricks", "pass")
+    g.play("blue", "pass")  # its keys for red's cards
+    card = g.hand("red")[0]
+    g.play("red", f"give {_name(pack, card)} to blue", "pass")  # its own key, then the move
+    assert card in g.hand("blue") and card not in g.hand("red")
+    for camp in g.camps.values():
+        assert len(camp.match()["game"]["hands"]["red"]) == 1 and len(camp.match()["game"]["hands"]["blue"]) == 1
+    summary = verify_ledger(g.camps["red"].ledger).summary()  # before the end: checked as played, no more
+    assert "shared decks: 1 shuffle, 2 draws" in summary and "waits for both private secrets" in summary, summary
+    g.finish()
+    for camp in g.camps.values():
+        assert verify_ledger(camp.ledger).summary().startswith("OK: ")
+
+
+# -- a draw of a card the other side returned face down: a friendly refusal, by the CLI --------
+def test_drawing_a_card_the_other_returned_face_down_is_refused_by_the_cli(tmp_path):
+    from click.testing import CliRunner
+
+    from tests.conftest import assert_refused, db_bytes, invoke, new_player, pbem
+
+    runner = CliRunner()
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "pack.toml").write_text(SMALL)
+    red, blue = new_player(runner, tmp_path, "alice", "red"), new_player(runner, tmp_path, "bob", "blue")
+    pbem(runner, "new", "tabletop", "--pack", tmp_path / "pack", "--as", "red", "--key", "alice",
+         "--opponent", blue.pub, "--campaign", red.dir, env=red.env)
+    invitation = max((red.dir / "sent").glob("*.pbem"))
+    pbem(runner, "join", invitation, "--key", "bob", "--campaign", blue.dir, env=blue.env)
+    pbem(runner, "ingest", "--campaign", red.dir, max((blue.dir / "sent").glob("*.pbem")), env=red.env)
+
+    def turn(player, other, *orders):
+        pbem(runner, "play", *orders, "--campaign", player.dir, env=player.env)
+        pbem(runner, "ingest", "--campaign", other.dir, max((player.dir / "sent").glob("*.pbem")), env=other.env)
+
+    turn(red, blue, "shuffle tricks", "pass")
+    turn(blue, red, "pass")
+    turn(red, blue, "draw 6 from tricks", "pass")  # the whole deck
+    turn(blue, red, "pass")  # blue's keys for red's six cards: red reads them
+    turn(red, blue, "return feint", "pass")  # face down, to the bottom: the only card of the pile
+    before = db_bytes(blue.dir)
+    result = invoke(runner, "play", "draw 1 from tricks", "--campaign", blue.dir, env=blue.env)
+    assert_refused(result, "illegal-action")
+    text = result.stderr
+    assert "red returned it" in text and "shuffle Tricks" in text and "protocol" not in text.lower(), text
+    assert db_bytes(blue.dir) == before  # the campaign unchanged
+    turn(blue, red, "shuffle tricks", "pass")  # what the refusal says to do instead is accepted

@@ -16,6 +16,10 @@ link and every envelope's actions, and for each stored roll it checks
 * that its values come out of ``engine.dice.Dice(seed)``: the rolls seeded
   by one seed are drawn from one stream, in their stored order.
 
+Shared decks dealt to private hands (engine.deck_table) are listed message by message, with
+the envelope that carried each, and verify's verdict on them: once both private secrets are
+revealed every shuffle, re-keying and key release is recomputed from them.
+
 Shuffles and draws cannot be re-derived without the items they were given
 (only the result is stored); they are replayed to keep the stream in step
 and marked "checked by replay (verify)".  Then it counts the faces per side
@@ -542,6 +546,12 @@ class AuditResult:
     verified: Verified
     rolls: list[AuditedRoll]
     stats: list[DieStats]
+    decks: list[dict[str, Any]] = field(default_factory=list)  # engine.deck_table.messages: every deck message
+
+    @property
+    def decks_verdict(self) -> str:
+        """The shared decks' verdict (verify's): counted, or recomputed from both revealed secrets."""
+        return self.verified.decks_note
 
     @property
     def dice(self) -> int:
@@ -592,8 +602,13 @@ def audit(ledger: Ledger, build: dict[str, Any] | None = None, progress=None) ->
     commits = commitments(ledger)
     game = game_of(genesis)
     rolls = check_rolls(commits, ledger.rolls())
+    decks = []
+    if verified.match.get("decks"):  # shared decks dealt to private hands: each message and its envelope
+        from pbem_engine.deck_table import messages
+
+        decks = messages(verified.match["decks"])
     return AuditResult(commits.game_id, game.title, game.name, game.version, genesis["body"].get("scenario", ""),
-                       commits.mode, verified.envelopes, verified, rolls, statistics(rolls, tuple(game.sides)))
+                       commits.mode, verified.envelopes, verified, rolls, statistics(rolls, tuple(game.sides)), decks)
 
 
 def _audit_refereed(ledger: Ledger, genesis: dict[str, Any], build: dict[str, Any] | None,

@@ -31,6 +31,7 @@ class Verified:
     match: dict[str, Any]
     claims: int = 0
     referee_note: str = ""
+    decks_note: str = ""  # the shared decks dealt to private hands (engine.deck_table.verdict)
 
     def summary(self) -> str:
         unsealed = f" ({self.unsealed} rolls UNSEALED: their actor could compute them before signing)" if self.unsealed else ""
@@ -41,7 +42,7 @@ class Verified:
             if drawn:
                 hidden += (f", {side}'s {drawn} hidden draws checked against its secret" if record["secret"]
                            else f", {side}'s {drawn} hidden draws NOT YET CHECKED (its secret is revealed at the end)")
-        claims += hidden + self.referee_note
+        claims += hidden + (f", {self.decks_note}" if self.decks_note else "") + self.referee_note
         return (f"OK: {self.envelopes} envelopes, {self.actions} actions, {self.dice} dice checked{unsealed}{claims}; "
                 f"state {self.state_hash[:16]}")
 
@@ -129,7 +130,23 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
         if checker is not None:
             checker.close()
     assert match is not None
-    return Verified(expected_seq, actions, dice, unsealed, applied.state_hash, match, claims)
+    return Verified(expected_seq, actions, dice, unsealed, applied.state_hash, match, claims,
+                    decks_note=_decks(match))
+
+
+def _decks(match: dict[str, Any]) -> str:
+    """The shared decks dealt to private hands: counted, and once both private secrets are in,
+    every deck message recomputed from them (the replay ran the same audit at the last reveal;
+    this one names its verdict, and is cached within the process)."""
+    if not match.get("decks"):
+        return ""
+    from pbem_engine.deck import DeckError
+    from pbem_engine.deck_table import verdict
+
+    try:
+        return verdict(match["game_id"], match["decks"], match.get("private", {}))
+    except DeckError as e:
+        raise VerifyError("the shared-deck audit failed", f"{e.side or 'a side'}: {e}") from None
 
 
 def _verify_claims(ledger: Ledger, genesis: dict[str, Any] | None,

@@ -5,6 +5,7 @@
     reroll die 2 because cocked         draw 2 from allied-deck             play Royal Navy Seaplanes
     deploy 1/33rd to Krithia (a concealed piece of yours)   reveal 1/33rd
     discard ...   return ...   remove ...   reshuffle allied-deck
+    show hand of DECK   look at hand of DECK   take CARD (from the hand shown)   give CARD
     next phase   next turn   say <text>   note <secret text>   open note 2   pass   end <result>
 
 Names may be abbreviated to any unambiguous prefix of a piece's, location's,
@@ -81,6 +82,22 @@ def parse(game, state: dict[str, Any], side: str, text: str, known: dict[str, st
         if not m:
             raise IllegalAction("say 'show hand of DECK'")
         return {"do": "show", "deck": _deck(game, m.group(1))}
+    if verb == "look":  # Espionage: the other side's next file shows its hand of a dealt deck
+        m = re.match(r"^at\s+(?:the\s+)?(?:(?:opponent's|other)\s+)?hand\s+(?:of|from)\s+(.+)$", rest_raw, re.I)
+        if not m:
+            raise IllegalAction("say 'look at hand of DECK'")
+        deck = _deck(game, m.group(1))
+        if not game.is_dealt(deck):
+            raise IllegalAction("only a hand from a deck dealt to private hands can be looked at this way")
+        return {"do": "look", "deck": deck}
+    if verb == "take":  # a card the other side has shown, from its hand into ours
+        card = re.split(r"\s+from\s+", rest_raw, maxsplit=1, flags=re.I)[0]
+        others = [s for s in game.sides if s != side]
+        return {"do": "take", "card": _card(game, state, others[0], card, known or {}, dealt_only=True,
+                                              hint=" (say 'look at hand of DECK' first)")}
+    if verb == "give":  # a card of our hand, handed to the other side
+        card = re.split(r"\s+to\s+", rest_raw, maxsplit=1, flags=re.I)[0]
+        return {"do": "give", "card": _card(game, state, side, card, known or {}, dealt_only=True)}
     if low in ("next phase", "next turn"):
         return {"do": "next", "what": low.split()[1]}
     if verb == "say":
@@ -100,7 +117,8 @@ def parse(game, state: dict[str, Any], side: str, text: str, known: dict[str, st
     if verb == "end":
         return {"do": "end", "result": rest_raw or "the players end the game"}
     raise IllegalAction(f"'{text}' is not a table-top order: move, step, flip, mark, roll, reroll, draw, play, "
-                        "discard, return, remove, reshuffle, show hand of, next phase, next turn, say, pass, end")
+                        "discard, return, remove, reshuffle, show hand of, look at hand of, take, give, next phase, next turn, say, "
+                        "pass, end")
 
 
 def _match(kind: str, text: str, entries: dict[str, str]) -> str:
@@ -147,15 +165,19 @@ def _deck(game, text):
     return _match("deck", text, {i: d.get("name", i) for i, d in game.decks.items()})
 
 
-def _card(game, state, side, text, known):
+def _card(game, state, side, text, known, dealt_only=False, hint=""):
+    """A card in ``side``'s hand that we can name (ours, or the other's once shown)."""
     hand = state["hands"][side]  # a dealt card we cannot read yet (its keys are on their way) is not offered
     names = {item: game.item_name(known.get(item, item)) for item in hand
-             if not item.startswith(DEALT) or item in known}
+             if (not item.startswith(DEALT) and not dealt_only) or item in known}
+    if dealt_only and not names:
+        raise IllegalAction(f"{side} holds no card of a dealt deck that you can see" + hint)
     t = " ".join(text.split()).lower()
     same = [i for i, name in names.items() if name.lower().startswith(t) or i.lower().startswith(t)]
     if len(same) > 1 and len({names[i] for i in same}) == 1:
         return same[0]  # identical cards: any of them will do
-    return _match("card in your hand", text, names)
+    return _match("card in your hand" if not dealt_only or not hint else f"card of {side}'s hand shown to you",
+                  text, names)
 
 
 # --- doing ----------------------------------------------------------------------
@@ -171,7 +193,7 @@ SHAPES: dict[str, dict[str, type]] = {
     "draw": {"deck": TEXT, "count": NUMBER}, "play": {"card": TEXT}, "discard": {"card": TEXT},
     "return": {"card": TEXT}, "remove": {"card": TEXT}, "reshuffle": {"deck": TEXT}, "next": {"what": TEXT},
     "say": {"text": TEXT}, "note": {"text": CHOSEN}, "unseal": {"note": NUMBER}, "pass": {}, "end": {"result": TEXT},
-    "show": {"deck": TEXT},
+    "show": {"deck": TEXT}, "look": {"deck": TEXT}, "take": {"card": TEXT}, "give": {"card": TEXT},
 }
 OPTIONAL = {"roll": {"purpose": TEXT}}
 LONGEST_TEXT = 2000  # a note or a marker, not a file
@@ -366,6 +388,16 @@ def do_draw(game, state, side, a, dice):
         left = len(dice.decks.pile(deck_id))
         if not 1 <= count <= left:
             raise IllegalAction(f"{deck.get('name', deck_id)} has {left} cards left")
+        blocked = dice.decks.blocked(side, deck_id, count)
+        if blocked:  # cards the other side held and returned face down: it has our keys for them
+            others = [s for s in game.sides if s != side]
+            n = dice.decks.pile(deck_id).index(blocked[0])  # the cards above the first blocked one are free
+            raise IllegalAction(
+                f"{side} cannot draw {'that card' if len(blocked) == 1 else 'those cards'} of "
+                f"{deck.get('name', deck_id)} face down: {others[0]} returned "
+                f"{'it' if len(blocked) == 1 else 'them'} after holding {'it' if len(blocked) == 1 else 'them'} "
+                f"with {side}'s key, so {others[0]} would know what {side} draws; shuffle first "
+                f"(say 'shuffle {deck.get('name', deck_id)}')" + (f", or draw at most {n}" if n else ""))
         refs = dice.decks.draw(side, deck_id, count)
         state["hands"][side] += refs
         return [f"{side} draws {count} from {deck.get('name', deck_id)}: " + " ".join(f"[[{r}|card]]" for r in refs)]
@@ -437,6 +469,39 @@ def do_show(game, state, side, a, dice):
     others = [s for s in game.sides if s != side]
     return [f"{side} shows its hand of {game.decks[deck_id].get('name', deck_id)} to {others[0]}: "
             + " ".join(f"[[{c}|card]]" for c in mine)]
+
+
+def do_look(game, state, side, a, dice):
+    deck_id = a["deck"]
+    if not game.is_dealt(deck_id):
+        raise IllegalAction("only a hand from a deck dealt to private hands can be looked at this way")
+    other = next(s for s in game.sides if s != side)
+    name = game.decks[deck_id].get("name", deck_id)
+    if not any(c.startswith(f"{DEALT}{deck_id}:") for c in state["hands"][other]):
+        raise IllegalAction(f"{other} holds no card of {name}")
+    if dice.decks.ask(side, deck_id):
+        return [f"{side} looks at {other}'s hand of {name}: {other}'s next turn file shows it to {side} alone"]
+    return [f"{side} looks at {other}'s hand of {name}, already shown"]
+
+
+def do_take(game, state, side, a, dice):
+    other = next(s for s in game.sides if s != side)
+    if not a["card"].startswith(DEALT) or a["card"] not in state["hands"][other]:
+        raise IllegalAction(f"{other} does not hold that card")
+    dice.decks.take(side, a["card"])
+    state["hands"][other].remove(a["card"])
+    state["hands"][side].append(a["card"])
+    return [f"{side} takes [[{a['card']}|card]] from {other}'s hand"]
+
+
+def do_give(game, state, side, a, dice):
+    other = next(s for s in game.sides if s != side)
+    if not a["card"].startswith(DEALT) or a["card"] not in state["hands"][side]:
+        raise IllegalAction(f"{side} does not hold that card of a dealt deck")
+    dice.decks.give(side, a["card"])
+    state["hands"][side].remove(a["card"])
+    state["hands"][other].append(a["card"])
+    return [f"{side} gives [[{a['card']}|card]] to {other}"]
 
 
 def do_card(game, state, side, a, dice):
@@ -534,7 +599,7 @@ def do_end(game, state, side, a, dice):
 HANDLERS = {"deploy": do_deploy, "unveil": do_unveil, "move": do_move, "step": do_step, "flip": do_flip, "mark": do_mark, "unmark": do_mark, "roll": do_roll,
             "reroll": do_reroll, "draw": do_draw, "play": do_card, "discard": do_card, "return": do_card,
             "remove": do_card, "reshuffle": do_reshuffle, "next": do_next, "say": do_say, "note": do_note, "unseal": do_unseal, "pass": do_pass,
-            "end": do_end, "show": do_show}
+            "end": do_end, "show": do_show, "look": do_look, "take": do_take, "give": do_give}
 
 
 # --- showing ----------------------------------------------------------------------
