@@ -94,5 +94,156 @@ def report(echo: Callable[[str], None], cards: int = 54, combat: int = 36, draws
     return out
 
 
+# -- turn files: the small cases played by two campaigns exchanging real turn files ------------
+PACK = """
+[pack]
+id = "bench-duel"
+title = "Card duel (bench)"
+sides = ["red", "blue"]
+dice = "d6"
+
+[[location]]
+id = "field"
+name = "Field"
+provisional = false
+
+[[deck]]
+id = "tricks"
+name = "Tricks"
+owner = "shared"
+dealt = "private"
+size = 6
+provisional = false
+
+[[card]]
+id = "feint"
+deck = "tricks"
+name = "Feint"
+count = 3
+provisional = false
+
+[[card]]
+id = "ambush"
+deck = "tricks"
+name = "Ambush"
+count = 3
+provisional = false
+
+[[scenario]]
+id = "duel"
+name = "A duel"
+provisional = false
+"""
+
+
+class _Table:
+    """Two campaigns in ``root`` playing the bench pack in table-top mode; counts every turn file
+    and the deck messages each carries."""
+
+    def __init__(self, root, tag: str) -> None:
+        import hashlib
+
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+        from pbem.campaign import Campaign
+        from pbem.datapack import load
+        from pbem.keys import Identity
+
+        (root / "pack").mkdir()
+        (root / "pack" / "pack.toml").write_text(PACK)
+        pack = load(root / "pack")
+
+        def entropy(party: str):
+            counter = iter(range(10**9))
+            return lambda n: hashlib.sha256(f"pbem/bench/decks/{tag}/{party}/{next(counter)}".encode()).digest()[:n]
+
+        red, blue = (Identity(n, Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"{tag}{n}".encode()).digest()))
+                     for n in ("red", "blue"))
+        a, genesis = Campaign.new(root / "a", "tabletop", "red", red, blue.public, "blue", None, {"pack": pack},
+                                  entropy=entropy("a"))
+        b, joined = Campaign.join(root / "b", genesis.raw, blue, entropy=entropy("b"))
+        a.ingest([("join", joined.raw)])
+        self.camps, self.who = {"red": a, "blue": b}, {"red": red, "blue": blue}
+        self.files: list[tuple[str, int, list[str]]] = []  # (author, orders, the ops of its deck messages)
+
+    def play(self, side: str, *orders: str) -> None:
+        from pbem.armor import find_blocks
+        from pbem.envelope import open_block
+
+        result = self.camps[side].play(self.who[side], list(orders))
+        other = "blue" if side == "red" else "red"
+        self.camps[other].ingest([("bench", result.envelope.raw)])
+        body = open_block(find_blocks(result.envelope.raw)[0]).content["body"]
+        self.files.append((side, len(body.get("actions", [])), [m["op"] for _, m in body.get("decks", [])]))
+
+    def waits(self) -> str | None:
+        waiting = self.camps["red"].waiting()
+        return waiting["side"] if waiting and waiting["why"] == "deck" else None
+
+    def readable(self, side: str) -> int:
+        camp = self.camps[side]
+        known = camp.knowledge()
+        return sum(c in known for c in camp.match()["game"]["hands"][side])
+
+    def close(self) -> None:
+        for camp in self.camps.values():
+            camp.ledger.close()
+
+
+def turn_files() -> dict[str, int]:
+    """Play each small case and count: the turn files that carry no orders (sent only because a
+    deck waits for them), and the deck messages of a fresh shuffle with the files they rode on."""
+    import tempfile
+    from pathlib import Path
+
+    out = {}
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-decks-") as tmp:
+        t = _Table(Path(tmp), "files")
+        try:
+            start = len(t.files)
+            t.play("red", "shuffle tricks", "pass")  # begin and red's shuffle
+            t.play("blue", "pass")  # blue's shuffle-rekey rides on its hand-over
+            t.play("red", "draw 1 from tricks", "pass")  # red's rekey rides here, then the draw and the hand-over
+            shuffle = t.files[start:]
+            steps = [[op for op in ops if op in ("lock", "shuffle", "shuffle-rekey", "rekey")] for _, _, ops in shuffle]
+            out["shuffle_messages"] = sum(len(s) for s in steps)
+            out["shuffle_files"] = sum(1 for s in steps if s)
+            out["shuffle_extra"] = sum(1 for _, n, _ in shuffle if n == 0)
+            # a draw with a hand-over: blue's keys ride on blue's own turn
+            start = len(t.files)
+            t.play("blue", "pass")
+            assert t.readable("red") == 1
+            out["draw_handover_extra"] = sum(1 for _, n, _ in t.files[start:] if n == 0)
+            # a draw whose drawer keeps the decision: the other owes a file of keys alone
+            start = len(t.files)
+            t.play("red", "draw 1 from tricks")
+            while (side := t.waits()) is not None:
+                t.play(side)
+            assert t.readable("red") == 2
+            out["draw_keep_extra"] = sum(1 for _, n, _ in t.files[start:] if n == 0)
+            # Espionage: red looks at blue's hand and keeps the decision; blue's file shows it
+            t.play("red", "pass")
+            t.play("blue", "draw 2 from tricks", "pass")
+            start = len(t.files)
+            t.play("red", "look at hand of tricks")
+            while (side := t.waits()) is not None:
+                t.play(side)
+            out["look_extra"] = sum(1 for _, n, _ in t.files[start:] if n == 0)
+        finally:
+            t.close()
+    return out
+
+
+def report_files(echo: Callable[[str], None]) -> dict[str, int]:
+    n = turn_files()
+    echo(f"shared deck, turn files (measured by two campaigns exchanging real turn files): a draw followed by "
+         f"a hand-over {n['draw_handover_extra']} extra, a draw whose drawer keeps the decision "
+         f"{n['draw_keep_extra']} extra, a look at the other's hand (Espionage) {n['look_extra']} extra; a fresh "
+         f"shuffle {n['shuffle_messages']} messages riding on {n['shuffle_files']} files sent anyway "
+         f"({n['shuffle_extra']} extra)")
+    return n
+
+
 if __name__ == "__main__":
     report(print)
+    report_files(print)
