@@ -242,5 +242,8 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
         from .decks import report_files as deck_files  # shared decks: the turn files a draw costs
 
         deck_files(echo)
+        from .replay import report as replay_report  # the block game per action, to a stdlib floor
+
+        replay_report(echo)
         return {"verify_ratio": v_ratio, "verify_ratio_one_process": a_ratio, "memory_ratio": m_ratio,
                 "ingest_ratio_small": r_small, "ingest_ratio_big": r_big, "growth": growth}
