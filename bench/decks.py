@@ -5,6 +5,12 @@ applies it) and reported as a ratio to the same number of bare built-in ``pow`` 
 exponentiations, counted during the run and timed in the same run: ``pow`` is the floor.
 The floor is timed just before and just after the work and the faster of the two is kept,
 so a busy machine makes the ratio look worse, never better.
+
+``pbem verify`` of a finished game with such a deck is measured the same way (target 1.5x its
+exponentiation floor): two campaigns play the Assault on Gallipoli pack's 54 Action Cards in
+table-top mode (a shuffle, draws, a play, both secrets revealed at the end), then the whole
+``verify_path`` of one campaign is timed with the engine's deck caches emptied, as a fresh
+``pbem verify`` process starts, against the bare ``pow`` calls it made.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pbem_engine import deck as D
+from pbem_engine import deck_group, deck_table
 
 SIDES = ["allied", "ottoman"]
 SECRETS = {"allied": b"bench allied secret", "ottoman": b"bench ottoman secret"}
@@ -31,17 +38,23 @@ class _Counter:
         return pow(base, exp, mod)
 
 
+# every engine module that calls ``pow`` (engine.deck_audit works through engine.deck)
+POW_MODULES = (D, deck_group, deck_table)
+
+
 def _timed(work: Callable[[], Any], expected: int) -> tuple[float, int, float, Any]:
     """(time, exponentiations counted, floor for that many, result); ``expected`` sizes the first floor."""
     before = _floor(expected)
     counter = _Counter()
-    D.pow = counter  # shadows the built-in inside engine.deck for this run only
+    for module in POW_MODULES:
+        module.pow = counter  # shadows the built-in inside the engine's deck modules for this run only
     try:
         start = time.perf_counter()
         result = work()
         elapsed = time.perf_counter() - start
     finally:
-        del D.pow
+        for module in POW_MODULES:
+            del module.pow
     floor = min(before * counter.count / max(expected, 1), _floor(counter.count))
     return elapsed, counter.count, floor, result
 
@@ -91,7 +104,70 @@ def report(echo: Callable[[str], None], cards: int = 54, combat: int = 36, draws
     out["combat_ratio"] = t / floor
     echo(f"close combat, a fresh {combat}-card deck shuffled and re-keyed: {t:.2f} s, {n} exponentiations; "
          f"floor {floor:.2f} s; ratio {t / floor:.2f}")
+    out.update(report_verify(echo))
     return out
+
+
+# -- pbem verify of a finished game with a shared deck ------------------------------------------
+VERIFY_TARGET = 1.5
+
+
+def _empty_caches() -> None:
+    """The engine's per-process deck caches (a shuffle step, the end-of-game audit, a card table,
+    a card read): empty, as in a fresh ``pbem verify`` process."""
+    for cached in (deck_table._step_cached, deck_table._audit, deck_table._read, D.card_table):
+        cached.cache_clear()
+
+
+def verify_game(root) -> tuple[Any, str]:
+    """Two campaigns in ``root`` play a short table-top game of the Assault on Gallipoli pack to its
+    end: the 54 Action Cards shuffled, 5 and 4 cards drawn, one played face up, both private secrets
+    revealed.  Returns the first campaign's folder and what was played."""
+    from pbem.datapack import load, shipped
+
+    pack = load(shipped()["assault-on-gallipoli"])
+    t = _Table(root, "verify", pack)
+    first, second = t.sides
+    try:
+        t.play(first, "shuffle action card deck", "pass")  # begin and its shuffle
+        t.play(second, "pass")  # its shuffle-rekey
+        t.play(first, "draw 5 from action card deck", "pass")  # its rekey, the draw
+        t.play(second, "draw 4 from action card deck", "pass")  # its keys for the first's draw ride here
+        known = t.camps[first].knowledge()
+        card = next(known[c] for c in t.camps[first].match()["game"]["hands"][first] if c in known)
+        name = next(c["name"] for c in pack["card"] if c["id"] == card.split("#")[0])
+        t.play(first, f"play {name}", "pass")  # face up, with its key: checked at once
+        while (side := t.waits()) is not None:
+            t.play(side)
+        t.play(t.camps[first].waiting()["side"], "end the bench game is over")
+        while (waiting := t.camps[first].waiting()) is not None:  # the last secret
+            assert waiting["why"] == "secret", waiting
+            t.play(waiting["side"])
+        size = len(t.camps[first].match()["decks"]["action-deck"]["state"]["cards"])
+        what = (f"{pack['pack']['title']}, {size} Action Cards shuffled, 9 drawn, 1 played, both secrets "
+                f"revealed")
+    finally:
+        t.close()
+    return root / "a", what
+
+
+def report_verify(echo: Callable[[str], None]) -> dict[str, float]:
+    """``pbem verify`` of a finished game with a shared deck, as a ratio to the bare ``pow`` calls it makes."""
+    import tempfile
+    from pathlib import Path
+
+    from pbem.verify import verify_path
+
+    with tempfile.TemporaryDirectory(prefix="pbem-bench-verify-") as tmp:
+        folder, what = verify_game(Path(tmp))
+        _empty_caches()
+        t, n, floor, verified = _timed(lambda: verify_path(folder), 3 * 54 + 2)
+    assert verified.decks_note.endswith("recomputed from both sides' secrets"), verified.decks_note
+    ratio = t / floor
+    echo(f"verify of a game with a shared deck: {n} exponentiations, ratio {ratio:.2f} to their bare cost "
+         f"(target {VERIFY_TARGET}) {'OK' if ratio <= VERIFY_TARGET else 'MISSED'}; verify {t:.2f} s, floor "
+         f"({n} x pow 2048-bit) {floor:.2f} s; the game: {what}, {verified.envelopes} envelopes")
+    return {"verify_game_ratio": ratio, "verify_game_exponentiations": n}
 
 
 # -- turn files: the small cases played by two campaigns exchanging real turn files ------------
@@ -140,7 +216,7 @@ class _Table:
     """Two campaigns in ``root`` playing the bench pack in table-top mode; counts every turn file
     and the deck messages each carries."""
 
-    def __init__(self, root, tag: str) -> None:
+    def __init__(self, root, tag: str, pack: dict[str, Any] | None = None) -> None:
         import hashlib
 
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
@@ -149,21 +225,24 @@ class _Table:
         from pbem.datapack import load
         from pbem.keys import Identity
 
-        (root / "pack").mkdir()
-        (root / "pack" / "pack.toml").write_text(PACK)
-        pack = load(root / "pack")
+        if pack is None:
+            (root / "pack").mkdir()
+            (root / "pack" / "pack.toml").write_text(PACK)
+            pack = load(root / "pack")
+        self.sides = list(pack["pack"]["sides"])
+        first, second = self.sides
 
         def entropy(party: str):
             counter = iter(range(10**9))
             return lambda n: hashlib.sha256(f"pbem/bench/decks/{tag}/{party}/{next(counter)}".encode()).digest()[:n]
 
-        red, blue = (Identity(n, Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"{tag}{n}".encode()).digest()))
-                     for n in ("red", "blue"))
-        a, genesis = Campaign.new(root / "a", "tabletop", "red", red, blue.public, "blue", None, {"pack": pack},
+        one, two = (Identity(n, Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"{tag}{n}".encode()).digest()))
+                    for n in self.sides)
+        a, genesis = Campaign.new(root / "a", "tabletop", first, one, two.public, second, None, {"pack": pack},
                                   entropy=entropy("a"))
-        b, joined = Campaign.join(root / "b", genesis.raw, blue, entropy=entropy("b"))
+        b, joined = Campaign.join(root / "b", genesis.raw, two, entropy=entropy("b"))
         a.ingest([("join", joined.raw)])
-        self.camps, self.who = {"red": a, "blue": b}, {"red": red, "blue": blue}
+        self.camps, self.who = {first: a, second: b}, {first: one, second: two}
         self.files: list[tuple[str, int, list[str]]] = []  # (author, orders, the ops of its deck messages)
 
     def play(self, side: str, *orders: str) -> None:
@@ -171,13 +250,13 @@ class _Table:
         from pbem.envelope import open_block
 
         result = self.camps[side].play(self.who[side], list(orders))
-        other = "blue" if side == "red" else "red"
+        other = self.sides[1 - self.sides.index(side)]
         self.camps[other].ingest([("bench", result.envelope.raw)])
         body = open_block(find_blocks(result.envelope.raw)[0]).content["body"]
         self.files.append((side, len(body.get("actions", [])), [m["op"] for _, m in body.get("decks", [])]))
 
     def waits(self) -> str | None:
-        waiting = self.camps["red"].waiting()
+        waiting = self.camps[self.sides[0]].waiting()
         return waiting["side"] if waiting and waiting["why"] == "deck" else None
 
     def readable(self, side: str) -> int:

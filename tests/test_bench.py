@@ -16,5 +16,7 @@ def test_the_benchmark_runs_and_reports_ratios_to_its_floors():
     assert re.search(r"shared deck, turn files .*: a draw followed by a hand-over 0 extra, a draw whose drawer "
                      r"keeps the decision 1 extra, .* a fresh shuffle 3 messages riding on 3 files sent anyway "
                      r"\(0 extra\)", result.output.replace("\n", " ")), result.output
+    assert re.search(r"verify of a game with a shared deck: \d+ exponentiations, ratio [\d.]+ to their bare cost "
+                     r"\(target 1\.5\)", result.output), result.output
     assert re.search(r"block game, \d+ games by its own player, \d+ actions: replay [\d.]+x the stdlib floor .* "
                      r"verify [\d.]+x", result.output.replace("\n", " ")), result.output
