@@ -213,7 +213,7 @@ provisional = false
 
 
 class _Table:
-    """Two campaigns in ``root`` playing the bench pack in table-top mode; counts every turn file
+    """Two campaigns in ``root`` playing the bench pack (or ``pack``) in table-top mode; counts every turn file
     and the deck messages each carries."""
 
     def __init__(self, root, tag: str, pack: dict[str, Any] | None = None) -> None:
