@@ -1,121 +1,21 @@
 """The ``pbem`` command line: thin commands over the library.
 
 Domain errors become a one-line reason plus detail on stderr and exit 1 in
-one place (``_Group.invoke``); click's own usage errors exit 2.
+one place (``LazyGroup.invoke``); click's own usage errors exit 2.
 """
 
 from __future__ import annotations
 
-import os
-import sqlite3
 import sys
 from pathlib import Path
-from typing import Any
 
 import click
 
+from .cli_common import (CONTEXT, LazyGroup, campaign_option, encrypt_option, file_name, identity_passphrase, keystore,
+                         load_mail_config, open_campaign, secrets_lock, show_next)
 from .errors import PbemError
 
-CONTEXT = {"help_option_names": ["-h", "--help"]}
-
-
-class Refused(click.ClickException):
-    exit_code = 1
-
-    def __init__(self, error: PbemError) -> None:
-        super().__init__(str(error))
-        self.error = error
-
-    def format_message(self) -> str:
-        e = self.error
-        line = f"{e.code}: {e}"
-        return f"{line}\n  {e.detail}" if e.detail else line
-
-
-class _Group(click.Group):
-    LAZY: dict[str, str] = {}  # command name -> "module:attribute", imported when used
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted([*super().list_commands(ctx), *self.LAZY])
-
-    def get_command(self, ctx: click.Context, name: str) -> click.Command | None:
-        if name in self.LAZY:
-            import importlib
-
-            module, attr = self.LAZY[name].split(":")
-            return getattr(importlib.import_module(module), attr)
-        return super().get_command(ctx, name)
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except PbemError as e:
-            raise Refused(e) from None
-        except sqlite3.DatabaseError as e:
-            raise Refused(PbemError("the campaign database cannot be read", str(e), code="bad-campaign")) from None
-
-
-def _home(ctx: click.Context) -> Path | None:
-    home = ctx.find_root().params.get("home")
-    return Path(home) if home else None
-
-
-def ask_passphrase(prompt: str) -> bytes | None:
-    """A passphrase: PBEM_PASSPHRASE, else asked (hidden) on a terminal, else None."""
-    env = os.environ.get("PBEM_PASSPHRASE")
-    if env:
-        return env.encode()
-    if not sys.stdin.isatty():
-        return None
-    return click.prompt(prompt, hide_input=True, default="", show_default=False).encode() or None
-
-
-def _passphrase(name: str) -> bytes | None:
-    return ask_passphrase(f"Passphrase for identity '{name}'")
-
-
-def _open(campaign: Path | None, readonly: bool = False):
-    """Open a campaign whose secrets, if encrypted, unlock with the passphrase."""
-    from .campaign import Campaign
-
-    camp = Campaign.open(campaign, readonly=readonly)
-    camp.unlock = lambda: _passphrase("campaign secrets")
-    return camp
-
-
-def _new_passphrase(prompt: str, what: str) -> bytes:
-    """A passphrase to encrypt ``what`` with: PBEM_PASSPHRASE, else asked twice on a terminal, else refused."""
-    env = os.environ.get("PBEM_PASSPHRASE")
-    if env:
-        return env.encode()
-    if not sys.stdin.isatty():
-        raise PbemError("no passphrase: set PBEM_PASSPHRASE or run this in a terminal",
-                        f"{what} is to be encrypted and there is no terminal to ask for its passphrase",
-                        code="no-passphrase")
-    return click.prompt(prompt, hide_input=True, confirmation_prompt=True).encode()
-
-
-def _lock(encrypt: bool) -> bytes | None:
-    if not encrypt:
-        return None
-    return _new_passphrase("Passphrase for this campaign's secrets", "this campaign's secrets")
-
-
-encrypt_option = click.option("--encrypt-secrets", is_flag=True,
-                              help="Encrypt this campaign's secrets (chain seed, private draws) with a passphrase.")
-
-
-def _keystore(ctx: click.Context):
-    from .keys import KeyStore
-
-    return KeyStore(_home(ctx))
-
-
-campaign_option = click.option("--campaign", "-c", type=click.Path(path_type=Path), default=None,
-                               help="Campaign directory or its database file (default: the current directory).")
-
-
-class _Root(_Group):
+class _Root(LazyGroup):
     LAZY = {"keys": "pbem.cli_extra:keys", "pack": "pbem.cli_extra:pack", "mail": "pbem.cli_extra:mail",
             "new": "pbem.cli_game:new", "play": "pbem.cli_game:play", "undo": "pbem.cli_game:undo", "resend": "pbem.cli_game:resend", "status": "pbem.cli_game:status", "disclose": "pbem.cli_game:disclose", "claim-timeout": "pbem.cli_game:claim_timeout", "report": "pbem.cli_game:report", "replay": "pbem.cli_game:replay", "verify": "pbem.cli_game:verify", "rebuild": "pbem.cli_game:rebuild", "demo": "pbem.cli_game:demo", "bench": "pbem.cli_game:bench", "audit": "pbem.cli_game:audit",
             "serve": "pbem.cli_serve:serve"}
@@ -138,13 +38,6 @@ def main() -> None:
     cli(prog_name="pbem")
 
 
-def _mail_config(ctx: click.Context):
-    from .keys import default_home
-    from .mail import load_config
-
-    return load_config(_home(ctx) or default_home())
-
-
 # --- games ------------------------------------------------------------------
 
 @cli.command()
@@ -164,12 +57,6 @@ def games() -> None:
         for name, text in getattr(game, "options", {}).items():
             click.echo(f"    --option {name}=...: {text}")
     click.echo("tabletop\ttable-top mode for any game with a data pack: pbem new tabletop --pack NAME (pbem pack list)")
-
-
-def _name(envelope) -> str:
-    from .campaign import turn_file_name
-
-    return turn_file_name(envelope)
 
 
 def _read_mail(files: tuple[str, ...], given: dict[str, bytes] | None = None) -> tuple[list[tuple[str, str]], bool]:
@@ -242,23 +129,23 @@ def join(ctx: click.Context, invitation: str, key_name: str | None, show: bool, 
         pbem join - --key bob --campaign hill60 < invitation.eml
     """
     from .campaign import Campaign, PlayResult
-    from .history import pinned_key
+    from .history import pinned_key, read_invitation
     from .keys import fingerprint
 
     from . import invitation as invitation_mod
 
     identity = None
     if key_name and not show:
-        identity = _keystore(ctx).load(key_name, _passphrase)
+        identity = keystore(ctx).load(key_name, identity_passphrase)
     text, sender = _invitation(invitation, identity)
     click.echo("The invitation asks you to agree to:")
-    for line in invitation_mod.terms(invitation_mod.read(text), fingerprint):
+    for line in invitation_mod.terms(read_invitation(text), fingerprint):
         click.echo(f"  {line}")
     if show:
         return
     if identity is None:
         raise click.UsageError("Missing option '--key' (your identity), or give --show to only look.")
-    camp, envelope = Campaign.join(campaign or Path("."), text, identity, _lock(encrypt_secrets))
+    camp, envelope = Campaign.join(campaign or Path("."), text, identity, secrets_lock(encrypt_secrets))
     creator = camp.genesis["author"]
     if sender:  # the address the invitation came from: where the join goes back
         from .mail import address
@@ -271,16 +158,16 @@ def join(ctx: click.Context, invitation: str, key_name: str | None, show: bool, 
     click.echo(f"{creator} signs with fingerprint {fingerprint(pinned_key(camp.genesis, creator) or b'')}: "
                "compare it with them by phone.")
     creator_name = (camp.genesis["body"]["referee"] if camp.refereed else camp.genesis["body"]["sides"][creator])["name"]
-    path = camp.dir / "sent" / _name(envelope)
+    path = camp.dir / "sent" / file_name(envelope)
     from .mail import write_outbox
 
-    for message in write_outbox(camp, PlayResult(envelope, path, [], [], []), _mail_config(ctx).sender):
+    for message in write_outbox(camp, PlayResult(envelope, path, [], [], []), load_mail_config(ctx).sender):
         click.echo(f"ready to send: {message} (pbem mail send)")
     who = "the referee" if camp.refereed and creator_name.lower() in ("referee", "the referee") else creator_name
     if sender:
         click.echo(f"{creator}'s address: {sender} (from the mail of the invitation)")
     click.echo(f"Send your join turn file to {who}: {path}")
-    _next(camp)
+    show_next(camp)
 
 
 def _invitation(name: str, identity) -> tuple[str, str]:
@@ -336,16 +223,6 @@ def _invitation(name: str, identity) -> tuple[str, str]:
     return choices[0][0], sender
 
 
-def _next(camp) -> None:
-    waiting = camp.waiting()
-    if waiting is None:
-        click.echo("The game is over.")
-    elif waiting["side"] == camp.side:
-        click.echo("Your move: pbem play" + (f" --campaign {camp.dir}" if str(camp.dir) != "." else ""))
-    else:
-        click.echo(f"Now {waiting['text'].rstrip('.')}.")
-
-
 @cli.command()
 @click.argument("files", nargs=-1, required=True, type=click.Path(allow_dash=True))
 @campaign_option
@@ -366,7 +243,7 @@ def ingest(files: tuple[str, ...], campaign: Path | None) -> None:
         pbem ingest --campaign hill60 - < message.eml
     """
     texts, mail = _read_mail(files)
-    camp = _open(campaign)
+    camp = open_campaign(campaign)
     result = camp.ingest(texts, skip_other_games=mail)
     for env, why in result.skipped:
         click.echo(f"skipped #{env.seq} from {env.author}: {why}")
@@ -377,4 +254,4 @@ def ingest(files: tuple[str, ...], campaign: Path | None) -> None:
         click.echo(f"recorded a TIMEOUT CLAIM by {env.author} against {body['owed_by']}: envelope "
                    f"#{body['since'] + 1} owed since {body['hours']} h (claimed {body['claimed_at']})")
     if result.accepted:
-        _next(camp)
+        show_next(camp)

@@ -9,13 +9,14 @@ from pathlib import Path
 
 import click
 
-from .cli import _Group, _home, ask_passphrase, _keystore, _mail_config, _new_passphrase, _next, _open, _passphrase, campaign_option
+from .cli_common import (LazyGroup, ask_passphrase, campaign_option, home_dir, identity_passphrase, keystore,
+                         load_mail_config, new_passphrase, open_campaign, show_next)
 from .errors import PbemError
 
 
 # --- identities -------------------------------------------------------------
 
-@click.group(cls=_Group)
+@click.group(cls=LazyGroup)
 def keys() -> None:
     """Identities: Ed25519 keys that sign your turn files.
 
@@ -39,8 +40,8 @@ def keys_new(ctx: click.Context, name: str, passphrase: bool) -> None:
         pbem keys new alice
         pbem keys export alice > alice.pub     # send this to your opponent
     """
-    secret = _new_passphrase("Passphrase", f"identity '{name}'") if passphrase else None
-    identity = _keystore(ctx).create(name, secret)
+    secret = new_passphrase("Passphrase", f"identity '{name}'") if passphrase else None
+    identity = keystore(ctx).create(name, secret)
     click.echo(f"identity {name}: fingerprint {identity.fingerprint}")
     click.echo(f"Send the public key to your opponent, or to the referee in a refereed game: "
                f"pbem keys export {name} > {name}.pub")
@@ -66,7 +67,7 @@ def keys_import(ctx: click.Context, name: str, ssh_key: Path) -> None:
     Example:
         pbem keys import alice ~/.ssh/id_ed25519
     """
-    store = _keystore(ctx)
+    store = keystore(ctx)
     identity = store.import_openssh(name, ssh_key, _ssh_passphrase)
     click.echo(f"identity {name}: fingerprint {identity.fingerprint} (from {ssh_key})")
     if b"ENCRYPTED" in (store.dir / f"{name}.key").read_bytes():
@@ -84,7 +85,7 @@ def keys_list(ctx: click.Context) -> None:
     """
     from .keys import fingerprint
 
-    store = _keystore(ctx)
+    store = keystore(ctx)
     names = store.names()
     if not names:
         click.echo(f"no identities in {store.dir}; make one with 'pbem keys new NAME'")
@@ -104,7 +105,7 @@ def keys_show(ctx: click.Context, name: str) -> None:
     """
     from .keys import fingerprint
 
-    store = _keystore(ctx)
+    store = keystore(ctx)
     public = store.public(name)
     click.echo(f"name:        {name}\nfingerprint: {fingerprint(public)}\npublic key:  {store.public_line(name).strip()}")
     click.echo(f"private key: {store.dir / (name + '.key')}")
@@ -122,7 +123,7 @@ def keys_export(ctx: click.Context, name: str, output: Path | None) -> None:
         pbem keys export alice > alice.pub
         pbem keys export alice -o alice.pub
     """
-    line = _keystore(ctx).public_line(name)
+    line = keystore(ctx).public_line(name)
     if output:
         output.write_text(line)
         click.echo(f"wrote {output}", err=True)
@@ -132,7 +133,7 @@ def keys_export(ctx: click.Context, name: str, output: Path | None) -> None:
 
 # --- data packs -------------------------------------------------------------------------
 
-@click.group(cls=_Group)
+@click.group(cls=LazyGroup)
 def pack() -> None:
     """Data packs: what a rulebook gives about its game (docs/packs.md).
 
@@ -190,7 +191,7 @@ def pack_check(pack_dir: str) -> None:
 
 # --- e-mail -------------------------------------------------------------------------
 
-@click.group(cls=_Group)
+@click.group(cls=LazyGroup)
 def mail() -> None:
     """E-mail: server settings, addresses, sending the outbox, reading a mailbox.
 
@@ -253,7 +254,7 @@ def mail_config(ctx: click.Context, smtp, smtp_security, smtp_user, smtp_cafile,
     from .keys import default_home
     from .mail import save_config
 
-    config = _mail_config(ctx)
+    config = load_mail_config(ctx)
     changed = any(v is not None for v in (smtp, smtp_security, smtp_user, smtp_cafile, imap, imap_security,
                                           imap_user, imap_cafile, sender, folder))
     if changed:
@@ -261,7 +262,7 @@ def mail_config(ctx: click.Context, smtp, smtp_security, smtp_user, smtp_cafile,
         config.imap = _server(imap, imap_security, imap_user, config.imap, imap_cafile)
         config.sender = config.sender if sender is None else sender
         config.folder = config.folder if folder is None else folder
-        click.echo(f"wrote {save_config(_home(ctx) or default_home(), config)}")
+        click.echo(f"wrote {save_config(home_dir(ctx) or default_home(), config)}")
     for kind, server in (("smtp", config.smtp), ("imap", config.imap)):
         click.echo(f"{kind}: " + (f"{server.host}:{server.port} {server.security} user {server.user or '-'}"
                                   if server else "not set"))
@@ -281,7 +282,7 @@ def mail_address(side: str, address: str, campaign: Path | None) -> None:
     """
     from .mail import set_address
 
-    camp = _open(campaign)
+    camp = open_campaign(campaign)
     set_address(camp, side, address)
     click.echo(f"{side}: {address}")
 
@@ -306,8 +307,8 @@ def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None
     """
     from .mail_send import send, set_aside_outbox
 
-    camp = _open(campaign)
-    config = _mail_config(ctx)
+    camp = open_campaign(campaign)
+    config = load_mail_config(ctx)
     password = _secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user else None
     result = send(camp, config, password, list(files) or None)
     for line, _ in result.lines():
@@ -337,11 +338,11 @@ def mail_fetch(ctx: click.Context, maildir: Path | None, campaign: Path | None) 
     """
     from .mail_fetch import fetch
 
-    camp = _open(campaign)
-    result = fetch(camp, _mail_config(ctx), None if maildir else _secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
+    camp = open_campaign(campaign)
+    result = fetch(camp, load_mail_config(ctx), None if maildir else _secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
     for line, err in result.lines():
         click.echo(line, err=err)
-    _next(camp)
+    show_next(camp)
 
 
 @mail.command("run")
@@ -364,12 +365,12 @@ def mail_run(ctx: click.Context, maildir: Path | None, campaign: Path | None) ->
     """
     from .mail_run import run
 
-    camp = _open(campaign)
+    camp = open_campaign(campaign)
     if not camp.refereed or camp.side != "referee":
         raise PbemError("pbem mail run is for the referee of a referee game", "players use pbem mail fetch",
                         code="not-referee")
-    config = _mail_config(ctx)
-    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    config = load_mail_config(ctx)
+    identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
     result = run(camp, identity, config, _secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user
                  else None, None if maildir else _secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
     for line, err in result.lines():

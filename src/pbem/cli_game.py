@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from .cli import (_keystore, _lock, _mail_config, _name, _next, _open, _passphrase, campaign_option,
-                  encrypt_option)
+from .cli_common import (campaign_option, encrypt_option, file_name, identity_passphrase, keystore, load_mail_config,
+                         open_campaign, secrets_lock, show_next)
 from .errors import PbemError
 
 def _read_public(path: Path) -> tuple[bytes, str]:
@@ -90,11 +90,11 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
             options["reveal_concealed"] = True
     public, comment = _read_public(opponent)
     name = comment.removeprefix("pbem:") or opponent.stem
-    identity = _keystore(ctx).load(key_name, _passphrase)
+    identity = keystore(ctx).load(key_name, identity_passphrase)
     directory = campaign or Path(".")
     camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, options or None,
-                                  mode=mode, deadline_hours=deadline, lock=_lock(encrypt_secrets))
-    path = camp.dir / "sent" / _name(envelope)
+                                  mode=mode, deadline_hours=deadline, lock=secrets_lock(encrypt_secrets))
+    path = camp.dir / "sent" / file_name(envelope)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
     _invitation_mail(ctx, camp, envelope, path)
@@ -108,7 +108,7 @@ def _invitation_mail(ctx: click.Context, camp, envelope, path: Path) -> None:
 
     from .mail import address
 
-    for message in write_outbox(camp, PlayResult(envelope, path, [], [], []), _mail_config(ctx).sender):
+    for message in write_outbox(camp, PlayResult(envelope, path, [], [], []), load_mail_config(ctx).sender):
         side = message.stem.rsplit("-", 1)[-1]
         first = "" if address(camp, side) else f"pbem mail address {side} ADDRESS, then "
         click.echo(f"ready to send: {message} ({first}pbem mail send)")
@@ -154,13 +154,13 @@ def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple
             raise click.BadParameter(f"'{item}' is not SIDE=FILE", param_hint="--player")
         public, comment = _read_public(Path(file))
         named[side] = (public, comment.removeprefix("pbem:") or Path(file).stem)
-    identity = _keystore(ctx).load(key_name, _passphrase)
+    identity = keystore(ctx).load(key_name, identity_passphrase)
     camp, envelope = new_game(campaign or Path("."), module, identity, named, scenario, options or None, deadline,
-                              _lock(encrypt_secrets))
+                              secrets_lock(encrypt_secrets))
     click.echo(f"created referee game {envelope.game} of {camp.game.title}")
     for side, (public, name) in sorted(named.items()):
         click.echo(f"  {side}: {name}, fingerprint {fingerprint(public)} (compare it with them by phone)")
-    path = camp.dir / "sent" / _name(envelope)
+    path = camp.dir / "sent" / file_name(envelope)
     _invitation_mail(ctx, camp, envelope, path)
     click.echo(f"Send the invitation to every player: {path}")
 
@@ -262,7 +262,7 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     """
     from .report import dice_text
 
-    camp = _open(campaign)
+    camp = open_campaign(campaign)
     if camp.refereed and camp.match()["public"].get("disclosed") is not None:
         raise PbemError("the game is over: the referee has disclosed it", "nothing is left to sign; pbem verify and "
                         "pbem audit check the whole game, pbem report --all tells it", code="game-over")
@@ -271,7 +271,7 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
         envelope, path = camp.recovered.turn  # signed by an interrupted 'pbem play': this retry finishes it
         click.echo(f"signed turn file #{envelope.seq}: {path} (signed before an interruption; written now)")
         return _tell(camp, None, camp.recovered.outbox)
-    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
     ask = None
     if interactive or (interactive is None and not orders and sys.stdin.isatty()):
         ask = _asker(camp.game)
@@ -319,7 +319,7 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
                    "for you to decide, only your reveal to send")
     from .mail import write_outbox
 
-    messages = write_outbox(camp, result, _mail_config(ctx).sender)
+    messages = write_outbox(camp, result, load_mail_config(ctx).sender)
     camp.exported(result.envelope)
     _tell(camp, result.paths, messages)
 
@@ -341,7 +341,7 @@ def _tell(camp, paths: list[Path] | None, messages: list[Path]) -> None:
                    else f"Send it to the referee, {name}.")
     else:
         click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']}.")
-    _next(camp)
+    show_next(camp)
 
 
 @click.command()
@@ -361,10 +361,10 @@ def resend(ctx: click.Context, campaign: Path | None) -> None:
     from .campaign import PlayResult
     from .mail import write_outbox
 
-    camp = _open(campaign)
+    camp = open_campaign(campaign)
     envelope, path, views = camp.resend()
     click.echo(f"turn file #{envelope.seq} written again: {path}")
-    messages = write_outbox(camp, PlayResult(envelope, path, [], [], [], views), _mail_config(ctx).sender)
+    messages = write_outbox(camp, PlayResult(envelope, path, [], [], [], views), load_mail_config(ctx).sender)
     camp.exported(envelope)
     _tell(camp, views, messages)
 
@@ -381,7 +381,7 @@ def undo(campaign: Path | None) -> None:
 
     from .turns import take_back
 
-    camp = _open(campaign)
+    camp = open_campaign(campaign)
     taken = take_back(camp)
     if taken is None:
         raise PbemError("nothing to take back", "there is no unsigned draft; a signed turn file stands", code="no-draft")
@@ -398,7 +398,7 @@ def status(campaign: Path | None) -> None:
         pbem status --campaign hill60
     """
 
-    camp = _open(campaign, readonly=True)
+    camp = open_campaign(campaign, readonly=True)
     seq, _ = camp.ledger.state()
     game = camp.game
     click.echo(f"{game.title}: game {camp.genesis['game']}, you are {camp.side}, "
@@ -457,16 +457,16 @@ def disclose(ctx: click.Context, campaign: Path | None) -> None:
     """
     from .refereeing import disclose as publish
 
-    camp = _open(campaign)
+    camp = open_campaign(campaign)
     if not camp.refereed or camp.side != "referee":
         raise PbemError("only the referee of a referee game discloses it", code="not-referee")
-    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
     camp.mail_outbox = True
     result = publish(camp, identity)
     click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
     from .mail import write_outbox
 
-    for message in write_outbox(camp, result, _mail_config(ctx).sender):
+    for message in write_outbox(camp, result, load_mail_config(ctx).sender):
         click.echo(f"ready to send: {message} (pbem mail send)")
     camp.exported(result.envelope)
     click.echo("Send it to every player: with it they can run 'pbem verify' and 'pbem audit' on the whole game.")
@@ -488,12 +488,12 @@ def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
         pbem claim-timeout --campaign hill60
     """
 
-    camp = _open(campaign)
-    identity = _keystore(ctx).load(camp.identity_name, _passphrase)
+    camp = open_campaign(campaign)
+    identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
     envelope = camp.claim_timeout(identity)
     body = envelope.content["body"]
     click.echo(f"signed a timeout claim against {body['owed_by']} ({body['hours']} h): "
-               f"{camp.dir / 'sent' / _name(envelope)}")
+               f"{camp.dir / 'sent' / file_name(envelope)}")
     owed = body["owed_by"]
     names = dict(camp.genesis["body"]["sides"], **({"referee": camp.genesis["body"]["referee"]} if camp.refereed else {}))
     click.echo(f"Send it to {names[owed]['name']} (and to any witness).")
@@ -529,7 +529,7 @@ def report(fmt: str, everything: bool, at: int | None, output: Path | None, pack
     """
     from .report import render
 
-    camp = _open(campaign, readonly=True)
+    camp = open_campaign(campaign, readonly=True)
     if at is not None and camp.ledger.envelope_index(at) is None:
         raise PbemError(f"no envelope #{at}", f"this campaign holds #0 to #{camp.ledger.head()[0]}", code="no-envelope")
     text = render(camp, fmt, since=-1 if everything else (at - 1 if at is not None else None), at=at, pack_dir=pack_dir)
@@ -558,7 +558,7 @@ def replay(output: Path | None, pack_dir: Path | None, campaign: Path | None) ->
     """
     from .replay import render
 
-    camp = _open(campaign, readonly=True)
+    camp = open_campaign(campaign, readonly=True)
     target = output or camp.dir / "replay.html"
     _write(target, render(camp, pack_dir=pack_dir))
     click.echo(f"wrote {target} ({camp.ledger.head()[0] + 1} steps, as {camp.side} saw them)")
@@ -577,7 +577,7 @@ def verify(path: Path) -> None:
     from .verify import verify_path
 
     with _Progress("verifying") as progress:
-        result = verify_path(path, lambda: _passphrase("campaign secrets"), progress)
+        result = verify_path(path, lambda: identity_passphrase("campaign secrets"), progress)
     click.echo(result.summary())
 
 
@@ -592,7 +592,7 @@ def rebuild(campaign: Path | None) -> None:
     """
     from .verify import verify_ledger
 
-    camp = _open(campaign)
+    camp = open_campaign(campaign)
     with _Progress("rebuilding") as progress:
         result = verify_ledger(camp.ledger, rebuild=True, progress=progress)
     click.echo("rebuilt: " + result.summary())
@@ -665,7 +665,7 @@ def audit(path: Path, html: Path | None) -> None:
     from .audit import audit_path, render
 
     with _Progress("auditing") as progress:
-        result = audit_path(path, lambda: _passphrase("campaign secrets"), progress)
+        result = audit_path(path, lambda: identity_passphrase("campaign secrets"), progress)
     click.echo(render(result, "text"), nl=False)
     if html:
         try:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from .cli import ask_passphrase, campaign_option
+from .cli_common import ask_passphrase, campaign_option
 from .errors import PbemError
 
 
