@@ -63,7 +63,7 @@ def test_a_whole_game_by_files(players):
         # Orders in words, as the demo player would choose them, until a turn file is signed.
         for _ in range(20):
             camp = Campaign.open(player.dir)
-            prompt = camp.game.prompt(camp.preview(camp.draft(), camp._next_link())[0]["game"])
+            prompt = camp.game.prompt(camp.preview(camp.draft(), camp.next_link())[0]["game"])
             orders = [choose(prompt)] if prompt.side == camp.side else []  # else: a reveal-only reply
             out = player.c("play", *orders).output
             if "signed turn file" in out:

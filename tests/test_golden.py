@@ -19,7 +19,7 @@ Regenerate (then review ``git diff tests/golden``) with:
     .venv/bin/pytest tests/test_golden.py --update-golden
 
 The generator builds the contents exactly as ``Campaign.new``, ``Campaign.join``
-and ``Campaign.play``/``_sign`` do, but with the fixed secrets instead of
+and ``Campaign.play``/``sign_turn`` do, but with the fixed secrets instead of
 ``secrets.token_*``; ``test_the_real_tool_writes_the_same_turn_files`` checks
 that the real ``Campaign.play`` writes the very same turn files.
 """
@@ -173,7 +173,7 @@ class _Player:
     def turn(self, genesis: dict[str, Any], match: dict[str, Any], head: tuple[int, str],
              why: str) -> dict[str, Any]:
         seq = head[0] + 1
-        reveal = self.links[match["chains"][self.side]["index"] + 1].hex()  # Campaign._next_link
+        reveal = self.links[match["chains"][self.side]["index"] + 1].hex()  # Campaign.next_link
         if why == "secret":  # the game is over: open every hidden draw to the opponent
             body: dict[str, Any] = {"reveal": reveal, "actions": [], "private_secret": self.ins.private[self.side].hex()}
         else:
@@ -183,7 +183,7 @@ class _Player:
             if record and record["log"] and record["secret"] is None and not after["pending"] \
                     and self.game.outcome(after["game"]) is not None:
                 body["private_secret"] = self.ins.private[self.side].hex()
-        build = self.build()  # Campaign._sign
+        build = self.build()  # Campaign.sign_turn
         if build:
             protocol.advance(self.game, match, seq, self.side, body, build)
             if build.get("private"):
@@ -380,12 +380,12 @@ def campaign_of(directory: Path, module: str, side: str, genesis: Envelope) -> C
     """A real campaign of one side holding the golden genesis, with that side's golden secrets.
 
     ``pbem new``/``pbem join`` draw fresh secrets, so the campaign is made the way they make
-    theirs (Campaign._create), with the fixed ones.
+    theirs (Campaign.start_new), with the fixed ones.
     """
     ins = inputs(module)
     who = identities(get_game(module))[side]
-    camp = Campaign._create(directory, side, who.name, ins.game_id, ins.chain[side], CHAIN, ins.private.get(side))
-    camp._store([history.apply(genesis, None, None, None)])
+    camp = Campaign.start_new(directory, side, who.name, ins.game_id, ins.chain[side], CHAIN, ins.private.get(side))
+    camp.store([history.apply(genesis, None, None, None)])
     return camp
 
 

@@ -106,7 +106,7 @@ def test_a_false_draw_is_caught_as_cheating_when_the_secret_is_revealed(raid):
     # alice commits her replacement draw to a token her secret does not give
     forged = _forged_turn(raid, lambda body: body["private"]["draws"][-1].__setitem__(0, secrets.token_hex(32)))
     raid.deliver(forged, "bob")  # bob cannot tell yet: he does not know alice's secret
-    secret = Campaign.open(raid.alice.dir)._secrets()["private"]
+    secret = Campaign.open(raid.alice.dir).private_secret()
     bob = Campaign.open(raid.bob.dir)
     record = bob.match()["private"]["allied"]
     from pbem_engine import match as protocol

@@ -113,7 +113,7 @@ def test_each_player_gets_only_its_own_view_and_no_ones_orders(game):
             # the other player's orders cannot be opened with this player's key
             from pbem import referee
 
-            secret = bytes.fromhex(Campaign.open(game.by_side(side).dir)._secrets()["box"])
+            secret = Campaign.open(game.by_side(side).dir).box_secret()
             for e in envelopes:
                 if e.author == other and "orders" in e.content["body"]:
                     with pytest.raises(PbemError, match="does not open"):

@@ -256,14 +256,14 @@ def test_a_false_hidden_choice_is_cheating_at_the_end(tmp_path):
     t.act(t.a, "pass")
     t.act(t.b, "deploy spy one to hill", "pass")
     bob = Campaign.open(t.b.dir)
-    secrets = bob._secrets()
+    chosen, private = bob.chosen_items(), bob.private_secret()
     record = json.loads(json.dumps(Campaign.open(t.a.dir).match()["private"]["blue"]))
-    (tok,) = secrets["chosen"]
+    (tok,) = chosen
     with pytest.raises(protocol.ProtocolError) as e:  # bob claims at the end that he hid the other spy
-        protocol._reveal_secret(bob.genesis["game"], "blue", record, secrets["private"], {tok: "blue-spy-two"})
+        protocol._reveal_secret(bob.genesis["game"], "blue", record, private, {tok: "blue-spy-two"})
     assert e.value.code == "cheating" and "hidden choice in envelope" in str(e.value)
     with pytest.raises(protocol.ProtocolError) as e:  # or does not open it at all
-        protocol._reveal_secret(bob.genesis["game"], "blue", json.loads(json.dumps(record)), secrets["private"], {})
+        protocol._reveal_secret(bob.genesis["game"], "blue", json.loads(json.dumps(record)), private, {})
     assert e.value.code == "cheating"
 
 

@@ -11,7 +11,7 @@
                      back), encrypted when chain.json is
     campaign.lock    taken (flock) by every command that writes here: one writer at a time (pbem.lock)
 
-Every change to the ledger goes through ``_store``: one transaction, after
+Every change to the ledger goes through ``store``: one transaction, after
 every check has passed, so a refused input leaves the database as it was.
 
 Crash safety.  Every file is replaced in one step (``pbem.files.atomic_write``) and the
@@ -195,9 +195,9 @@ class Campaign:
         except protocol.ProtocolError as e:
             raise PbemError(f"{module} cannot start this game", str(e), code=e.code) from None
         envelope = seal(identity, content)
-        campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock)
-        campaign._archive("sent", envelope)  # before the database is in place: a campaign has its invitation
-        campaign._store([history.apply(envelope, None, None, None)])
+        campaign = cls.start_new(directory, side, identity.name, game_id, secret, chain, hidden, lock)
+        campaign.archive("sent", envelope)  # before the database is in place: a campaign has its invitation
+        campaign.store([history.apply(envelope, None, None, None)])
         return campaign, envelope
 
     @classmethod
@@ -232,29 +232,29 @@ class Campaign:
             from .refereeing import join_content
 
             envelope = seal(identity, join_content(genesis, side, body["anchor"], body["box"]))
-            campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock,
+            campaign = cls.start_new(directory, side, identity.name, game_id, secret, chain, hidden, lock,
                                    {"box": box.hex()})
-            campaign._archive("received", genesis)
-            campaign._archive("sent", envelope)  # the join is not in the ledger: written before it is in place
-            campaign._store([applied])
+            campaign.archive("received", genesis)
+            campaign.archive("sent", envelope)  # the join is not in the ledger: written before it is in place
+            campaign.store([applied])
             return campaign, envelope
         content = {"v": 1, "game": game_id, "seq": 1, "prev": genesis.hash, "author": side, "kind": "join",
                    "engine": genesis.content["engine"], "body": body, "state": ""}
         content["state"] = _state_after(applied.match, genesis.content, content)
         envelope = seal(identity, content)
-        campaign = cls._create(directory, side, identity.name, game_id, secret, chain, hidden, lock,
+        campaign = cls.start_new(directory, side, identity.name, game_id, secret, chain, hidden, lock,
                                {"box": box.hex()} if box else None)
-        campaign._archive("received", genesis)
-        campaign._archive("sent", envelope)
-        campaign._store([applied, history.apply(envelope, genesis.content, applied.match, (0, genesis.hash))])
+        campaign.archive("received", genesis)
+        campaign.archive("sent", envelope)
+        campaign.store([applied, history.apply(envelope, genesis.content, applied.match, (0, genesis.hash))])
         return campaign, envelope
 
     @classmethod
-    def _create(cls, directory: Path, side: str, identity: str, game_id: str, secret: bytes, chain: int,
-                hidden: bytes | None = None, lock: bytes | None = None, extra: dict[str, str] | None = None
-                ) -> Campaign:
+    def start_new(cls, directory: Path, side: str, identity: str, game_id: str, secret: bytes, chain: int,
+                  hidden: bytes | None = None, lock: bytes | None = None, extra: dict[str, str] | None = None
+                  ) -> Campaign:
         """A campaign being built: its secrets in place, its database under a temporary name
-        until the first ``_store`` renames it to campaign.db (the last step: a kill before it
+        until the first ``store`` renames it to campaign.db (the last step: a kill before it
         leaves no campaign, and the next ``pbem new``/``join`` here sets the leftovers aside)."""
         directory = Path(directory)
         directory.mkdir(parents=True, exist_ok=True)
@@ -290,7 +290,7 @@ class Campaign:
         return campaign
 
     def _finish_create(self) -> None:
-        """Put the database built by ``_create`` in place as campaign.db."""
+        """Put the database built by ``start_new`` in place as campaign.db."""
         assert self._building is not None
         temporary, db = self._building
         crash_point("create:files")
@@ -439,10 +439,10 @@ class Campaign:
             opened_views = check_views(self, views, todo, result)
         if todo or result.claims or opened_views:
             owed = [("received", a.envelope) for a in todo] + [("received", c) for c in result.claims]
-            self._store(todo, result.claims, opened_views, owed=owed)
+            self.store(todo, result.claims, opened_views, owed=owed)
             crash_point("ingest:stored")
             for n, (folder, env) in enumerate(owed):
-                self._archive(folder, env)
+                self.archive(folder, env)
                 if n == 0:
                     crash_point("ingest:received")
         return result
@@ -483,8 +483,8 @@ class Campaign:
             atomic_write(path, env.raw)
         return path
 
-    def _store(self, applied: list[history.Applied], claims: list[Envelope] = (),
-               views: list[tuple[Envelope, str, str]] = (), owed: list[tuple[str, Envelope]] | None = None) -> None:
+    def store(self, applied: list[history.Applied], claims: list[Envelope] = (),
+              views: list[tuple[Envelope, str, str]] = (), owed: list[tuple[str, Envelope]] | None = None) -> None:
         """Store in one transaction, with the turn files this change owes (``owed``: (folder,
         envelope) pairs; by default, one envelope of our own owes its sent/ file, as do our
         claims), so that the next command writes them if this one is interrupted."""
@@ -515,7 +515,12 @@ class Campaign:
         if self._building is not None:
             self._finish_create()
 
-    def _archive(self, folder: str, env: Envelope) -> Path:
+    _store = store  # the name bench/ still uses
+
+    def archive(self, folder: str, env: Envelope) -> Path:
+        """Write ``env`` as a turn file in ``folder`` (sent/, received/) unless it is there; its path.
+
+        :raises PbemError: ``unwritable``, saying whether the ledger already holds it."""
         path = self.dir / folder / turn_file_name(env)
         try:
             path.parent.mkdir(exist_ok=True)
@@ -584,7 +589,7 @@ class Campaign:
         if raw is None:
             return []
         envelope = open_block(find_blocks(raw)[0])
-        views = self._views_of(envelope, sent)
+        views = self.player_files(envelope, sent)
         try:
             sender = load_config(default_home()).sender
         except PbemError:
@@ -612,13 +617,13 @@ class Campaign:
                             "a referee game's join is in sent/; nothing else is yours to send", code="nothing-signed")
         envelope = open_block(find_blocks(raw)[0])
         path = self.dir / "sent" / turn_file_name(envelope)
-        views = self._views_of(envelope, path)
+        views = self.player_files(envelope, path)
         path.parent.mkdir(exist_ok=True)
         if not path.exists() or path.read_bytes() != raw.encode():
             atomic_write(path, raw)
         return envelope, path, views
 
-    def _views_of(self, envelope: Envelope, sent: Path) -> list[Path]:
+    def player_files(self, envelope: Envelope, sent: Path) -> list[Path]:
         """A referee's turn that sealed views to the players: its per-player files (sent/to-SIDE/).
 
         :raises PbemError: they are missing (sealed with fresh randomness, they cannot be rebuilt).
@@ -678,12 +683,15 @@ class Campaign:
                             "hours": late["hours"], "deadline_hours": late["deadline"]},
                    "state": self.ledger.state_hash_at(head[0]) or ""}
         envelope = seal(identity, content)
-        self._store([], [envelope])
-        self._archive("sent", envelope)
+        self.store([], [envelope])
+        self.archive("sent", envelope)
         return envelope
 
     # -- acting ---------------------------------------------------------------
-    def _next_link(self) -> str:
+    def next_link(self) -> str:
+        """The next link of our hash chain (hex), which our next envelope reveals.
+
+        :raises PbemError: ``chain-exhausted``."""
         data = self._secrets()
         match = self.match()
         index = (match["public"] if self.refereed else match)["chains"][self.side]["index"] + 1
@@ -735,7 +743,9 @@ class Campaign:
                      f"the next 'pbem play' that drafts or signs keeps it aside as "
                      f"{DRAFT_NAME.replace('.json', '.damaged.json')}")
 
-    def _save_draft(self, actions: list[dict[str, Any]]) -> None:
+    def save_draft(self, actions: list[dict[str, Any]]) -> None:
+        """Keep ``actions`` as the draft after the current head (none: no draft), setting a
+        damaged draft aside first."""
         path = self.dir / "secrets" / DRAFT_NAME
         legacy = self.dir / DRAFT_NAME
         if self._draft_problem is not None:  # keep what was there, out of the way
@@ -757,7 +767,7 @@ class Campaign:
         if not actions:
             return None
         last = actions.pop()
-        self._save_draft(actions)
+        self.save_draft(actions)
         return last
 
     def _unlock(self) -> bytes | None:
@@ -779,6 +789,24 @@ class Campaign:
                                 "a backup", code="bad-secrets")
             self._secret_cache = data
         return self._secret_cache
+
+    def private_secret(self) -> str | None:
+        """Our private secret (hex) for a game with hidden pools, else None: only we hold it, and
+        our last file opens it to the opponent."""
+        return self._secrets().get("private")
+
+    def chosen_items(self) -> dict[str, str]:
+        """The items we hid by choice ({token: item}), opened with our private secret at the end."""
+        return dict(self._secrets().get("chosen") or {})
+
+    def box_secret(self) -> bytes:
+        """Our box key in a refereed game: it opens what is sealed to us (views; orders, for the referee)."""
+        return bytes.fromhex(self._secrets()["box"])
+
+    def referee_disclosure(self) -> dict[str, str]:
+        """What the referee publishes at the end (hex): its salt and box key."""
+        data = self._secrets()
+        return {"salt": data["salt"], "box": data["box"]}
 
     def _build(self) -> dict[str, Any]:
         """Build mode for engine.match.advance: our private secret, if the game has hidden pools."""
@@ -864,7 +892,10 @@ class Campaign:
 
         return play(self, identity, orders, ask)
 
-    def _sign(self, identity: Identity, body: dict[str, Any]) -> Envelope:
+    def sign_turn(self, identity: Identity, body: dict[str, Any]) -> Envelope:
+        """Sign our next turn with ``body`` ({reveal, actions, ...}) and store it (not yet written
+        to sent/: ``archive`` does that).  Our private draws, deck messages and the tokens of what
+        we hide are added to the body from our secret; the items we hid are remembered first."""
         head = self.ledger.head()
         assert head is not None
         game = self.game
@@ -886,7 +917,7 @@ class Campaign:
         if chosen:  # before the turn is stored: what we hid is never signed without our record of it
             self._remember_chosen(chosen)
         crash_point("sign:before-store")
-        self._store([history.apply(envelope, self.genesis, self.match(), head)])
+        self.store([history.apply(envelope, self.genesis, self.match(), head)])
         return envelope
 
 

@@ -335,3 +335,18 @@ def _finish(env: Envelope, new: dict[str, Any], events: list[dict[str, Any]], ro
         raise RefusedTurn("state hash differs", f"{_where(env)}: its author computed state {env.content['state'][:16]}…, "
                           f"this pbem computes {digest[:16]}… (different rules or a forged result)", code="state-mismatch")
     return Applied(env, new, state_json, digest, events, rolls)
+
+
+def read_invitation(text: str) -> dict[str, Any]:
+    """The checked genesis content of an invitation's text (signature, bounds, the game set up).
+
+    :raises PbemError: no genesis in it, or one that fails a check.
+    """
+    from .armor import find_blocks
+    from .envelope import open_block
+
+    geneses = [e for e in (open_block(b) for b in find_blocks(text)) if e.kind == "genesis"]
+    if not geneses:
+        raise RefusedTurn("no invitation found", "the file holds no genesis envelope", code="not-genesis")
+    apply(geneses[0], None, None, None)
+    return geneses[0].content

@@ -101,22 +101,6 @@ def _check_party(side: Any, entry: Any, referee: bool) -> None:
         _refuse("the referee's 'box' must be 64 hex digits")
 
 
-def read(text: str) -> dict[str, Any]:
-    """The checked genesis content of an invitation's text (signature, bounds, the game set up).
-
-    :raises PbemError: no genesis in it, or one that fails a check.
-    """
-    from . import history
-    from .armor import find_blocks
-    from .envelope import open_block
-
-    geneses = [e for e in (open_block(b) for b in find_blocks(text)) if e.kind == "genesis"]
-    if not geneses:
-        raise RefusedTurn("no invitation found", "the file holds no genesis envelope", code="not-genesis")
-    history.apply(geneses[0], None, None, None)
-    return geneses[0].content
-
-
 def terms(content: dict[str, Any], fingerprint) -> list[str]:
     """What a joiner agrees to, one line each (``fingerprint(key bytes)`` names a key)."""
     body = content["body"]

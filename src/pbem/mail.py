@@ -381,7 +381,7 @@ def mail_for_file(campaign, path: Path, sender: str = "") -> list[Path]:
                         f"your own files ({campaign.side})", code="not-yours")
     views = [path] if path.parent.name.startswith("to-") else []
     if not views and campaign.refereed and envelope.author == "referee" and "views" in envelope.content["body"]:
-        views = campaign._views_of(envelope, path)
+        views = campaign.player_files(envelope, path)
     return write_outbox(campaign, PlayResult(envelope, path, [], [], [], views), sender)
 
 

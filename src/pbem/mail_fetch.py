@@ -299,18 +299,18 @@ class _Seen:
 
 def _headers(msg) -> _Seen:
     from .mailbox_in import (
-        _raw_header,
         automatic,
         bounce_report,
         from_address,
         header,
+        raw_header,
         reply_address,
         thread_ids,
     )
 
     return _Seen(header(msg, "From"), header(msg, "Subject"), header(msg, "Date", 60), reply_address(msg),
                  from_address(msg), automatic(msg), bounce_report(msg), thread_ids(msg),
-                 _raw_header(msg, "Message-ID")[:300], _raw_header(msg, "References")[:2000])
+                 raw_header(msg, "Message-ID")[:300], raw_header(msg, "References")[:2000])
 
 
 def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, key: str, seen: set[str],
@@ -324,7 +324,7 @@ def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, k
     import errno
     import sqlite3
 
-    from .mailbox_in import _Budget, _one_line, message_texts, read_message
+    from .mailbox_in import PartBudget, message_texts, one_line, read_message
 
     note = Note(label)
     seen_headers = _Seen()
@@ -347,7 +347,7 @@ def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, k
             except Exception:  # only to say who sent it: without it, the refusal stands all the same
                 pass
             limits.check_size(size, "MAX_MAIL_BYTES", "the message")
-        budget = _Budget()
+        budget = PartBudget()
         msg = read_message(raw or b"", budget=budget)
         take(_headers(msg))
         texts = message_texts(msg, budget=budget)
@@ -362,11 +362,11 @@ def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, k
         campaign.ledger.rollback()
         if isinstance(e, sqlite3.OperationalError) or errno.errorcode.get(e.errno or 0) in _FULL:
             raise PbemError("reading mail stopped", f"{label} is left unread, for the next run: {type(e).__name__}: "
-                            f"{_one_line(e)}", code="mail-stopped") from None
-        refuse(f"bad-mail: the message cannot be used\n  {type(e).__name__}: {_one_line(e)}")
+                            f"{one_line(e)}", code="mail-stopped") from None
+        refuse(f"bad-mail: the message cannot be used\n  {type(e).__name__}: {one_line(e)}")
     except Exception as e:  # whatever a hostile message breaks: refused, never a jammed mailbox
         campaign.ledger.rollback()
-        refuse(f"bad-mail: the message cannot be used\n  {type(e).__name__}: {_one_line(e)}")
+        refuse(f"bad-mail: the message cannot be used\n  {type(e).__name__}: {one_line(e)}")
     if raw is not None and not note.sender and note.refusals:  # refused before its header was read: who sent it
         try:
             take(_headers(_headers_only(raw[:_HEAD])))
@@ -393,8 +393,8 @@ def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, k
         except OSError as e:
             if errno.errorcode.get(e.errno or 0) in _FULL:
                 raise PbemError("reading mail stopped", f"{label} is left unread, for the next run: the answer "
-                                f"could not be written: {_one_line(e)}", code="mail-stopped") from None
-            note.answer = f"not answered: {_one_line(e)}"
+                                f"could not be written: {one_line(e)}", code="mail-stopped") from None
+            note.answer = f"not answered: {one_line(e)}"
     out.notes.append(note)
     out.refused += note.refusals
     seen.add(uid)
@@ -573,11 +573,11 @@ def polite_reply(campaign, to: str, note: Note, from_address: str, h: _Seen | No
     never shows a local path."""
     from email.message import EmailMessage
 
-    from .mailbox_in import _CONTROL
+    from .mailbox_in import CONTROL_CHARS
 
     h = h or _Seen()
     game = campaign.genesis["game"]
-    subject = _CONTROL.sub(" ", note.subject).strip()[:200]
+    subject = CONTROL_CHARS.sub(" ", note.subject).strip()[:200]
     subject = " ".join(subject.split()) or f"{tag(campaign)} your message"
     msg = EmailMessage(policy=email_policy())
     msg["From"] = from_address or address(campaign, campaign.side) or f"{campaign.side}@{PLACEHOLDER}"

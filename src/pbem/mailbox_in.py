@@ -48,7 +48,7 @@ _DROP = _Pattern(r"<(script|style|head)\b.*?</\1\s*>", re.I | re.S)
 _HEADER = _Pattern(rb"^[A-Za-z][A-Za-z0-9-]*:[ \t]", re.M)
 _BOUNDARY = _Pattern(rb'boundary\s*=\s*(?:"([^"\r\n]{1,200})"|([^\s;"]{1,200}))', re.I)
 _DELIMITER = _Pattern(rb"(?m)^--([^\r\n]{1,200})")
-_CONTROL = _Pattern(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")
+CONTROL_CHARS = _Pattern(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]+")  # never shown as they are: a space instead
 
 
 def html_to_text(markup: str) -> str:
@@ -61,7 +61,7 @@ def html_to_text(markup: str) -> str:
     return html.unescape(text).replace("\xa0", " ")
 
 
-class _Budget:
+class PartBudget:
     """The MIME parts a message may still have (its forwarded messages share it)."""
 
     def __init__(self) -> None:
@@ -75,7 +75,7 @@ class _Budget:
                              "to allow more)", code="too-many-parts")
 
 
-def read_message(data: bytes, *, depth: int = 0, budget: _Budget | None = None) -> Message:
+def read_message(data: bytes, *, depth: int = 0, budget: PartBudget | None = None) -> Message:
     """Parse one message after measuring it; its structure checked (parts, depth) without recursion.
 
     :raises LimitError: too large, too many parts, nested too deeply.
@@ -84,7 +84,7 @@ def read_message(data: bytes, *, depth: int = 0, budget: _Budget | None = None) 
     import email.policy
 
     limits.check_size(len(data), "MAX_MAIL_BYTES", "the message")
-    budget = budget or _Budget()
+    budget = budget or PartBudget()
     # Count the parts before parsing: the parser's time grows with them, a bound must come first.
     names = {m.group(1) or m.group(2) for m in _BOUNDARY.finditer(data)}
     if len(names) > budget.parts:
@@ -130,14 +130,14 @@ def _leaves(message: Message, depth: int) -> list[tuple[Message, int]]:
     return out
 
 
-def message_texts(message: Message, *, depth: int = 0, budget: _Budget | None = None) -> list[str]:
+def message_texts(message: Message, *, depth: int = 0, budget: PartBudget | None = None) -> list[str]:
     """Every text in a message that may hold a turn file: bodies, attachments, forwarded messages.
 
     A forwarded message sent as an attachment is read as a message of its own, within the
     same bounds (its parts count against the same budget, its depth goes on from here).
     """
     texts: list[str] = []
-    budget = budget or _Budget()
+    budget = budget or PartBudget()
     todo = _leaves(message, depth)
     while todo:
         part, level = todo.pop(0)
@@ -189,7 +189,7 @@ def header(message: Message, name: str, width: int = 200) -> str:
             value = str(make_header(decode_header(str(raw))))
         except Exception:
             value = str(raw)
-    value = _CONTROL.sub(" ", value).encode("utf-8", "replace").decode("utf-8").strip()  # no lone surrogates
+    value = CONTROL_CHARS.sub(" ", value).encode("utf-8", "replace").decode("utf-8").strip()  # no lone surrogates
     return value if len(value) <= width else value[:width - 3] + "..."
 
 
@@ -198,13 +198,13 @@ _MACHINES = ("mailer-daemon", "postmaster", "mail-daemon", "mailerdaemon", "nore
              "donotreply")
 
 
-def _raw_header(message: Message, name: str) -> str:
+def raw_header(message: Message, name: str) -> str:
     """A header's value as it stands (never raises; '' if missing)."""
     try:
         value = next((v for k, v in message.raw_items() if k.lower() == name.lower()), "")
     except Exception:
         return ""
-    return _CONTROL.sub(" ", str(value)).strip()
+    return CONTROL_CHARS.sub(" ", str(value)).strip()
 
 
 def automatic(message: Message) -> str:
@@ -214,17 +214,17 @@ def automatic(message: Message) -> str:
     than "no" (vacation notices, auto-replies, auto-generated mail), a bulk, junk or list
     Precedence, mailing-list headers, the auto-reply headers of common mail programs, a
     delivery or read report, an empty Return-Path (a bounce) or a sender such as MAILER-DAEMON."""
-    auto = _raw_header(message, "Auto-Submitted").lower()
+    auto = raw_header(message, "Auto-Submitted").lower()
     if auto and auto.split(";")[0].strip() != "no":
         return f"an automatic message (Auto-Submitted: {auto[:40]})"
-    precedence = _raw_header(message, "Precedence").lower()
+    precedence = raw_header(message, "Precedence").lower()
     if precedence in ("bulk", "junk", "list", "auto_reply"):
         return f"an automatic message (Precedence: {precedence})"
     for name in ("X-Autoreply", "X-Autorespond", "X-Auto-Response-Suppress"):
-        if _raw_header(message, name):
+        if raw_header(message, name):
             return f"an automatic message ({name})"
     for name in ("List-Id", "List-Unsubscribe", "List-Post"):
-        if _raw_header(message, name):
+        if raw_header(message, name):
             return f"a mailing list's message ({name})"
     try:
         ctype = message.get_content_type()
@@ -232,7 +232,7 @@ def automatic(message: Message) -> str:
         ctype = ""
     if ctype == "multipart/report":
         return "a delivery or read report"
-    if _raw_header(message, "Return-Path").replace(" ", "") == "<>":
+    if raw_header(message, "Return-Path").replace(" ", "") == "<>":
         return "a bounce (its Return-Path is empty)"
     local = from_address(message).partition("@")[0].lower()
     if local in _MACHINES:
@@ -261,14 +261,14 @@ def reply_address(message: Message) -> str:
     hidden line breaks, or the message says a machine sent it: no replies to auto-replies)."""
     if automatic(message):
         return ""
-    if _raw_header(message, "Reply-To"):
+    if raw_header(message, "Reply-To"):
         return _one_address(message, "Reply-To")
     return from_address(message)
 
 
 def thread_ids(message: Message) -> str:
     """The message ids a message answers (In-Reply-To and References), as one text."""
-    return " ".join(_raw_header(message, name)[:4000] for name in ("In-Reply-To", "References"))
+    return " ".join(raw_header(message, name)[:4000] for name in ("In-Reply-To", "References"))
 
 
 def bounce_report(message: Message) -> str:
@@ -289,9 +289,9 @@ def bounce_report(message: Message) -> str:
                 action = str(block.get("Action") or "").strip().lower()
                 if not recipient or action not in ("failed", "delayed"):
                     continue
-                who = _CONTROL.sub(" ", recipient.partition(";")[2].strip() or recipient)[:120]
-                status = _CONTROL.sub(" ", str(block.get("Status") or "")).strip()[:20]
-                why = _CONTROL.sub(" ", str(block.get("Diagnostic-Code") or "")).strip()[:160]
+                who = CONTROL_CHARS.sub(" ", recipient.partition(";")[2].strip() or recipient)[:120]
+                status = CONTROL_CHARS.sub(" ", str(block.get("Status") or "")).strip()[:20]
+                why = CONTROL_CHARS.sub(" ", str(block.get("Diagnostic-Code") or "")).strip()[:160]
                 out.append(f"delivery to {who} {'failed' if action == 'failed' else 'is delayed'}"
                            + (f": {status}" if status else "") + (f" ({why})" if why else ""))
         return "; ".join(out[:3])
@@ -354,18 +354,19 @@ def texts_of(data: bytes, source: str) -> list[str]:
         names ``source``.  Nothing else escapes.
     """
     try:
-        budget = _Budget()
+        budget = PartBudget()
         return message_texts(read_message(data, budget=budget), budget=budget)
     except PbemError as e:
         e.detail = f"{source}: {e.detail}" if e.detail else source
         raise
     except Exception as e:  # the mail parser's own failures: a hostile message, never a traceback
-        raise PbemError("the message cannot be read", f"{source}: {type(e).__name__}: {_one_line(e)}",
+        raise PbemError("the message cannot be read", f"{source}: {type(e).__name__}: {one_line(e)}",
                         code="bad-mail") from None
 
 
-def _one_line(e: BaseException) -> str:
-    text = _CONTROL.sub(" ", str(e)).strip()
+def one_line(e: BaseException) -> str:
+    """An error's words on one line, without control characters, at most 160 characters."""
+    text = CONTROL_CHARS.sub(" ", str(e)).strip()
     return text if len(text) <= 160 else text[:157] + "..."
 
 

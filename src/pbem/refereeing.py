@@ -62,10 +62,10 @@ def new_game(directory: Path, module: str, identity: Identity, players: dict[str
     envelope = seal(identity, content)
     build = {"referee_salt": salt, "referee_box": box_private}
     applied = history.apply(envelope, None, None, None, build)  # refuses what the engine refuses (bad options...)
-    campaign = Campaign._create(directory, REFEREE, identity.name, game_id, chain_secret, protocol.CHAIN_LENGTH,
-                                None, lock, {"salt": salt.hex(), "box": box_private.hex()})
-    campaign._store([applied])
-    campaign._archive("sent", envelope)
+    campaign = Campaign.start_new(directory, REFEREE, identity.name, game_id, chain_secret, protocol.CHAIN_LENGTH,
+                                  None, lock, {"salt": salt.hex(), "box": box_private.hex()})
+    campaign.store([applied])
+    campaign.archive("sent", envelope)
     return campaign, envelope
 
 
@@ -188,7 +188,7 @@ def check_views(campaign, docs: list[Envelope], todo: list, result) -> list[tupl
         if doc.content["prev"] != stored_hash or public.get("views", {}).get(side) != \
                 hashlib.sha256(canonical_json(box)).hexdigest() or public["seq"] != doc.seq:
             raise RefusedTurn("a view the referee did not commit to", f"view #{doc.seq} for {side}", code="bad-view")
-        secret = bytes.fromhex(campaign._secrets()["box"])
+        secret = campaign.box_secret()
         payload = referee.open_box(secret, box, doc.game, "view", referee.view_aad(doc.game, doc.seq, side))
         out.append((doc, side, payload.decode()))
         known.add(doc.hash)
@@ -258,7 +258,7 @@ def verify_views(campaign) -> int:
                 or doc.content["prev"] != env_hash or hashlib.sha256(canonical_json(box)).hexdigest() != committed):
             raise PbemError("a view the referee did not commit to", where, code="bad-view")
         if secret is None:
-            secret = bytes.fromhex(campaign._secrets()["box"])
+            secret = campaign.box_secret()
         opened = referee.open_box(secret, box, doc.game, "view", referee.view_aad(doc.game, seq, side))
         if opened.decode() != payload:
             raise PbemError("a stored view differs from what the referee sealed", where, code="bad-view")
@@ -300,9 +300,9 @@ def play(campaign, identity: Identity, orders: list[str], ask):
     box = referee.seal_box(bytes.fromhex(campaign.match()["public"]["boxes"][REFEREE]),
                            canonical_json([action]), genesis["game"], "orders",
                            referee.orders_aad(genesis["game"], seq, campaign.side))
-    body = {"reveal": campaign._next_link(), "orders": box}
+    body = {"reveal": campaign.next_link(), "orders": box}
     envelope = _sign_chain(campaign, identity, body)
-    path = campaign._archive("sent", envelope)
+    path = campaign.archive("sent", envelope)
     return PlayResult(envelope, path, [], [], [action])
 
 
@@ -321,7 +321,7 @@ def _sign_chain(campaign, identity: Identity, body: dict[str, Any], joins: dict[
     applied = history.apply(envelope, genesis, match, head, campaign.replay_secrets())
     if before_store is not None:
         before_store(envelope)
-    campaign._store([applied])
+    campaign.store([applied])
     return envelope
 
 
@@ -338,7 +338,7 @@ def _adjudicate(campaign, identity: Identity):
     seq = head[0] + 1
     match = campaign.match()
     full = match["full"]
-    body: dict[str, Any] = {"reveal": campaign._next_link()}
+    body: dict[str, Any] = {"reveal": campaign.next_link()}
     joins_bodies: dict[str, dict] = {}
     events: list[dict[str, Any]] = []
     if wait["why"] == "start":
@@ -368,7 +368,7 @@ def _adjudicate(campaign, identity: Identity):
     paths: list[Path] = []
     envelope = _sign_chain(campaign, identity, body, joins_bodies or None,
                            before_store=lambda env: paths.extend(_send_views(campaign, identity, env, boxes)))
-    campaign._archive("sent", envelope)
+    campaign.archive("sent", envelope)
     return PlayResult(envelope, paths[0] if paths else None, events, rolls, [], paths)
 
 
@@ -398,10 +398,9 @@ def disclose(campaign, identity: Identity):
     """Publish the referee's salt and box key: anyone can now replay the whole game."""
     from .campaign import PlayResult
 
-    data = campaign._secrets()
-    body = {"reveal": campaign._next_link(), "disclose": {"salt": data["salt"], "box": data["box"]}}
+    body = {"reveal": campaign.next_link(), "disclose": campaign.referee_disclosure()}
     envelope = _sign_chain(campaign, identity, body)
-    path = campaign._archive("sent", envelope)
+    path = campaign.archive("sent", envelope)
     return PlayResult(envelope, path, [], [], [])
 
 

@@ -51,9 +51,9 @@ def _draft(camp: Campaign, reveal: str) -> list[dict[str, Any]]:
 def shown_prompt(camp: Campaign) -> Prompt:
     """The decision as ``play`` offers it: after our draft, our own hidden items by name."""
     match = camp.match()
-    actions = _draft(camp, camp._next_link())
+    actions = _draft(camp, camp.next_link())
     if actions or match["pending"]:  # a roll waiting for our reveal is resolved first, as play does
-        match, _, _ = camp.preview(actions, camp._next_link())
+        match, _, _ = camp.preview(actions, camp.next_link())
     known = camp.knowledge(match) if "private" in match else {}
     return _shown(camp, match, camp.game.prompt(match["game"]), known)
 
@@ -62,7 +62,7 @@ def _shuffle(camp: Campaign, action: dict[str, Any], index: int) -> dict[str, An
     """Lists of items hidden together (blocks entering concealed) go out in an order only we
     know: their tokens' order must not tell which is which.  The order is keyed by our private
     secret, so our own tool reproduces it (drafts, golden games)."""
-    hidden = camp._secrets().get("private")
+    hidden = camp.private_secret()
     if not hidden:
         return action
     from .hidden import shuffle_hidden
@@ -86,15 +86,15 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         from .refereeing import play as play_refereed
 
         return play_refereed(camp, identity, orders, ask)
-    reveal = camp._next_link()
+    reveal = camp.next_link()
     if waiting["why"] == "secret":  # the game is over: open every hidden draw to the opponent
         body = {"reveal": reveal, "actions": [], **_secret_fields(camp)}
         try:
-            envelope = camp._sign(identity, body)
+            envelope = camp.sign_turn(identity, body)
         except protocol.ProtocolError as e:  # the end-of-game check of the shared decks names a cheat
             raise PbemError("the end-of-game check failed", str(e), code=e.code) from None
         crash_point("play:stored")
-        path = camp._archive("sent", envelope)
+        path = camp.archive("sent", envelope)
         crash_point("play:sent")
         return PlayResult(envelope, path, [], [], [])
     actions = _draft(camp, reveal)
@@ -137,7 +137,7 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         if given and order is not None and order.strip().isdigit() and prompt.choices != tuple(listed):
             order = _as_listed(order.strip(), listed, prompt)
         if order is None:
-            camp._save_draft(actions)
+            camp.save_draft(actions)
             return PlayResult(None, None, events, rolls, actions)
         if order.strip().lower() in ("undo", "take back"):
             if actions:
@@ -159,14 +159,14 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         # opening of what it hides is known only once it is signed, so that goes in the next file)
         body.update(_secret_fields(camp))
     try:
-        envelope = camp._sign(identity, body)
+        envelope = camp.sign_turn(identity, body)
     except protocol.ProtocolError as e:
         if "private_secret" not in body:
             raise
         raise PbemError("the end-of-game check failed", str(e), code=e.code) from None
     crash_point("play:stored")
-    camp._save_draft([])  # after the turn is stored: a kill between leaves a draft of an older head, ignored
-    path = camp._archive("sent", envelope)
+    camp.save_draft([])  # after the turn is stored: a kill between leaves a draft of an older head, ignored
+    path = camp.archive("sent", envelope)
     crash_point("play:sent")
     result = PlayResult(envelope, path, events, rolls, actions)
     result.unused = unused
@@ -174,9 +174,10 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
 
 
 def _secret_fields(camp: Campaign) -> dict[str, Any]:
-    fields = {"private_secret": camp._secrets()["private"]}
-    if camp._secrets().get("chosen"):  # the items we hid by choice, opened at last
-        fields["private_chosen"] = camp._secrets()["chosen"]
+    fields: dict[str, Any] = {"private_secret": camp.private_secret()}
+    chosen = camp.chosen_items()
+    if chosen:  # the items we hid by choice, opened at last
+        fields["private_chosen"] = chosen
     return fields
 
 
@@ -206,10 +207,10 @@ def _as_listed(number: str, listed: list, prompt: Prompt) -> str:
 def take_back(camp: Campaign) -> str | None:
     """Drop the last drafted action; what it did, in the words ``play`` showed when it was drafted
     (our own hidden items by name), or None when there is no draft."""
-    actions = _draft(camp, camp._next_link())
+    actions = _draft(camp, camp.next_link())
     if not actions:
         return None
-    reveal = camp._next_link()
+    reveal = camp.next_link()
     try:
         before = len(camp.preview(actions[:-1], reveal)[1])
         match, events, _ = camp.preview(actions, reveal)
@@ -231,7 +232,7 @@ def drafted(camp: Campaign) -> tuple[list[dict[str, Any]], list[dict[str, Any]],
     waiting = camp.waiting()
     if camp.refereed or waiting is None or waiting["side"] != camp.side:
         return [], [], [], match
-    reveal = camp._next_link()
+    reveal = camp.next_link()
     actions = _draft(camp, reveal)
     if not actions:
         return [], [], [], match

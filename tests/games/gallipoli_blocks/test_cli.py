@@ -67,7 +67,7 @@ def _private_of(bob, actions) -> dict:
         build = camp._build()
         head = camp.ledger.head()
         protocol.advance(camp.game, camp.match(), head[0] + 1, "ottoman",
-                         {"reveal": camp._next_link(), "actions": actions}, build)
+                         {"reveal": camp.next_link(), "actions": actions}, build)
     finally:
         camp.ledger.close()
     return build["private"]
