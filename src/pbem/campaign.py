@@ -49,6 +49,9 @@ from .files import atomic_write, sync_folder
 from .keys import Identity
 from .ledger import Ledger, now
 from .lock import CampaignLock, crash_point
+from .plays import Ask, PlayResult, turn_file_name
+
+__all__ = ["Ask", "Campaign", "IngestResult", "PlayResult", "Recovered", "locate", "turn_file_name"]
 
 DB_NAME = "campaign.db"
 DRAFT_NAME = "draft.json"
@@ -71,16 +74,6 @@ class IngestResult:
         self.claims: list[Envelope] = []
 
 
-class PlayResult:
-    """What ``play`` signed (``envelope`` None when the actions were only drafted)."""
-
-    def __init__(self, envelope: Envelope | None, path: Path | None, events: list[dict[str, Any]],
-                 rolls: list[dict[str, Any]], drafted: list[dict[str, Any]], paths: list[Path] | None = None) -> None:
-        self.envelope, self.path, self.events, self.rolls, self.drafted = envelope, path, events, rolls, drafted
-        self.paths = paths or []  # a referee's files, one per player
-        self.unused: list[str] = []  # orders given when there was nothing for us to decide (a reveal only)
-
-
 class Recovered:
     """What opening a campaign wrote for an interrupted command: turn files, outbox mail, and
     (``turn``: envelope, sent/ path) our own last turn if its file or mail was among them."""
@@ -89,10 +82,6 @@ class Recovered:
         self.files: list[Path] = []
         self.outbox: list[Path] = []
         self.turn: tuple[Envelope, Path] | None = None
-
-
-# ask(prompt, events so far, rolls so far, why the last order was refused) -> an order, or None to stop
-Ask = Callable[[Prompt, list[dict[str, Any]], list[dict[str, Any]], str | None], str | None]
 
 
 class Campaign:
@@ -198,6 +187,22 @@ class Campaign:
         campaign = cls.start_new(directory, side, identity.name, game_id, secret, chain, hidden, lock)
         campaign.archive("sent", envelope)  # before the database is in place: a campaign has its invitation
         campaign.store([history.apply(envelope, None, None, None)])
+        return campaign, envelope
+
+    @classmethod
+    def new_refereed(cls, directory: Path, module: str, identity: Identity, players: dict[str, tuple[bytes, str]],
+                     scenario: str | None = None, options: dict[str, Any] | None = None,
+                     deadline_hours: int | None = None, lock: bytes | None = None) -> tuple[Campaign, Envelope]:
+        """The referee creates a game for ``players`` ({side: (public key, name)}); the genesis is
+        ``pbem.refereeing``'s, and this campaign keeps the referee's salt and box key with its chain."""
+        from .refereeing import REFEREE, new_genesis
+
+        envelope, applied, chain_secret, kept = new_genesis(module, identity, players, scenario, options,
+                                                            deadline_hours)
+        campaign = cls.start_new(directory, REFEREE, identity.name, envelope.game, chain_secret,
+                                 protocol.CHAIN_LENGTH, None, lock, kept)
+        campaign.store([applied])
+        campaign.archive("sent", envelope)
         return campaign, envelope
 
     @classmethod
@@ -884,13 +889,33 @@ class Campaign:
 
     def play(self, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
         """Choose actions (from ``orders``, then ``ask``) until the decision passes, then sign
-        (pbem.turns).  Stops and keeps a draft when orders run out while the decision is ours.
+        (pbem.turns; in a refereed game pbem.refereeing).  Stops and keeps a draft when orders
+        run out while the decision is ours.
 
         :raises PbemError: not our turn, an order that is not a legal choice.
         """
+        if self.refereed:
+            from .refereeing import play as play_refereed
+
+            return play_refereed(self, identity, orders, ask)
         from .turns import play
 
         return play(self, identity, orders, ask)
+
+    def check_turn(self, identity: Identity) -> dict[str, Any]:
+        """What we owe now (``waiting``), checking that ``identity`` plays this side and that it is our turn.
+
+        :raises PbemError: ``wrong-key``, ``game-over``, ``not-your-turn``."""
+        if identity.public != history.pinned_key(self.genesis, self.side):
+            raise PbemError("wrong identity for this campaign", f"{self.side} plays with '{self.identity_name}'",
+                            code="wrong-key")
+        waiting = self.waiting()
+        if waiting is None:
+            raise PbemError("the game is over", "the referee may now disclose it: pbem disclose" if self.refereed else
+                            "nothing is left to sign; 'pbem report --all' tells the whole game", code="game-over")
+        if waiting["side"] != self.side:
+            raise PbemError("not your turn", waiting["text"], code="not-your-turn")
+        return waiting
 
     def sign_turn(self, identity: Identity, body: dict[str, Any]) -> Envelope:
         """Sign our next turn with ``body`` ({reveal, actions, ...}) and store it (not yet written
@@ -995,7 +1020,3 @@ def _private_secret(game: Game, game_id: str, side: str, body: dict[str, Any],
     body["private_anchor"] = anchor(game_id, side, hidden)
     return hidden
 
-
-def turn_file_name(env: Envelope) -> str:
-    suffix = f"-{env.hash[:8]}" if env.kind == "claim" else ""  # several claims may name one envelope
-    return f"{env.game[:8]}-{env.seq:04d}-{env.author}-{env.kind}{suffix}.pbem"

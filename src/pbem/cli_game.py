@@ -144,8 +144,8 @@ def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, 
 def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple[str, ...], scenario: str | None,
                   deadline: int | None, encrypt_secrets: bool, campaign: Path | None,
                   options: dict[str, Any] | None = None) -> None:
+    from .campaign import Campaign
     from .keys import fingerprint
-    from .refereeing import new_game
 
     named: dict[str, tuple[bytes, str]] = {}
     for item in players:
@@ -155,8 +155,8 @@ def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple
         public, comment = _read_public(Path(file))
         named[side] = (public, comment.removeprefix("pbem:") or Path(file).stem)
     identity = keystore(ctx).load(key_name, identity_passphrase)
-    camp, envelope = new_game(campaign or Path("."), module, identity, named, scenario, options or None, deadline,
-                              secrets_lock(encrypt_secrets))
+    camp, envelope = Campaign.new_refereed(campaign or Path("."), module, identity, named, scenario, options or None,
+                                           deadline, secrets_lock(encrypt_secrets))
     click.echo(f"created referee game {envelope.game} of {camp.game.title}")
     for side, (public, name) in sorted(named.items()):
         click.echo(f"  {side}: {name}, fingerprint {fingerprint(public)} (compare it with them by phone)")

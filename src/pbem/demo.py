@@ -164,14 +164,12 @@ def _deliver(sender: Campaign, envelope, receiver: Campaign) -> None:
 
 def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str], None]) -> Path:
     """A refereed game: a referee and two players, three campaign databases, files only."""
-    from . import refereeing
-
     module = module or "hill60"  # the block game has hidden hands, which refereed play does not support yet
     game = _rules_module(module)  # before anything is written
     directory, store, ids = _workspace(directory, "demo-referee", ("referee", "alice", "bob"))
     first, second = game.sides[0], game.sides[1]
-    ref, genesis = refereeing.new_game(directory / "referee", module, ids["referee"],
-                                       {first: (ids["alice"].public, "alice"), second: (ids["bob"].public, "bob")})
+    ref, genesis = Campaign.new_refereed(directory / "referee", module, ids["referee"],
+                                         {first: (ids["alice"].public, "alice"), second: (ids["bob"].public, "bob")})
     echo(f"the referee creates a refereed game of {game.title}: alice is {first}, bob is {second}")
     camps = {"referee": ref}
     who = {"referee": ids["referee"], first: ids["alice"], second: ids["bob"]}

@@ -361,7 +361,7 @@ def mail_for_file(campaign, path: Path, sender: str = "") -> list[Path]:
 
     :raises PbemError: not a turn file of this game signed by this side."""
     from .armor import find_blocks
-    from .campaign import PlayResult
+    from .plays import PlayResult
     from .envelope import open_block
 
     try:

@@ -19,20 +19,22 @@ from . import history, referee
 from .armor import find_blocks
 from .envelope import Envelope, open_block, seal
 from .errors import PbemError, RefusedTurn
+from .files import atomic_write
 from .keys import Identity
+from .plays import Ask, PlayResult, turn_file_name
 
 REFEREE = referee.REFEREE
 
 
 # --- creating and joining -------------------------------------------------------
 
-def new_game(directory: Path, module: str, identity: Identity, players: dict[str, tuple[bytes, str]],
-             scenario: str | None = None, options: dict[str, Any] | None = None, deadline_hours: int | None = None,
-             lock: bytes | None = None):
-    """The referee creates a game for ``players`` ({side: (public key, name)})."""
+def new_genesis(module: str, identity: Identity, players: dict[str, tuple[bytes, str]], scenario: str | None = None,
+                options: dict[str, Any] | None = None, deadline_hours: int | None = None
+                ) -> tuple[Envelope, history.Applied, bytes, dict[str, str]]:
+    """The referee's genesis of a game for ``players`` ({side: (public key, name)}): the envelope,
+    as applied, the referee's chain secret and what its campaign keeps secret beside it (its salt
+    and box key, hex).  ``Campaign.new_refereed`` creates the referee's campaign with them."""
     from pbem_engine.registry import UnknownGame, get_game
-
-    from .campaign import Campaign
 
     if module == "tabletop":
         raise PbemError("table-top mode cannot be refereed yet", "its hidden pools need the players' own secrets",
@@ -62,11 +64,7 @@ def new_game(directory: Path, module: str, identity: Identity, players: dict[str
     envelope = seal(identity, content)
     build = {"referee_salt": salt, "referee_box": box_private}
     applied = history.apply(envelope, None, None, None, build)  # refuses what the engine refuses (bad options...)
-    campaign = Campaign.start_new(directory, REFEREE, identity.name, game_id, chain_secret, protocol.CHAIN_LENGTH,
-                                  None, lock, {"salt": salt.hex(), "box": box_private.hex()})
-    campaign.store([applied])
-    campaign.archive("sent", envelope)
-    return campaign, envelope
+    return envelope, applied, chain_secret, {"salt": salt.hex(), "box": box_private.hex()}
 
 
 def join_content(genesis: Envelope, side: str, anchor: str, box_public: str) -> dict[str, Any]:
@@ -270,9 +268,12 @@ def verify_views(campaign) -> int:
 
 # --- playing ---------------------------------------------------------------------------
 
-def play(campaign, identity: Identity, orders: list[str], ask):
-    from .campaign import PlayResult
+def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
+    """Our turn in a refereed game: the referee adjudicates (or starts, or discloses); a player
+    seals his orders to the referee.
 
+    :raises PbemError: not our turn, an order that is not a legal choice."""
+    campaign.check_turn(identity)
     if campaign.side == REFEREE:
         return _adjudicate(campaign, identity)
     view = latest_view(campaign)
@@ -327,8 +328,6 @@ def _sign_chain(campaign, identity: Identity, body: dict[str, Any], joins: dict[
 
 def _adjudicate(campaign, identity: Identity):
     """The referee resolves the last orders (or starts the game) and sends each player its view."""
-    from .campaign import PlayResult
-
     wait = waiting(campaign)
     if wait["why"] == "disclose":
         return disclose(campaign, identity)
@@ -375,9 +374,6 @@ def _adjudicate(campaign, identity: Identity):
 def _send_views(campaign, identity: Identity, adjudication: Envelope, boxes: dict[str, dict]) -> list[Path]:
     """One file per player: the chain since the last adjudication, and that player's own view.
     Written (atomically) before the adjudication is stored, which is therefore not yet in the ledger."""
-    from .campaign import turn_file_name
-    from .files import atomic_write
-
     previous = [seq for seq, _, author, _, _, _ in campaign.ledger.envelopes()
                 if author == REFEREE and seq < adjudication.seq]
     since = previous[-1] if previous else 0
@@ -396,8 +392,6 @@ def _send_views(campaign, identity: Identity, adjudication: Envelope, boxes: dic
 
 def disclose(campaign, identity: Identity):
     """Publish the referee's salt and box key: anyone can now replay the whole game."""
-    from .campaign import PlayResult
-
     body = {"reveal": campaign.next_link(), "disclose": campaign.referee_disclosure()}
     envelope = _sign_chain(campaign, identity, body)
     path = campaign.archive("sent", envelope)

@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem_engine import match as protocol
 
-from .campaign import Campaign
 from .errors import PbemError
 from .hidden import public_knowledge, show, show_prompt
+
+if TYPE_CHECKING:  # only for annotations: the campaign (its recovery writes mail) reaches this module
+    from .campaign import Campaign
 
 
 def context(campaign: Campaign, side: str | None = None, since: int | None = None,

@@ -10,16 +10,18 @@ from __future__ import annotations
 
 import hmac
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pbem_engine import match as protocol
 from pbem_engine.core import IllegalAction, Prompt, find_choice
 
-from . import history
-from .campaign import Ask, Campaign, PlayResult
 from .errors import PbemError
 from .keys import Identity
 from .lock import crash_point
+from .plays import Ask, PlayResult
+
+if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
+    from .campaign import Campaign
 
 
 def _shown(camp: Campaign, match: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
@@ -73,19 +75,12 @@ def _shuffle(camp: Campaign, action: dict[str, Any], index: int) -> dict[str, An
 
 
 def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
-    game, side = camp.game, camp.side
-    if identity.public != history.pinned_key(camp.genesis, side):
-        raise PbemError("wrong identity for this campaign", f"{side} plays with '{camp.identity_name}'", code="wrong-key")
-    waiting = camp.waiting()
-    if waiting is None:
-        raise PbemError("the game is over", "the referee may now disclose it: pbem disclose" if camp.refereed else
-                        "nothing is left to sign; 'pbem report --all' tells the whole game", code="game-over")
-    if waiting["side"] != side:
-        raise PbemError("not your turn", waiting["text"], code="not-your-turn")
-    if camp.refereed:
-        from .refereeing import play as play_refereed
+    """Our turn in a two-player game: choose actions (from ``orders``, then ``ask``) until the
+    decision passes, then sign; or keep a draft when orders run out while the decision is ours.
 
-        return play_refereed(camp, identity, orders, ask)
+    :raises PbemError: not our turn, an order that is not a legal choice."""
+    game, side = camp.game, camp.side
+    waiting = camp.check_turn(identity)
     reveal = camp.next_link()
     if waiting["why"] == "secret":  # the game is over: open every hidden draw to the opponent
         body = {"reveal": reveal, "actions": [], **_secret_fields(camp)}

@@ -1,0 +1,33 @@
+"""What a side's own turn gives back, how a turn file is named, and how a flow asks for orders:
+shared by the campaign and by both flows that play in it (``pbem.turns``, two players;
+``pbem.refereeing``, a referee and its players)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pbem_engine.core import Prompt
+
+from .envelope import Envelope
+
+
+class PlayResult:
+    """What ``play`` signed (``envelope`` None when the actions were only drafted)."""
+
+    def __init__(self, envelope: Envelope | None, path: Path | None, events: list[dict[str, Any]],
+                 rolls: list[dict[str, Any]], drafted: list[dict[str, Any]], paths: list[Path] | None = None) -> None:
+        self.envelope, self.path, self.events, self.rolls, self.drafted = envelope, path, events, rolls, drafted
+        self.paths = paths or []  # a referee's files, one per player
+        self.unused: list[str] = []  # orders given when there was nothing for us to decide (a reveal only)
+
+
+# ask(prompt, events so far, rolls so far, why the last order was refused) -> an order, or None to stop
+Ask = Callable[[Prompt, list[dict[str, Any]], list[dict[str, Any]], str | None], str | None]
+
+
+def turn_file_name(env: Envelope) -> str:
+    """The file name of an envelope's turn file: game, number, author and kind."""
+    suffix = f"-{env.hash[:8]}" if env.kind == "claim" else ""  # several claims may name one envelope
+    return f"{env.game[:8]}-{env.seq:04d}-{env.author}-{env.kind}{suffix}.pbem"
