@@ -19,7 +19,7 @@ ledger is the point of no return: a turn is written to sent/ (received/) only af
 transaction that stores it, and that transaction also records which files it owes
 (setting ``owed-files``; for ``pbem play``, ``owed-outbox``, the mail).  The next command
 that opens the campaign for writing writes whatever an interrupted one still owed
-(``_recover``), so a kill at any point loses nothing signed.  ``pbem new``/``join`` build
+(``pbem.recovery``), so a kill at any point loses nothing signed.  ``pbem new``/``join`` build
 the database under a temporary name and rename it into place last: a campaign.db is
 always whole.
 """
@@ -46,10 +46,12 @@ from .armor import find_blocks
 from .envelope import Envelope, open_block, seal
 from .errors import PbemError, RefusedTurn
 from .files import atomic_write, sync_folder
+from .ingest import IngestResult, ingest
 from .keys import Identity
 from .ledger import Ledger, now
 from .lock import CampaignLock, crash_point
 from .plays import Ask, PlayResult, turn_file_name
+from .recovery import Recovered, json_setting, recover
 
 __all__ = ["Ask", "Campaign", "IngestResult", "PlayResult", "Recovered", "locate", "turn_file_name"]
 
@@ -63,25 +65,6 @@ def locate(path: Path | None) -> tuple[Path, Path]:
     if path.suffix == ".db" or path.is_file():
         return path.parent, path
     return path, path / DB_NAME
-
-
-class IngestResult:
-    """What an ingest accepted, skipped (with why) and recorded beside the chain."""
-
-    def __init__(self) -> None:
-        self.accepted: list[Envelope] = []
-        self.skipped: list[tuple[Envelope, str]] = []
-        self.claims: list[Envelope] = []
-
-
-class Recovered:
-    """What opening a campaign wrote for an interrupted command: turn files, outbox mail, and
-    (``turn``: envelope, sent/ path) our own last turn if its file or mail was among them."""
-
-    def __init__(self) -> None:
-        self.files: list[Path] = []
-        self.outbox: list[Path] = []
-        self.turn: tuple[Envelope, Path] | None = None
 
 
 class Campaign:
@@ -120,7 +103,7 @@ class Campaign:
             raise
         camp = cls(directory, ledger, lock)
         camp._close_with_command()
-        camp.recovered = camp._recover()
+        camp.recovered = recover(camp)
         return camp
 
     def close(self) -> None:
@@ -369,124 +352,11 @@ class Campaign:
 
     # -- ingest ---------------------------------------------------------------
     def ingest(self, texts: list[tuple[str, str]], skip_other_games: bool = False) -> IngestResult:
-        """Check and store every envelope in ``texts`` ((source, text) pairs), all or nothing.
+        """Check and store every envelope in ``texts`` ((source, text) pairs), all or nothing (pbem.ingest).
 
         :raises PbemError: the first problem; nothing is stored.
         """
-        found: list[Envelope] = []
-        for source, text in texts:
-            try:
-                blocks = find_blocks(text)
-                if not blocks:
-                    raise RefusedTurn("no turn file found", "it holds no '-----BEGIN PBEM TURN-----' block", code="no-turn-file")
-                found += [open_block(b) for b in blocks]
-            except PbemError as e:
-                e.detail = f"{source}: {e.detail}" if e.detail else source
-                raise
-        genesis = self.genesis
-        result = IngestResult()
-        head = self.ledger.head()
-        assert head is not None
-        match: dict[str, Any] | None = None
-        todo: list[history.Applied] = []
-        batch: dict[int, Envelope] = {}
-        claims = [e for e in found if e.kind == "claim"]
-        beside = ("claim", "view", "join") if self.refereed else ("claim", "view")  # documents beside the chain
-        views = [e for e in found if e.kind in beside and e.kind != "claim"]
-        build = self.replay_secrets()
-        if skip_other_games:  # a mailbox holds other games' mail too: report it, do not refuse
-            for env in [e for e in found if e.game != genesis["game"]]:
-                result.skipped.append((env, f"another game ({env.game[:8]})"))
-            found = [e for e in found if e.game == genesis["game"]]
-            views = [e for e in views if e.game == genesis["game"]]
-            claims = [e for e in claims if e.game == genesis["game"]]
-        for env in sorted((e for e in found if e.kind not in beside), key=lambda e: e.seq):
-            if env.game != genesis["game"]:
-                raise RefusedTurn("turn file of another game", f"envelope #{env.seq} from {env.author} belongs to game "
-                                  f"{env.game}, this campaign is {genesis['game']}", code="wrong-game")
-            pinned = history.pinned_key(genesis, env.author)
-            if pinned is None:
-                raise RefusedTurn("unknown author", f"envelope #{env.seq}: '{env.author}' is not a side of this game",
-                                  code="unknown-author")
-            if pinned != env.public:
-                raise RefusedTurn("signed by the wrong key", f"envelope #{env.seq} claims to be from {env.author} "
-                                  "but is not signed by the key pinned for that side at genesis", code="wrong-key")
-            earlier = batch.get(env.seq)
-            if earlier is not None:  # the same number twice in this input (e.g. a quoted copy)
-                if earlier.hash == env.hash:
-                    result.skipped.append((env, "repeated in this input"))
-                    continue
-                self._conflict(env, earlier.hash, earlier.author)
-            if env.seq <= head[0] and not earlier:
-                stored = self.ledger.envelope_index(env.seq)
-                if stored and stored[0] == env.hash:
-                    result.skipped.append((env, "already ingested"))
-                    continue
-                if stored:
-                    self._conflict(env, *stored)
-            if match is None:
-                match = self.match()
-            try:
-                applied = history.apply(env, genesis, match, head, build)
-            except RefusedTurn as e:
-                if e.code == "cheating":  # signed by its author's pinned key: keep it, it proves the cheat
-                    e.detail = f"{e.detail}; the envelope is kept as evidence in {self._evidence(env)}"
-                raise
-            todo.append(applied)
-            batch[env.seq] = env
-            match, head = applied.match, (env.seq, env.hash)
-            result.accepted.append(env)
-        self._check_claims(claims, todo, result)
-        opened_views = []
-        if views:
-            from .refereeing import check_views
-
-            opened_views = check_views(self, views, todo, result)
-        if todo or result.claims or opened_views:
-            owed = [("received", a.envelope) for a in todo] + [("received", c) for c in result.claims]
-            self.store(todo, result.claims, opened_views, owed=owed)
-            crash_point("ingest:stored")
-            for n, (folder, env) in enumerate(owed):
-                self.archive(folder, env)
-                if n == 0:
-                    crash_point("ingest:received")
-        return result
-
-    def _check_claims(self, claims: list[Envelope], todo: list[history.Applied], result: IngestResult) -> None:
-        known = {h for h, *_ in self.ledger.claims()}
-        new = {a.envelope.seq: (a.envelope.hash, a.state_hash, a.match) for a in todo}
-        for claim in claims:
-            if claim.hash in known:
-                result.skipped.append((claim, "timeout claim already recorded"))
-                continue
-            seq = claim.seq
-            if seq in new:
-                stored, state, match = (new[seq][0], claim.author), new[seq][1], new[seq][2]
-            else:
-                stored = self.ledger.envelope_index(seq)
-                state = self.ledger.state_hash_at(seq)
-                match = self.ledger.state(seq)[1] if stored is not None and state is not None else None
-            history.check_claim(claim, self.genesis, stored, state, match)
-            known.add(claim.hash)
-            result.claims.append(claim)
-
-    def _conflict(self, env: Envelope, stored_hash: str, stored_author: str) -> None:
-        """A validly signed envelope for a number that already holds a different one."""
-        if stored_author != env.author:
-            raise RefusedTurn("conflicting envelope", f"#{env.seq} from {env.author} conflicts with the stored "
-                              f"#{env.seq}, which is {stored_author}'s", code="conflict")
-        path = self._evidence(env)
-        raise RefusedTurn("a second, different envelope for the same sequence number",
-                          f"{env.author} signed two different envelopes #{env.seq}; the second is kept as evidence "
-                          f"in {path} and was not accepted", code="equivocation")
-
-    def _evidence(self, env: Envelope) -> Path:
-        folder = self.dir / "evidence"
-        folder.mkdir(exist_ok=True)
-        path = folder / f"{env.seq:04d}-{env.author}-{env.hash[:12]}.pbem"
-        if not path.exists():
-            atomic_write(path, env.raw)
-        return path
+        return ingest(self, texts, skip_other_games)
 
     def store(self, applied: list[history.Applied], claims: list[Envelope] = (),
               views: list[tuple[Envelope, str, str]] = (), owed: list[tuple[str, Envelope]] | None = None) -> None:
@@ -538,73 +408,10 @@ class Campaign:
                 if stored else ""), code="unwritable") from None
         return path
 
-    # -- finishing what an interrupted command started -------------------------
-    def _recover(self) -> Recovered:
-        """Write the turn files (and the outbox mail) the last change stored but did not write."""
-        done = Recovered()
-        if not (self.dir / "secrets").is_dir():  # a database copied alone somewhere: not a campaign folder to fill
-            return done
-        _remove_temporaries(self.dir / "secrets")
-        owed = _json_setting(self.ledger.setting("owed-files"))
-        for name, digest in owed if isinstance(owed, list) else []:
-            path = self.dir / name
-            if path.exists():
-                continue
-            raw = self.ledger.raw_by_hash(digest)
-            if raw is None:
-                continue
-            path.parent.mkdir(exist_ok=True)
-            atomic_write(path, raw)
-            done.files.append(path)
-            if name.startswith("sent/"):
-                self._notice(f"recovered: {path.name} was signed and stored but not written (an interrupted "
-                             f"command); written now: {path}")
-                envelope = open_block(find_blocks(raw)[0])
-                if envelope.kind == "turn":
-                    done.turn = (envelope, path)
-        outbox = _json_setting(self.ledger.setting("owed-outbox"))
-        if isinstance(outbox, list) and len(outbox) == 2:
-            name, digest = outbox
-            sent = self.dir / "sent" / name
-            stem = sent.stem
-            written = [p for folder in (self.dir / "outbox", self.dir / "outbox" / "sent") if folder.is_dir()
-                       for p in folder.glob(f"{stem}-*.eml")]
-            if not written and sent.exists():
-                try:
-                    done.outbox = self._write_outbox(sent, digest)
-                except (PbemError, OSError) as e:
-                    self._notice(f"warning: the mail for {sent.name} could not be written again: {e}; send {sent} "
-                                 "yourself, or try 'pbem resend'")
-                for message in done.outbox:
-                    self._notice(f"recovered: the mail for {sent.name} was not written (an interrupted command); "
-                                 f"written now: {message}")
-                raw = self.ledger.raw_by_hash(digest)
-                if done.outbox and raw:
-                    done.turn = (open_block(find_blocks(raw)[0]), sent)
-            self.ledger.begin()
-            self.ledger.delete_setting("owed-outbox")
-            self.ledger.commit()
-        return done
-
-    def _write_outbox(self, sent: Path, digest: str) -> list[Path]:
-        from .keys import default_home
-        from .mail import load_config, write_outbox
-
-        raw = self.ledger.raw_by_hash(digest)
-        if raw is None:
-            return []
-        envelope = open_block(find_blocks(raw)[0])
-        views = self.player_files(envelope, sent)
-        try:
-            sender = load_config(default_home()).sender
-        except PbemError:
-            sender = ""
-        return write_outbox(self, PlayResult(envelope, sent, [], [], [], views), sender)
-
     def exported(self, envelope: Envelope) -> None:
         """``pbem play`` wrote the outbox mail of ``envelope``: nothing is owed any more."""
         crash_point("play:outbox")
-        owed = _json_setting(self.ledger.setting("owed-outbox"))
+        owed = json_setting(self.ledger.setting("owed-outbox"))
         if isinstance(owed, list) and owed[-1:] == [envelope.hash]:
             self.ledger.begin()
             self.ledger.delete_setting("owed-outbox")
@@ -641,8 +448,8 @@ class Campaign:
                             "cannot be made again", code="views-lost")
         return views
 
-    def _notice(self, text: str) -> None:
-        """Tell the player (on stdout: stderr starts with the reason when a command is refused)."""
+    def notice(self, text: str) -> None:
+        """Tell the player, once per command (on stdout: stderr starts with the reason when a command is refused)."""
         if text not in self._warned:
             self._warned.add(text)
             print(text, flush=True)
@@ -744,7 +551,7 @@ class Campaign:
     def draft_is_damaged(self, why: str) -> None:
         """Stop trusting the draft (``why``): warn once; the next write sets it aside."""
         self._draft_problem = why
-        self._notice(f"warning: the draft of unsigned actions is damaged and is ignored ({why}); "
+        self.notice(f"warning: the draft of unsigned actions is damaged and is ignored ({why}); "
                      f"the next 'pbem play' that drafts or signs keeps it aside as "
                      f"{DRAFT_NAME.replace('.json', '.damaged.json')}")
 
@@ -959,20 +766,6 @@ def _state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, c
         return state_hash(protocol.join(match, content["author"], content["body"]))  # type: ignore[arg-type]
     new, _, _ = protocol.advance(game, match, content["seq"], content["author"], content["body"])  # type: ignore[arg-type]
     return state_hash(new)
-
-
-def _json_setting(value: str | None) -> Any:
-    try:
-        return json.loads(value) if value else None
-    except ValueError:
-        return None
-
-
-def _remove_temporaries(folder: Path) -> None:
-    """Temporary files a kill left in the middle of a write (``.NAME.*.tmp``): never the real file."""
-    if folder.is_dir():
-        for path in folder.glob(".*.tmp"):
-            path.unlink(missing_ok=True)
 
 
 def _set_aside_leftovers(directory: Path) -> None:

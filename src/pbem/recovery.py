@@ -1,0 +1,107 @@
+"""Finishing what an interrupted command started: the turn files (and the outbox mail) a change
+stored in the ledger but did not write, written by the next command that opens the campaign
+for writing (``Campaign.open``).  See ``pbem.campaign`` on crash safety."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .armor import find_blocks
+from .envelope import Envelope, open_block
+from .errors import PbemError
+from .files import atomic_write
+from .plays import PlayResult
+
+if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
+    from .campaign import Campaign
+
+
+class Recovered:
+    """What opening a campaign wrote for an interrupted command: turn files, outbox mail, and
+    (``turn``: envelope, sent/ path) our own last turn if its file or mail was among them."""
+
+    def __init__(self) -> None:
+        self.files: list[Path] = []
+        self.outbox: list[Path] = []
+        self.turn: tuple[Envelope, Path] | None = None
+
+
+def recover(campaign: Campaign) -> Recovered:
+    """Write the turn files (and the outbox mail) the last change stored but did not write."""
+    done = Recovered()
+    if not (campaign.dir / "secrets").is_dir():  # a database copied alone somewhere: not a campaign folder to fill
+        return done
+    _remove_temporaries(campaign.dir / "secrets")
+    owed = json_setting(campaign.ledger.setting("owed-files"))
+    for name, digest in owed if isinstance(owed, list) else []:
+        path = campaign.dir / name
+        if path.exists():
+            continue
+        raw = campaign.ledger.raw_by_hash(digest)
+        if raw is None:
+            continue
+        path.parent.mkdir(exist_ok=True)
+        atomic_write(path, raw)
+        done.files.append(path)
+        if name.startswith("sent/"):
+            campaign.notice(f"recovered: {path.name} was signed and stored but not written (an interrupted "
+                         f"command); written now: {path}")
+            envelope = open_block(find_blocks(raw)[0])
+            if envelope.kind == "turn":
+                done.turn = (envelope, path)
+    outbox = json_setting(campaign.ledger.setting("owed-outbox"))
+    if isinstance(outbox, list) and len(outbox) == 2:
+        name, digest = outbox
+        sent = campaign.dir / "sent" / name
+        stem = sent.stem
+        written = [p for folder in (campaign.dir / "outbox", campaign.dir / "outbox" / "sent") if folder.is_dir()
+                   for p in folder.glob(f"{stem}-*.eml")]
+        if not written and sent.exists():
+            try:
+                done.outbox = _write_outbox(campaign, sent, digest)
+            except (PbemError, OSError) as e:
+                campaign.notice(f"warning: the mail for {sent.name} could not be written again: {e}; send {sent} "
+                             "yourself, or try 'pbem resend'")
+            for message in done.outbox:
+                campaign.notice(f"recovered: the mail for {sent.name} was not written (an interrupted command); "
+                             f"written now: {message}")
+            raw = campaign.ledger.raw_by_hash(digest)
+            if done.outbox and raw:
+                done.turn = (open_block(find_blocks(raw)[0]), sent)
+        campaign.ledger.begin()
+        campaign.ledger.delete_setting("owed-outbox")
+        campaign.ledger.commit()
+    return done
+
+
+def _write_outbox(campaign: Campaign, sent: Path, digest: str) -> list[Path]:
+    from .keys import default_home
+    from .mail import load_config, write_outbox
+
+    raw = campaign.ledger.raw_by_hash(digest)
+    if raw is None:
+        return []
+    envelope = open_block(find_blocks(raw)[0])
+    views = campaign.player_files(envelope, sent)
+    try:
+        sender = load_config(default_home()).sender
+    except PbemError:
+        sender = ""
+    return write_outbox(campaign, PlayResult(envelope, sent, [], [], [], views), sender)
+
+
+def json_setting(value: str | None) -> Any:
+    """A setting that holds JSON, or None when it is missing or damaged."""
+    try:
+        return json.loads(value) if value else None
+    except ValueError:
+        return None
+
+
+def _remove_temporaries(folder: Path) -> None:
+    """Temporary files a kill left in the middle of a write (``.NAME.*.tmp``): never the real file."""
+    if folder.is_dir():
+        for path in folder.glob(".*.tmp"):
+            path.unlink(missing_ok=True)
