@@ -311,15 +311,21 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         forced = forced and is_forced(prompt)
         if not owned:
             state, owned = copy_state(state), True
-        before = marshal.dumps(state)  # the way back if the action must wait for dice
+        # The way back if the action must wait for dice.  A sealed roll that waits must be the
+        # last action, so only the last one needs it, unless a roll can resolve at once here.
+        last = i == len(actions) - 1
+        before = marshal.dumps(state) if last or forced or match["mode"] == "unsealed" else None
         try:
             state, new_events = step(game, state, side, action, _with(NoDice(), ctx), prompt=prompt, in_place=True)
             events += new_events
         except DiceNotReady:
-            state = marshal.loads(before)
             if _mark(ctx) != mark:
                 raise ProtocolError("bad-private", f"action {i + 1} both changes {side}'s private pools and rolls "
                                     "shared dice; the rules must split it in two") from None
+            if before is None:  # a roll that waits, with more actions after it
+                raise ProtocolError("after-roll", f"action {i + 2} follows a roll that waits for "
+                                    f"{_other(game, side)}'s reveal; it belongs in a later envelope") from None
+            state = marshal.loads(before)
             declarations = declarations_hash(as_signed(actions[:i + 1], ctx))
             own = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
             if forced:  # at_once(): the other side's link of the envelope just before this one
