@@ -88,9 +88,9 @@ def build(directory: Path, envelopes: int, dice: int) -> tuple[Path, Envelope]:
         batch.append(applied)
         match, head = applied.match, (env.seq, env.hash)
         if len(batch) >= 2000:
-            camp._store(batch)
+            camp.store(batch)
             batch = []
-    camp._store(batch)
+    camp.store(batch)
     camp.ledger.close()
     other.ledger.close()
     return camp.dir / "campaign.db", extra

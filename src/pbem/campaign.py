@@ -390,7 +390,6 @@ class Campaign:
         if self._building is not None:
             self._finish_create()
 
-    _store = store  # the name bench/ still uses
 
     def archive(self, folder: str, env: Envelope) -> Path:
         """Write ``env`` as a turn file in ``folder`` (sent/, received/) unless it is there; its path.
