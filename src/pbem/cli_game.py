@@ -239,7 +239,8 @@ def _asker(game):
 HELP_TEXT = ("Give a choice by its number, or in words: any unambiguous part of the names in it will do "
              "(e.g. 'move 86 to alexi'). 'undo' takes back the last drafted order; 'quit' (or Ctrl-D) stops "
              "and keeps the draft for the next 'pbem play'. The turn file is signed when the decision passes "
-             "to your opponent or a roll needs their reveal.")
+             "to your opponent or a roll needs their reveal (a roll after forced orders only is sealed at once, "
+             "with the link of their last turn file).")
 
 
 @click.command()
