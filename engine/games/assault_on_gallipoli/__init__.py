@@ -1,15 +1,17 @@
-"""Assault on Gallipoli (rules document 001): the rules module, phase 1 of issue 15.
+"""Assault on Gallipoli (rules document 001): the rules module, phases 1-2 of issue 15.
 
-Not yet registered (engine/registry.py): phase 1 leaves out Close Combat (10-11) and the
-Action Cards (17), so it would offer an incomplete game.  Rules by section: ``sequence``
+Not yet registered (engine/registry.py): the Action Cards (17) are not enforced yet, so it
+would offer an incomplete game.  Rules by section: ``sequence``
 (3 the turn, 4 activation, 13.2 digging, 15.4.3 commanders, 16.2 ships, 18 Morale Advantage,
 19 Killing Time, 1.3/7.6 victory), ``move`` (5-6 movement, 6.5 reinforcements, 20 landing,
-8.8-8.9 advancing and opportunity fire), ``fire`` (8 fire combat, 9 damage, 9.3/12 retreats,
+8.8-8.9 advancing and opportunity fire), ``closecombat`` (10 close combat, 11 its damage,
+12.1-12.2 and 12.9 its retreats), ``fire`` (8 fire combat, 9 damage, 9.3/12 retreats,
 5.4 over-stacking), ``board`` (geometry, 7 control, 9.4 Remnants, 15.3 lone Leaders).  The
 data the text lacks is in ``data`` (provisional); RULES.md says what is enforced and what not.
 
-Every piece of information is public in phase 1 (5.5: players may look at each other's
-units); the only hidden things of this game, the card hands, come with phase 2.
+Units are public (5.5: players may look at each other's units).  Close Combat (10-11) is phase 2
+(``closecombat``); each side's close combat hand is a private draw from its own copy of the
+36-card deck (RULES.md says why and what that changes); the Action Cards (17) are not yet.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any, ClassVar
 from pbem_engine.core import Outcome, Prompt, RulesError
 from pbem_engine.dice import Dice
 
-from . import board, rules, sequence
+from . import board, closecombat, rules, sequence
 from .data import SCENARIOS, SIDES
 
 OPTIONS = {
@@ -61,6 +63,11 @@ class AssaultOnGallipoli:
 
         return order(state, side, prompt, known)
 
+    @staticmethod
+    def private_pools(state: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
+        """Each side's copy of the Close Combat deck (closecombat.py; RULES.md, "Close Combat hands")."""
+        return closecombat.private_pools()
+
     def setup(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         if scenario not in self.scenarios:
             raise RulesError(f"no scenario {scenario!r}; this game has: {', '.join(self.scenarios)} "
@@ -85,7 +92,7 @@ class AssaultOnGallipoli:
         return state, rules.apply(state, side, action, dice)
 
     def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
-        return state  # 5.5: nothing is hidden in phase 1
+        return state  # 5.5: units are public; a hand held as tokens shows only to its owner (engine.private)
 
     def outcome(self, state: dict[str, Any]) -> Outcome | None:
         r = state["result"]
@@ -95,6 +102,12 @@ class AssaultOnGallipoli:
         lines = [f"turn {view['turn']} of {view['turns']}; Killing Time {view['kt']}; Morale Advantage: {view['ma']}"]
         vp = {s: sum(1 for c in view["cubes"].values() if c == s) for s in SIDES}
         lines.append(f"VP cubes: anzac {vp['anzac']}, turkish {vp['turkish']}")
+        for s in SIDES:
+            d = view["ccdeck"][s]
+            if d["hand"] or d["table"]:
+                lines.append(f"{s} close combat cards: hand " + (" ".join(closecombat.card_name(c) for c in d["hand"])
+                                                                  or "(none)")
+                             + "; played " + (", ".join(closecombat.card_name(c) for c in d["table"]) or "none"))
         for area in board.AREAS:
             here = board.units_at(view, area)
             if here:

@@ -1,5 +1,6 @@
 """A simple, sensible player for tests: fire when it can, land and bring on reinforcements,
-march on the nearest VP area it does not hold, take damage on the cheapest counter first."""
+march on the nearest VP area it does not hold, assault the enemy next to it every other Round
+(close combat: closecombat.py), take damage on the cheapest counter first."""
 
 from __future__ import annotations
 
@@ -28,6 +29,11 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
         return None
 
     if k == "round":
+        near = board.enemy_areas(state, side)
+        if state["clock"] % 2 == 0:  # every other Round, an assault: move from next to the enemy
+            got = pick(lambda a: a["do"] == "move" and any(b in near for b in board.ADJ[a["from"]]))
+            if got:
+                return got
         for do in ("land", "fire", "reinforce", "move", "refresh"):
             got = pick(lambda a, do=do: a["do"] == do)
             if got:
@@ -39,6 +45,10 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
     if k == "move":
         if not f["went"]:
             return pick(lambda a: a["do"] == "take") or pick(lambda a: a["do"] == "go") or "1"
+        near = board.enemy_areas(state, side)
+        assault = next((c for c in choices if c.action["do"] == "go" and c.action["to"] in near), None)
+        if assault is not None and not board.is_sea(assault.action["to"]):
+            return str(choices.index(assault) + 1)
         here = goal_distance(state, side, f["at"])
         best = min((c for c in choices if c.action["do"] == "go"),
                    key=lambda c: goal_distance(state, side, c.action["to"]), default=None)
@@ -52,4 +62,27 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
                 return got
     if k == "retreat":
         return pick(lambda a: a["do"] == "stay") or "1"
+    if k == "cc":
+        return close_combat(choices, pick)
+    if k == "ccdamage":  # Remnants first, then change, then units, Leaders last
+        return (pick(lambda a: a["do"] == "eliminate" and board.kind(a["unit"]) == "remnant")
+                or pick(lambda a: a["do"] == "change")
+                or pick(lambda a: a["do"] == "eliminate" and board.kind(a["unit"]) != "leader") or "1")
     return "1"
+
+
+RAREST = ("raid", "ambush", "infiltrate", "bayonet-charge", "creeping-barrage")
+
+
+def close_combat(choices: list, pick) -> str:
+    """Draw; lead the rarest card it holds (a Reserve Trench last, as a Raid); match with the
+    card itself before a Reserve Trench; never withdraw while it holds a card."""
+    got = pick(lambda a: a["do"] == "draw")
+    if got:
+        return got
+    for card in RAREST:
+        got = pick(lambda a, card=card: a["do"] == "play" and a["card"] == card and "as" not in a)
+        if got:
+            return got
+    return (pick(lambda a: a["do"] == "play" and a.get("as") in (None, "raid")) or pick(lambda a: a["do"] == "nomatch")
+            or "1")

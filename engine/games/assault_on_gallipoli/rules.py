@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction, Prompt
 
-from . import board, fire, move, sequence
+from . import board, closecombat as cc, fire, move, sequence
 from .board import name
 
 
@@ -18,7 +18,7 @@ def prompt(state: dict[str, Any]) -> Prompt:
     k = f["k"]
     if k == "turn":
         return Prompt(None, state["result"]["result"] if state["result"] else "the game is over")
-    side = f["side"] if k != "ships" else "anzac"
+    side = "anzac" if k == "ships" else cc.cc_side(f) if k == "cc" else f["side"]
     head = f"turn {state['turn']}, Killing Time {state['kt']}: "
     if k == "ships":
         return Prompt(side, head + "place your ships in the Aegean Sea, at most 3 an area (16.2)",
@@ -42,7 +42,28 @@ def prompt(state: dict[str, Any]) -> Prompt:
     if k == "overstack":
         return Prompt(side, head + f"{side}: {f['n']} unit(s) over the stacking limit at {name(f['area'])} "
                                    f"are eliminated (5.4)", tuple(fire.overstack_choices(state, f)))
+    if k == "ccorder":
+        return Prompt(side, head + f"{side} (Morale Advantage): which close combat is next (10.1.2)",
+                      tuple(cc.order_choices(state, f)))
+    if k == "cc":
+        return Prompt(side, head + cc_text(state, f, side), tuple(cc.cc_choices(state, f)))
+    if k == "ccdamage":
+        return Prompt(side, head + f"{side}: take {f['left']} close combat Damage Point(s) at {name(f['area'])}, "
+                                   f"eliminating units at their strength (11.2)", tuple(cc.damage_choices(state, f)))
+    if k == "ccretreat":
+        return Prompt(side, head + f"{side}: the losers of the close combat retreat from {name(f['from'])} (12)",
+                      tuple(cc.retreat_choices(state, f)))
     raise AssertionError(f"no prompt for frame {k}")
+
+
+def cc_text(state: dict[str, Any], f: dict[str, Any], side: str) -> str:
+    where = f"close combat at {name(f['area'])} ({f['att']} attacks)"
+    if f["step"] == "deal":
+        return f"{where}: {side} draws its hand (10.2)"
+    held = ", ".join(f"{s} {len(state['ccdeck'][s]['hand'])}" for s in ("anzac", "turkish"))
+    if f["step"] == "lead":
+        return f"{where}, round {f['round']}, cards held {held}: {side} has the initiative and plays a card (10.3)"
+    return f"{where}, round {f['round']}, cards held {held}: {side} must match {cc.card_name(f['lead'])} (10.3.1)"
 
 
 def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -> list[dict[str, Any]]:
@@ -69,6 +90,14 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
         fire.do_retreat(state, f, action, events)
     elif k == "overstack":
         fire.do_overstack(state, f, action, events)
+    elif k == "ccorder":
+        sequence.do_order(state, f, action, events)
+    elif k == "cc":
+        cc.do_cc(state, f, action, dice, events)
+    elif k == "ccdamage":
+        cc.do_damage(state, f, action, events)
+    elif k == "ccretreat":
+        cc.do_retreat(state, f, action, events)
     settle(state, dice, events)
     return events
 
@@ -92,6 +121,15 @@ def settle(state: dict[str, Any], dice: Any, events: list) -> None:
             state["frames"].pop()
         elif k == "overstack" and not fire.overstack_choices(state, f):
             state["frames"].pop()
+        elif k == "cc":
+            if not cc.settle_cc(state, f, events):
+                return
+        elif k == "ccdamage":
+            if not cc.settle_damage(state, f, events):
+                return
+        elif k == "ccretreat":
+            if not cc.settle_retreat(state, f, events):
+                return
         elif k == "fire" and not fire.fire_choices(state, f):
             state["frames"].pop()  # every firer gone (opportunity fire after losses): nothing to decide
         else:

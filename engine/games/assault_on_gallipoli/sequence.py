@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction
 
-from . import board, fire, move
+from . import board, closecombat, fire, move
 from .board import enemy, kind, label, name, units_at
 from .data import AREAS, SCENARIOS, SIDES
 
@@ -31,6 +31,7 @@ def new_state(scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         "wire": list(sc["wire"]), "reinforcements": {s: {} for s in SIDES}, "next_reinf": {s: {} for s in SIDES},
         "fleet": copy.deepcopy(sc["ships"]), "waves": waves if sc["landing"] else [], "passes": 0,
         "clock": 0, "result": None, "frames": [{"k": "turn", "phase": "cleanup"}],
+        "ccdeck": closecombat.new_decks(),
     }
     for area, units in sc["setup"].items():
         for u in units:
@@ -86,12 +87,15 @@ def sequence(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list) 
             state["frames"].append({"k": "ships", "left": list(state["fleet"]["anzac"])})
     elif phase == "activation":
         f["phase"] = "close"
-    elif phase == "close":  # 10-11 are not enforced in phase 1 (RULES.md)
-        fights = [a for a in AREAS if board.contested(state, a)]
-        if fights:
-            events.append({"text": "close combat (10) is not enforced yet: contested areas stay contested: "
-                                   + ", ".join(name(a) for a in fights)})
-        f["phase"] = "victory"
+    elif phase == "close":  # 10.1: every contested area fights once, in the Morale Advantage holder's order
+        fights = closecombat.pending(state, f.setdefault("fought", []))
+        if not fights:
+            f.pop("fought")
+            f["phase"] = "victory"
+        elif len(fights) == 1:
+            start_combat(state, fights[0], events)
+        else:
+            state["frames"].append({"k": "ccorder", "side": state["ma"], "areas": fights})
     elif phase == "victory":
         victory(state, events)
         if not state["result"]:
@@ -102,6 +106,18 @@ def sequence(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list) 
             state["turn"] += 1
             f["phase"] = "cleanup"
     return not state["result"]
+
+
+def start_combat(state: dict[str, Any], area: str, events: list) -> None:
+    state["frames"][0].setdefault("fought", []).append(area)
+    state["frames"].append(closecombat.new_combat(state, area))
+    events.append({"text": f"close combat at {name(area)} (10)"})
+
+
+def do_order(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], events: list) -> None:
+    """10.1.2: the Morale Advantage holder picks the next close combat."""
+    state["frames"].pop()
+    start_combat(state, action["at"], events)
 
 
 def morale(state: dict[str, Any], dice: Any, events: list) -> None:

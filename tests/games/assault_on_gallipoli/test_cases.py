@@ -13,7 +13,8 @@ A case file holds:
                        trenches, wire, cubes, control (compared key by key); events / no_events
                        (substrings of the event texts); top = {...} (the top frame, key by key);
                        side (who decides now, "none"); has_choices / lacks_choices (labels);
-                       remnants = {side = N in play}; result (the outcome's result)
+                       remnants = {side = N in play}; result (the outcome's result);
+                       ccdeck = {side = {hand = [...], table = [...], from = ..., kemal = ...}}
 """
 
 from __future__ import annotations
@@ -79,6 +80,9 @@ def check(state: dict[str, Any], events: list[dict[str, Any]], expect: dict[str,
         assert any(text in t for t in texts), f"no event with {text!r} in {texts}"
     for text in expect.get("no_events", []):
         assert not any(text in t for t in texts), f"unexpected event {text!r}"
+    for side, want in expect.get("ccdeck", {}).items():  # a side's close combat cards (closecombat.py)
+        for key, value in want.items():
+            assert state["ccdeck"][side][key] == value, f"ccdeck {side}.{key}: {state['ccdeck'][side][key]!r}"
     top = state["frames"][-1]
     for key, value in expect.get("top", {}).items():
         assert top.get(key) == value, f"top frame {key}: {top.get(key)!r} != {value!r}"
