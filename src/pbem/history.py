@@ -337,6 +337,21 @@ def _finish(env: Envelope, new: dict[str, Any], events: list[dict[str, Any]], ro
     return Applied(env, new, state_json, digest, events, rolls)
 
 
+def state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, content: dict[str, Any],
+                head: tuple[int, str] | None = None) -> str:
+    """The state hash an envelope with ``content`` leads to (computed before signing it)."""
+    from pbem_engine.canonical import state_hash
+
+    if genesis is None:
+        game = game_of(content)
+        return state_hash(protocol.start(game, content["game"], content["author"], content["body"]))
+    game = game_of(genesis)
+    if content["kind"] == "join":
+        return state_hash(protocol.join(match, content["author"], content["body"]))  # type: ignore[arg-type]
+    new, _, _ = protocol.advance(game, match, content["seq"], content["author"], content["body"])  # type: ignore[arg-type]
+    return state_hash(new)
+
+
 def read_invitation(text: str) -> dict[str, Any]:
     """The checked genesis content of an invitation's text (signature, bounds, the game set up).
 
