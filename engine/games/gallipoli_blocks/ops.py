@@ -148,6 +148,7 @@ def after_landing(state: dict[str, Any], frame: dict[str, Any], events: list) ->
             state["blocks"][t]["at"], state["blocks"][t]["stop"] = beach, True
         state["landed"].append(beach)
         events.append({"text": f"{len(party)} block(s) land at {board.name(beach)} and stop: a beachhead (9.1)"})
+        board.stand_up_later(state, [beach])  # shown to take the landing fire's hits: concealed again
         return
     from .combat import start_battle
 
