@@ -410,23 +410,40 @@ def referee_mix(salt: bytes, n: int) -> bytes:
     return hmac.digest(salt, b"pbem/v1/referee-roll\0" + n.to_bytes(8, "big"), "sha256")
 
 
-def as_signed(actions: list[Any], ctx: private.PrivateContext | None) -> list[Any]:
-    """The actions as they will be signed: in the author's own tool each ``{"$hide": item}`` is
-    its token already (in order), so the dice its draft shows are the dice everyone computes."""
-    tokens = [tok for tok, _ in ctx.chosen_out] if ctx is not None else []
-    if not tokens:
-        return actions
+def swap_hidden(value: Any, tokens: list[str]) -> Any:
+    """``value`` with each ``{"$hide": item}``, in order, replaced by the next of ``tokens``: the
+    actions as they are signed, carrying the tokens of what their author hid, never the items.
+
+    :raises ProtocolError: ``bad-private``, a hidden item that no token was committed for.
+    """
+    tokens = list(tokens)
 
     def swap(value: Any) -> Any:
         if isinstance(value, dict):
             if "$hide" in value:
-                return tokens.pop(0) if tokens else value
+                if not tokens:
+                    raise ProtocolError("bad-private", f"a hidden choice was not committed: {value}")
+                return tokens.pop(0)
             return {k: swap(v) for k, v in value.items()}
         if isinstance(value, list):
             return [swap(v) for v in value]
         return value
 
-    return swap(actions)
+    return swap(value)
+
+
+def has_hidden(value: Any) -> bool:
+    """Whether ``value`` holds a ``{"$hide": item}`` (an item its author hides by choice)."""
+    if isinstance(value, dict):
+        return "$hide" in value or any(has_hidden(v) for v in value.values())
+    return isinstance(value, list) and any(has_hidden(v) for v in value)
+
+
+def as_signed(actions: list[Any], ctx: private.PrivateContext | None) -> list[Any]:
+    """In the author's own tool, the actions up to a roll as they will be signed (``swap_hidden``),
+    so that the dice its draft shows are the dice everyone computes."""
+    tokens = [tok for tok, _ in ctx.chosen_out] if ctx is not None else []
+    return swap_hidden(actions, tokens) if tokens else actions
 
 
 def is_forced(prompt: Prompt) -> bool:

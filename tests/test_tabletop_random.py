@@ -66,9 +66,9 @@ def test_random_orders_never_crash_and_both_tools_agree(orders):
             mine = protocol.advance(GAME, m, seq + 1, side, body, build)[0]
         except (IllegalAction, protocol.ProtocolError):
             continue  # refused: nothing changes
-        from pbem.campaign import _swap_hidden
+        from pbem_engine.match import swap_hidden
 
-        signed = {"reveal": reveal, "actions": _swap_hidden([action], [t for t, _ in build["chosen_out"]])}
+        signed = {"reveal": reveal, "actions": swap_hidden([action], [t for t, _ in build["chosen_out"]])}
         if build["private"]:
             signed["private"] = build["private"]
         theirs = protocol.advance(GAME, m, seq + 1, side, signed)[0]

@@ -579,7 +579,10 @@ class Campaign:
                 body = dict(body, decks=build["decks"])
             chosen = build.get("chosen_out", [])
             if chosen:  # the signed actions carry the tokens of what we hid, never the items
-                body = dict(body, actions=_swap_hidden(body["actions"], [tok for tok, _ in chosen]))
+                try:
+                    body = dict(body, actions=protocol.swap_hidden(body["actions"], [tok for tok, _ in chosen]))
+                except protocol.ProtocolError as e:
+                    raise PbemError("a hidden choice was not committed", str(e), code=e.code) from None
         content = {"v": 1, "game": self.genesis["game"], "seq": head[0] + 1, "prev": head[1], "author": self.side,
                    "kind": "turn", "engine": history.engine_stamp(game), "body": body, "state": ""}
         content["state"] = history.state_after(self.match(), self.genesis, content, head)
@@ -589,16 +592,3 @@ class Campaign:
         crash_point("sign:before-store")
         self.store([history.apply(envelope, self.genesis, self.match(), head)])
         return envelope
-
-
-def _swap_hidden(value: Any, tokens: list[str]) -> Any:
-    """``value`` with each ``{"$hide": item}``, in order, replaced by the next token."""
-    if isinstance(value, dict):
-        if "$hide" in value:
-            if not tokens:
-                raise PbemError("a hidden choice was not committed", str(value), code="bad-private")
-            return tokens.pop(0)
-        return {k: _swap_hidden(v, tokens) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_swap_hidden(v, tokens) for v in value]
-    return value

@@ -149,7 +149,7 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
                 raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
             refusal = str(e)
     body: dict[str, Any] = {"reveal": reveal, "actions": actions}
-    if _ends_owing_our_secret(game, match, side) and '"$hide"' not in json.dumps(actions):
+    if _ends_owing_our_secret(game, match, side) and not protocol.has_hidden(actions):
         # open our hidden draws in this file, not one more (unless it hides something itself: the
         # opening of what it hides is known only once it is signed, so that goes in the next file)
         body.update(_secret_fields(camp))

@@ -49,7 +49,7 @@ class Table:
 
     def send(self, side: str, actions: list[dict[str, Any]]) -> None:
         """One envelope from ``side``: built with its secret, replayed from the signed body."""
-        from pbem.campaign import _swap_hidden
+        from pbem_engine.match import swap_hidden
 
         reveal = self.chains[side][self.m["chains"][side]["index"] + 1].hex()
         build = {"secret": self.secrets[side], "chosen": self.chosen[side]}
@@ -62,7 +62,7 @@ class Table:
         mine = protocol.advance(GAME, self.m, self.seq + 1, side, body, build)
         signed = dict(body)
         if build is not None:
-            signed["actions"] = _swap_hidden(actions, [t for t, _ in build["chosen_out"]])
+            signed["actions"] = swap_hidden(actions, [t for t, _ in build["chosen_out"]])
             if build.get("private"):
                 signed["private"] = build["private"]
         theirs = protocol.advance(GAME, self.m, self.seq + 1, side, signed)
