@@ -1,0 +1,226 @@
+"""The hex map (PROVISIONAL, map.toml): geometry, terrain, places and the water hexsides.
+
+A hex is its four-digit number as text ("1345": column 13, row 45).  A hexside is the two hex
+numbers joined in order ("1344|1444").  Even columns sit half a hex lower than odd ones (map.toml
+says why).  Rivers, seasonal water and the wadi run along hexsides; each is stored as waypoint
+hexsides and joined here by the shortest line of hexsides, a fixed computation at import.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections import deque
+from functools import cache
+from importlib import resources
+from typing import Any
+
+DATA: dict[str, Any] = tomllib.loads(resources.files(__package__).joinpath("map.toml").read_text("utf-8"))
+PROVISIONAL = DATA["map"]["provisional"]
+COLS = tuple(DATA["map"]["columns"])
+ROWS = tuple(DATA["map"]["rows"])
+
+
+def hex_id(col: int, row: int) -> str:
+    return f"{col:02d}{row:02d}"
+
+
+def col_row(h: str) -> tuple[int, int]:
+    return int(h[:2]), int(h[2:])
+
+
+def on_map(h: str) -> bool:
+    c, r = col_row(h)
+    return COLS[0] <= c <= COLS[1] and ROWS[0] <= r <= ROWS[1]
+
+
+def _grid_neighbours(c: int, r: int) -> list[tuple[int, int]]:
+    """The six hexes round (c, r), even columns half a hex lower."""
+    if c % 2 == 0:
+        side = [(c - 1, r), (c - 1, r + 1), (c + 1, r), (c + 1, r + 1)]
+    else:
+        side = [(c - 1, r - 1), (c - 1, r), (c + 1, r - 1), (c + 1, r)]
+    return [(c, r - 1), (c, r + 1), *side]
+
+
+@cache
+def neighbours(h: str) -> tuple[str, ...]:
+    """The adjacent hexes on the map, in a fixed order."""
+    c, r = col_row(h)
+    out = [hex_id(a, b) for a, b in _grid_neighbours(c, r) if a >= 0 and b >= 0]
+    return tuple(sorted(n for n in out if on_map(n)))
+
+
+def distance(a: str, b: str) -> int:
+    """Hexes between a and b on an empty map."""
+    (q1, r1), (q2, r2) = _cube(a), _cube(b)
+    return (abs(q1 - q2) + abs(r1 - r2) + abs((q1 + r1) - (q2 + r2))) // 2
+
+
+def _cube(h: str) -> tuple[int, int]:
+    c, r = col_row(h)
+    return c, r - (c + 1) // 2  # even columns lower: axial r = row - ceil(col / 2)
+
+
+def adjacent(a: str, b: str) -> bool:
+    return b in neighbours(a)
+
+
+def hexside(a: str, b: str) -> str:
+    return "|".join(sorted((a, b)))
+
+
+def side_hexes(side: str) -> tuple[str, str]:
+    a, b = side.split("|")
+    return a, b
+
+
+# -- terrain ----------------------------------------------------------------------------------
+
+def _runs(items: list[str]) -> set[str]:
+    out: set[str] = set()
+    for item in items:
+        first, _, last = item.partition("-")
+        last = last or first
+        c1, r1 = col_row(first)
+        c2, r2 = col_row(last)
+        if c1 != c2:
+            raise ValueError(f"map.toml: run {item} must stay in one column")
+        out.update(hex_id(c1, r) for r in range(r1, r2 + 1))
+    return out
+
+
+PLACES: dict[str, dict[str, Any]] = DATA["places"]
+PLACE_HEX: dict[str, str] = {pid: p["hex"] for pid, p in PLACES.items()}
+BAGHDAD = tuple(sorted(p["hex"] for pid, p in PLACES.items() if pid.startswith("baghdad")))
+AERODROMES = tuple(sorted({p["hex"] for p in PLACES.values() if p.get("aerodrome")}))
+_TERRAIN: dict[str, str] = {}
+for _kind in ("marsh", "grove", "lake"):
+    for _h in _runs(DATA["terrain"].get(_kind, [])):
+        _TERRAIN[_h] = _kind
+for _p in PLACES.values():
+    if _p["terrain"] != "clear":
+        _TERRAIN[_p["hex"]] = _p["terrain"]
+
+
+def terrain(h: str) -> str:
+    """A hex's terrain: clear, marsh, grove, lake, town or city (a TEC entry)."""
+    return _TERRAIN.get(h, "clear")
+
+
+def place_name(h: str) -> str:
+    for p in PLACES.values():
+        if p["hex"] == h and not p["name"].startswith("hex "):
+            return p["name"]
+    return ""
+
+
+def label(h: str) -> str:
+    name = place_name(h)
+    return f"{h} ({name})" if name else h
+
+
+ALL_HEXES = tuple(hex_id(c, r) for c in range(COLS[0], COLS[1] + 1) for r in range(ROWS[0], ROWS[1] + 1))
+
+
+# -- hexsides: rivers, seasonal water, wadi ---------------------------------------------------
+
+def _vertices(side: str) -> list[tuple[str, str, str]]:
+    """The two corners of a hexside, each named by its three hexes (off the map included)."""
+    a, b = side_hexes(side)
+    ca, cb = col_row(a), col_row(b)
+    common = sorted(set(_grid_neighbours(*ca)) & set(_grid_neighbours(*cb)))
+    return [tuple(sorted((a, b, hex_id(*c)))) for c in common if min(c) >= 0]  # type: ignore[misc]
+
+
+def _corner_sides(v: tuple[str, str, str]) -> list[str]:
+    return [hexside(v[0], v[1]), hexside(v[0], v[2]), hexside(v[1], v[2])]
+
+
+def _join(start: str, end: str) -> list[str]:
+    """The fewest hexsides from ``start`` to ``end`` (both included), corner to corner."""
+    goal = set(_vertices(end))
+    first = _vertices(start)
+    prev: dict[tuple[str, str, str], tuple[tuple[str, str, str], str] | None] = {v: None for v in first}
+    queue = deque(first)
+    while queue:
+        v = queue.popleft()
+        if v in goal:
+            path = [end]
+            while prev[v] is not None:
+                v, side = prev[v]  # type: ignore[misc]
+                path.append(side)
+            path.append(start)
+            out = list(reversed(path))
+            return [s for i, s in enumerate(out) if i == 0 or s != out[i - 1]]
+        for side in _corner_sides(v):
+            for w in _vertices(side):
+                if w not in prev and all(on_map(x) for x in side_hexes(side)):
+                    prev[w] = (v, side)
+                    queue.append(w)
+    raise ValueError(f"map.toml: no line of hexsides from {start} to {end}")
+
+
+def _water() -> tuple[dict[str, str], dict[str, list[str]]]:
+    kinds: dict[str, str] = {}
+    lines: dict[str, list[str]] = {}
+    for name, w in DATA["water"].items():
+        points = w["waypoints"]
+        line: list[str] = []
+        for a, b in zip(points, points[1:]):
+            part = _join(hexside(*side_hexes(a)), hexside(*side_hexes(b)))
+            line.extend(part if not line else part[1:])
+        lines[name] = line
+        for side in line:
+            kinds.setdefault(side, w["kind"])
+    lake = _runs(DATA["terrain"].get("lake", []))
+    for h in sorted(lake):  # 15.0 added: boats move along lake hexsides too
+        for n in _grid_neighbours(*col_row(h)):
+            side = hexside(h, hex_id(*n))
+            if hex_id(*n) not in lake:
+                kinds.setdefault(side, "lake")
+    return kinds, lines
+
+
+WATER, LINES = _water()  # hexside -> river | seasonal | wadi | lake
+
+
+def water(side: str) -> str:
+    return WATER.get(side, "")
+
+
+def crossing(a: str, b: str, rain: bool) -> str:
+    """What the hexside between two adjacent hexes is for a ground unit: "" (nothing), river,
+    wadi or seasonal (14.0: the Shatt al Hai wadi is a river in rain turns)."""
+    kind = WATER.get(hexside(a, b), "")
+    if kind == "wadi" and rain:
+        return "river"
+    if kind == "lake":
+        return "river"
+    return kind
+
+
+@cache
+def _side_links() -> dict[str, tuple[str, ...]]:
+    """Water hexsides meeting at a corner: where a boat may go next."""
+    links: dict[str, set[str]] = {s: set() for s in WATER}
+    for s in WATER:
+        for v in _vertices(s):
+            for t in _corner_sides(v):
+                if t != s and t in WATER:
+                    links[s].add(t)
+    return {s: tuple(sorted(v)) for s, v in links.items()}
+
+
+def boat_links(side: str, rain: bool) -> tuple[str, ...]:
+    """The water hexsides a boat may move to next (15.2); the wadi only in rain (14.0)."""
+    return tuple(t for t in _side_links().get(side, ()) if WATER[t] != "wadi" or rain)
+
+
+def bordering(side: str) -> tuple[str, str]:
+    """The two hexes a boat on this hexside is adjacent to (15.0)."""
+    return side_hexes(side)
+
+
+def sides_of(h: str) -> tuple[str, ...]:
+    """Water hexsides along a hex."""
+    return tuple(sorted(s for s in (hexside(h, n) for n in neighbours(h)) if s in WATER))
