@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from pbem_engine.core import Outcome, Prompt, RulesError
 from pbem_engine.dice import Dice
 
-from . import board, closecombat, rules, sequence
+from . import board, closecombat, rules, scenarios, sequence
 from .data import SCENARIOS, SIDES
 
 OPTIONS = {
@@ -33,11 +33,19 @@ OPTIONS = {
     "pickup_mf": "'own' (default: a unit a Leader picks up may spend its own MF from there, 6.6.3) or "
                  "'group' (its MF counts from the group's start)",
     "killing_time": "the Killing Time start, 7 or 8 (default: the scenario's, 19.2)",
-    "weir": "true: Lt Col Weir (22, optional) lands with the 10th Bn; his values are not in the text: +1 FP, "
+    "weir": "true: Lt Col Weir (22, optional) starts with the 10th Bn; his values are not in the text: +1 FP, "
             "+2 MF are ours (default false)",
+    "hamilton": "true: Gen Hamilton (22, optional) may enter from Turn 2 at ANZAC Cove or North Beach: no Firepower, "
+                "refreshes two units, never moves into close combat, 4 casualties if lost (default false)",
+    "von_sanders": "true: Gen von Sanders (22, optional) may enter from Turn 2 at Koja Dere, as Hamilton "
+                   "(default false)",
+    "avni": "true: the optional Avni counter (22): +3 MF instead of +2 (default false)",
+    "mccay": "true: the optional McCay counter (22): +0 Firepower (default false: +1, ours)",
+    "maclagan": "true: the optional MacLagan counter (22): +1 Firepower (default false: +0)",
 }
 CHOICES = {"casualties": ("cumulative", "turn"), "target_bounds": ("none", "1-9"), "pickup_mf": ("own", "group"),
-           "killing_time": (7, 8), "weir": (True, False)}
+           "killing_time": (7, 8), **{k: (True, False) for k in ("weir", "hamilton", "von_sanders", "avni", "mccay",
+                                                                 "maclagan")}}
 
 
 class AssaultOnGallipoli:
@@ -70,8 +78,7 @@ class AssaultOnGallipoli:
 
     def setup(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         if scenario not in self.scenarios:
-            raise RulesError(f"no scenario {scenario!r}; this game has: {', '.join(self.scenarios)} "
-                             f"(Scenarios 2-5 are not reconstructed yet)")
+            raise RulesError(f"no scenario {scenario!r}; this game has: {', '.join(self.scenarios)}")
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise RulesError(f"unknown options {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
@@ -81,6 +88,9 @@ class AssaultOnGallipoli:
         turns = options.get("turns")
         if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool) or turns < 1):
             raise RulesError("option turns is a whole number of turns, 1 or more")
+        why = scenarios.refused(scenario, options)
+        if why:
+            raise RulesError(why)
         state = sequence.new_state(scenario, dict(options))
         rules.settle(state, None, [])
         return state

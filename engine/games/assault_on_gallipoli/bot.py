@@ -9,11 +9,10 @@ from typing import Any
 from pbem_engine.core import Prompt
 
 from . import board
-from .sequence import VP_AREAS
 
 
 def goal_distance(state: dict[str, Any], side: str, area: str) -> int:
-    goals = [a for a in VP_AREAS if state["cubes"].get(a) != side or board.controller(state, a) != side]
+    goals = [a for a in sorted(state["cubes"]) if state["cubes"].get(a) != side or board.controller(state, a) != side]
     return min((board.DIST[area][g] for g in goals), default=0)
 
 

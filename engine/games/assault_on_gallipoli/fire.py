@@ -222,7 +222,7 @@ def retreat_areas(state: dict[str, Any], frm: str, side: str) -> list[str]:
     """12.4-12.7: one or two areas, ending closer to the friendly edge, never into or through
     enemy units, across red lines or into the sea; terrain costs ignored (12.5)."""
     def open_(a: str) -> bool:
-        return not board.has_enemy(state, a, side)
+        return not board.has_enemy(state, a, side) and a not in state["off"]  # Scenarios 3, 4: half the board
 
     found = set()
     for a in board.ADJ[frm]:

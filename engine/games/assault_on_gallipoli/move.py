@@ -47,7 +47,7 @@ def refresh_budgets(f: dict[str, Any]) -> None:
 
 def step_ok(state: dict[str, Any], f: dict[str, Any], group: list[str], to: str) -> bool:
     at, side = f["at"], f["side"]
-    if to not in board.ADJ[at] or not board.walkable(at, to):  # 6.1.4 red lines, 16.1 no sea
+    if to not in board.ADJ[at] or not board.walkable(at, to) or to in state["off"]:  # 6.1.4, 16.1, half board
         return False
     cost = board.move_cost(at, to)
     budget = dict(f["budget"])
@@ -59,7 +59,7 @@ def step_ok(state: dict[str, Any], f: dict[str, Any], group: list[str], to: str)
     if board.has_enemy(state, to, side):
         if any(kind(u) == "art" for u in group):  # 6.4.2
             return False
-        if all(kind(u) == "leader" for u in group):  # 15.3.1
+        if all(kind(u) == "leader" for u in group) or any(board.rank(u) == 4 for u in group):  # 15.3.1, 22
             return False
     if to in state["wire"] and board.controller(state, to) == enemy(side):  # 6.1.5, 14.3
         if any(to not in board.ADJ[f["start"].get(u, at)] for u in group):
@@ -180,6 +180,9 @@ def can_enter(state: dict[str, Any], side: str, entry: str, units: list[str]) ->
 
 def bring_on(state: dict[str, Any], side: str, group: str, events: list) -> None:
     entry, units = state["reinforcements"][side].pop(group)
+    for other, (_, more) in list(state["reinforcements"][side].items()):  # 22: Hamilton's other entry goes
+        if set(more) & set(units):
+            del state["reinforcements"][side][other]
     units = [u for u in units if u not in state["units"]]
     for u in units:
         state["units"][u] = {"at": entry, "fresh": True}

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction
 
-from . import board, closecombat, fire, move
+from . import board, closecombat, fire, move, scenarios
 from .board import enemy, kind, label, name, units_at
 from .data import AREAS, SCENARIOS, SIDES
 
@@ -19,19 +19,17 @@ KHETIA = next(a for a, v in AREAS.items() if "khetia" in v[3])
 
 
 def new_state(scenario: str, options: dict[str, Any]) -> dict[str, Any]:
-    sc = SCENARIOS[scenario]
+    sc = scenarios.resolved(scenario, options)  # with the optional Leaders (22) the options ask for
     waves = copy.deepcopy(sc["waves"])
-    if options.get("weir"):  # option (22): Weir, values provisional (data.LEADERS), lands with the 10th Bn
-        waves[0][0].append("weir")
     state: dict[str, Any] = {
         "scenario": scenario, "options": options, "turn": 1,
         "turns": min(options.get("turns") or sc["turns"], sc["turns"]),
         "kt": 0, "ma": sc["morale"], "units": {}, "lost": {s: [] for s in SIDES}, "lost_before": {s: 0 for s in SIDES},
-        "control": {}, "cubes": {a: sc["cubes"] for a in VP_AREAS}, "trenches": dict(sc["trenches"]),
+        "control": {}, "cubes": dict(sc["cubes"]), "trenches": dict(sc["trenches"]),
         "wire": list(sc["wire"]), "reinforcements": {s: {} for s in SIDES}, "next_reinf": {s: {} for s in SIDES},
         "fleet": copy.deepcopy(sc["ships"]), "waves": waves if sc["landing"] else [], "passes": 0,
         "clock": 0, "result": None, "frames": [{"k": "turn", "phase": "cleanup"}],
-        "ccdeck": closecombat.new_decks(),
+        "ccdeck": closecombat.new_decks(), "off": list(sc["off"]),  # off: areas not in play (Scenarios 3, 4)
     }
     for area, units in sc["setup"].items():
         for u in units:
@@ -66,7 +64,7 @@ def sequence(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list) 
         for side in SIDES:
             state["reinforcements"][side].update(state["next_reinf"][side])
             state["next_reinf"][side] = {}
-            turn = SCENARIOS[state["scenario"]]["reinforcements"].get(state["turn"], {})
+            turn = scenarios.resolved(state["scenario"], state["options"])["reinforcements"].get(state["turn"], {})
             state["reinforcements"][side].update({g: [e, list(us)] for g, (e, us) in turn.get(side, {}).items()})
         state["kt"] = killing_time_start(state)  # 19.2
         state["passes"] = 0
@@ -137,7 +135,7 @@ def morale(state: dict[str, Any], dice: Any, events: list) -> None:
 
 def victory(state: dict[str, Any], events: list) -> None:
     """7.6-7.7: cubes take the colour of the area's controller; 1.3 sudden death; 1.2 at the end."""
-    for a in VP_AREAS:
+    for a in sorted(state["cubes"]):  # the scenario's VP areas
         side = board.controller(state, a)
         if side and state["cubes"][a] != side:
             state["cubes"][a] = side
@@ -148,7 +146,7 @@ def victory(state: dict[str, Any], events: list) -> None:
         state["result"] = {"winner": "anzac", "result": "ANZAC victory", "reason": "ANZAC control Mal Tepe (1.3)"}
     elif board.controller(state, "anzac-cove") == "turkish":
         state["result"] = {"winner": "turkish", "result": "Turkish victory", "reason": "Turks control ANZAC Cove (1.3)"}
-    elif vp["anzac"] >= 6 and state["scenario"] != "turkish-counter-attack":
+    elif vp["anzac"] >= 6 and SCENARIOS[state["scenario"]]["sudden_death_vp"]:  # not in Scenario 2
         state["result"] = {"winner": "anzac", "result": "ANZAC victory", "reason": f"ANZAC hold {vp['anzac']} VP (1.3)"}
     elif state["turn"] >= state["turns"]:
         winner = max(SIDES, key=lambda s: vp[s]) if vp["anzac"] != vp["turkish"] else None
@@ -160,7 +158,7 @@ def victory(state: dict[str, Any], events: list) -> None:
 def ship_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
     u = f["left"][0]
     return [Choice(f"place {board.unit_name(u)} in {name(a)}", {"do": "place", "unit": u, "at": a})
-            for a in AEGEAN if len(units_at(state, a, "anzac")) < board.SEA_LIMIT]
+            for a in AEGEAN if len(units_at(state, a, "anzac")) < board.SEA_LIMIT and a not in state["off"]]
 
 
 def do_ships(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], events: list) -> None:
@@ -203,8 +201,12 @@ def refresh_choices(state: dict[str, Any], side: str, area: str) -> list[Choice]
     out = []
     for c in units_at(state, area, side):
         if kind(c) == "leader" and board.rank(c) >= 2 and state["units"][c]["fresh"]:
+            tired = [u for u in units_at(state, area, side) if u != c and not state["units"][u]["fresh"]]
             out += [Choice(f"{board.unit_name(c)} refreshes {board.unit_name(u)}", {"do": "refresh", "by": c, "unit": u})
-                    for u in units_at(state, area, side) if u != c and not state["units"][u]["fresh"]]
+                    for u in tired]
+            if board.rank(c) == 4:  # 22: Hamilton and von Sanders refresh any TWO units
+                out += [Choice(f"{board.unit_name(c)} refreshes {board.unit_name(u)} and {board.unit_name(v)}",
+                               {"do": "refresh", "by": c, "unit": u, "also": v}) for u, v in combinations(tired, 2)]
     return out
 
 
@@ -257,7 +259,10 @@ def do_round(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], d
     elif do == "refresh":
         state["units"][action["by"]]["fresh"] = False
         state["units"][action["unit"]]["fresh"] = True
-        events.append({"text": f"{board.unit_name(action['by'])} makes {board.unit_name(action['unit'])} fresh (15.4.3)"})
+        if "also" in action:  # 22
+            state["units"][action["also"]]["fresh"] = True
+        made = " and ".join(board.unit_name(action[k]) for k in ("unit", "also") if k in action)
+        events.append({"text": f"{board.unit_name(action['by'])} makes {made} fresh (15.4.3)"})
     elif do == "reinforce":
         move.bring_on(state, side, action["group"], events)
     elif do == "land":
