@@ -238,6 +238,13 @@ class DeckContext:
         deck_id, ref = self._ref(text)
         self._send(deck_id, D.give_back(self.records[deck_id]["state"], side, ref))
 
+    def discard(self, side: str, text: str) -> None:
+        """Move a card played face up to the table onto the discard pile, so that the next shuffle
+        takes it (a game keeping its own discard pile moves its cards there before reshuffling)."""
+        self._mine(side)
+        deck_id, ref = self._ref(text)
+        self._send(deck_id, D.discard(self.records[deck_id]["state"], side, ref))
+
     def show(self, side: str, deck_id: str) -> int:
         """Release ``side``'s keys for every card of its hand from ``deck_id``: the other side reads them."""
         self._mine(side)
