@@ -94,7 +94,7 @@ def hand_size(state: dict[str, Any], f: dict[str, Any], side: str) -> tuple[int,
     n += best_bonus(state, side, area)
     if side == f["def"]:
         n += state["trenches"].get(area, 0)
-    n = min(MAX_HAND, max(MIN_HAND, n))
+    n = min(MAX_HAND, max(MIN_HAND, n) + f.get("extra", {}).get(side, 0))  # Hand Grenades: +2 within 18
     kemal = side == "turkish" and "kemal" in units_at(state, area, side) and n < MAX_HAND
     return n, kemal
 
@@ -167,6 +167,8 @@ def cc_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
                 out.append(Choice(f"play {card_name(e)}", {"do": "play", "card": e}))
         if f["round"] >= 3:  # 10.5.1
             out.append(Choice("try to withdraw from the close combat (10.5)", {"do": "withdraw"}))
+        elif not hand:  # 10.3.3: Action Cards held, none played as a close combat card
+            out.append(Choice("no card to play: lose the close combat (10.3.3)", {"do": "nocards"}))
         return out
     led = f["lead"]
     out = [Choice(f"match with {card_name(e)}", {"do": "play", "card": e}) for e in dict.fromkeys(hand)
@@ -183,6 +185,9 @@ def do_cc(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice
         do_draw(state, f, side, dice, events)
     elif do == "withdraw":
         withdraw(state, f, side, dice, events)
+    elif do == "nocards":
+        events.append({"text": f"{side} has no card left to play (10.3.3)"})
+        finish(f, enemy(side), "nocards", None, events)
     elif do == "nomatch":
         d = state["ccdeck"][side]
         shown = [_open(dice, side, e) for e in d["hand"]]
@@ -210,17 +215,25 @@ def play(state: dict[str, Any], f: dict[str, Any], side: str, action: dict[str, 
         raise IllegalAction(f"{card_name(card)} does not match {card_name(f['lead'])} (10.3.1)")
     d["hand"].remove(action["card"])
     d["table"].append(card)
+    resolve_card(state, f, side, led if f["step"] == "lead" else card, dice, events,
+                 card_name(card) + (f" as {card_name(led)}" if as_ else ""))
+
+
+def resolve_card(state: dict[str, Any], f: dict[str, Any], side: str, card: str, dice: Any, events: list,
+                 shown: str) -> None:
+    """A card led or matching (a Close Combat card, or an Action Card played as one: Courage Under
+    Fire, Fight to the Death!); it counts among the cards the side played (11.1)."""
     f["played"][side] += 1
     where = f"close combat at {name(f['area'])}, round {f['round']}"
     if f["step"] == "lead":
-        f["lead"], f["step"] = led, "match"
-        events.append({"text": f"{where}: {side} plays {card_name(card)}"
-                               + (f" as {card_name(led)}" if as_ else "")})
-        if not state["ccdeck"][enemy(side)]["hand"]:  # 10.3.3: nothing to match with
+        f["lead"], f["step"] = card, "match"
+        led = card
+        events.append({"text": f"{where}: {side} plays {shown}"})
+        if not state["ccdeck"][enemy(side)]["hand"] and not state["ac"]["hands"][enemy(side)]:  # 10.3.3
             events.append({"text": f"{enemy(side)} has no card left to match"})
             finish(f, side, "unmatched", led, events)
         return
-    events.append({"text": f"{where}: {side} matches with {card_name(card)}"})
+    events.append({"text": f"{where}: {side} matches with {shown}"})
     if f["lead"] == "creeping-barrage":  # card types: a matched Creeping Barrage loses the initiative
         f["init"] = side
         events.append({"text": f"the Creeping Barrage was matched: {side} takes the initiative"})
@@ -260,7 +273,7 @@ def settle_cc(state: dict[str, Any], f: dict[str, Any], events: list) -> bool:
     """Run the steps that need no decision; False when one is needed."""
     if f["step"] == "lead":
         side = f["init"]
-        if state["ccdeck"][side]["hand"] or f["round"] >= 3:
+        if state["ccdeck"][side]["hand"] or f["round"] >= 3 or state["ac"]["hands"][side]:
             return False
         events.append({"text": f"{side} has no card left to play (10.3.3)"})
         finish(f, enemy(side), "nocards", None, events)

@@ -26,19 +26,32 @@ def unit_range(uid: str, mode: str, manica: bool) -> int:
 
 def reaches(state: dict[str, Any], uid: str, frm: str, to: str, mode: str, manica: bool) -> bool:
     d = board.DIST[frm][to]
-    rng = unit_range(uid, mode, manica)
-    if d > rng:
+    rng = unit_range(uid, mode, manica) + recon_range(state, uid)
+    if d > rng or (state["ac"]["night"] and d > 1):  # 17.9 Night Attack: the same or adjacent areas only
         return False
     if kind(uid) in ("inf", "remnant") and d == rng:  # 8.3.2: only these need a line of sight
         return board.line_of_sight(frm, to)
     return True
 
 
+def recon_range(state: dict[str, Any], uid: str) -> int:
+    """Aerial Recon: +1 range for the Round's artillery and ships."""
+    r = state["ac"]["round"]
+    return 1 if r["range"] and r["side"] == board.side_of(uid) and kind(uid) in ("art", "ship") else 0
+
+
 def targets(state: dict[str, Any], side: str, frm: str, units: list[str], mode: str) -> list[str]:
     """Areas every one of ``units`` can hit: enemy units there (19.5), no sea (16.6), only the
-    firers' own area while enemy units share it (8.2.2), opportunity fire at its own area (8.9.2)."""
+    firers' own area while enemy units share it (8.2.2), opportunity fire at its own area (8.9.2);
+    Coordinated Attack (8.4.2): artillery of several areas, each from its own."""
     if not units:
         return []
+    if mode == "coordinated":
+        common = None
+        for u in units:
+            got = set(targets(state, side, state["units"][u]["at"], [u], "standard"))
+            common = got if common is None else common & got
+        return sorted(common or ())
     held = board.enemy_areas(state, side)
     if mode == "opportunity" or (not board.is_sea(frm) and frm in held):
         pool = [frm] if frm in held else []
@@ -96,6 +109,8 @@ def modifiers(state: dict[str, Any], side: str, frm: str, to: str) -> tuple[int,
     trench = state["trenches"].get(to, 0)
     if trench and board.controller(state, to) == enemy(side):  # 13.1.2-13.1.3: the controller's cover only
         mod, why = mod - trench, why + [f"{'deep' if trench == 2 else 'shallow'} trench -{trench}"]
+    elif state["ac"]["night"]:  # 17.9 Night Attack: units in the open (13.1.3) -1
+        mod, why = mod - 1, why + ["night, in the open -1"]
     return mod, why
 
 
@@ -109,36 +124,60 @@ def resolve(state: dict[str, Any], f: dict[str, Any], to: str, dice: Any, events
     """8.5: one d10 a Firepower point, at or under the modified target hits; 8.2.4 units at
     different ranges roll apart; a 10 lowers Killing Time once (19.3-19.4) and, from artillery or
     ships into another contested area, hits a friendly unit (8.7)."""
-    side, frm, mode, units = f["side"], f["from"], f["mode"], f["units"]
+    side, mode, units = f["side"], f["mode"], f["units"]
     fresh_fp = mode != "advancing"  # 8.8.2: advancing fire flips before firing
     bonus = 0
     if f["leader"]:
         bonus = board.fp_bonus(f["leader"])
         state["units"][f["leader"]]["fresh"] = False  # 2.3.3: a fresh Leader lending his bonus flips
     manica = "hms-manica" in units
-    far = manica and any(board.DIST[frm][to] > board.fire_range(u) for u in units if kind(u) == "ship")
+    far = manica and any(board.DIST[f["from"]][to] > board.fire_range(u) for u in units if kind(u) == "ship")
     aim = 1 if manica and not far else 0  # 16.7: +1 to hit, unless she lends her range instead
-    mod, why = modifiers(state, side, frm, to)
-    groups: dict[tuple[int, bool], int] = {}
+    ac = state["ac"]
+    cover = [c for c in ac["cover"] if c["area"] == to and c["side"] == enemy(side)]  # Hidden Gully, Sudden Storm
+    ac["cover"] = [c for c in ac["cover"] if c not in cover]
+    if ac["round"]["aim"] == to and ac["round"]["side"] == side:  # Aerial Recon
+        aim += 1
+    groups: dict[tuple[int, bool, str], int] = {}
+    why: list[str] = []
     for u in units:
         fp = board.firepower(u, fresh_fp and state["units"][u]["fresh"])
         if fp <= 0:
             continue
-        long = board.DIST[frm][to] == unit_range(u, mode, manica)
-        t = BASE + bonus + aim + mod - (1 if long else 0)
-        key = (t, kind(u) in ("art", "ship"))
+        frm = state["units"][u]["at"]  # one area, but Coordinated Attack's (8.4.2)
+        mod, why = modifiers(state, side, frm, to)
+        long = board.DIST[frm][to] == unit_range(u, mode, manica) + recon_range(state, u)
+        t = BASE + bonus + aim + mod - len(cover) - (1 if long else 0)
+        key = (t, kind(u) in ("art", "ship"), frm)
         groups[key] = groups.get(key, 0) + fp
+    why += [f"cover -{len(cover)}"] if cover else []
+    for low in [x for x in ac["lowammo"] if x["side"] == side and any(k[2] == x["area"] for k in groups)]:
+        ac["lowammo"].remove(low)  # Low Ammo: every roll from that area halved (8.2.4)
+        groups = {k: (n // 2 if k[2] == low["area"] else n) for k, n in groups.items()}
+        events.append({"text": f"Low Ammo: the fire from {name(low['area'])} is halved"})
+    if f.get("grenades") and units_at(state, to, side) and groups:  # Hand Grenades: in an area with our units
+        best = max(groups)
+        groups[best] += f["grenades"]
     if mode != "advancing":
         for u in units:
             state["units"][u]["fresh"] = False  # 2.3.2, 8.1.3, 8.9.2
     bounds = state["options"].get("target_bounds", "none")
     hits = friendly = 0
     ten = False
-    for (t, indirect), n in sorted(groups.items()):
+    lucky = f.get("lucky", 0)
+    rolls = []
+    for (t, indirect, frm), n in sorted(groups.items()):
+        if n <= 0:
+            continue
         values = dice.dice(n, 10, f"{mode} fire at {name(to)}, hit on {t} or less")
+        ten = ten or 10 in values
+        while lucky and any(not hits_of([v], t, bounds) for v in values):  # Good Luck, played before the roll
+            i = next(i for i, v in enumerate(values) if not hits_of([v], t, bounds))
+            values[i] = dice.roll(10, f"Good Luck: re-roll of a missed {values[i]}")
+            lucky -= 1
         h = hits_of(values, t, bounds)
         hits += h
-        ten = ten or 10 in values
+        rolls.append({"t": t, "values": values})
         if indirect and to != frm and units_at(state, to, side):
             friendly += values.count(10)
         events.append({"text": f"{side} {mode} fire from {name(frm)} at {name(to)}: {n} dice needing "
@@ -151,7 +190,8 @@ def resolve(state: dict[str, Any], f: dict[str, Any], to: str, dice: Any, events
     if friendly:  # 8.7.1: the firer allocates his own losses (pushed first, resolved after the enemy's)
         state["frames"].append(damage_frame(side, to, friendly, wire, retreat=False))
     if hits:
-        state["frames"].append(damage_frame(enemy(side), to, hits, wire, retreat=mode != "opportunity"))
+        state["frames"].append(dict(damage_frame(enemy(side), to, hits, wire, retreat=mode != "opportunity"),
+                                    rolls=rolls))  # the dice, for Good Luck at the allocation
 
 
 # ------------------------------------------------------------------ 9 damage

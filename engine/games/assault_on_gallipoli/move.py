@@ -47,13 +47,13 @@ def refresh_budgets(f: dict[str, Any]) -> None:
 
 def step_ok(state: dict[str, Any], f: dict[str, Any], group: list[str], to: str) -> bool:
     at, side = f["at"], f["side"]
-    if to not in board.ADJ[at] or not board.walkable(at, to) or to in state["off"]:  # 6.1.4, 16.1, half board
-        return False
+    if to not in board.ADJ[at] or not (board.walkable(at, to) or red_gully(f, at, to)) or to in state["off"]:
+        return False  # 6.1.4 red lines (Hidden Gully), 16.1 no sea, half board
     cost = board.move_cost(at, to)
     budget = dict(f["budget"])
     bonus = max((board.move_bonus(u) for u in group if kind(u) == "leader"), default=0)  # before the first step
     for u in group:
-        limit = budget.get(u, board.mf(u) + (bonus if kind(u) != "leader" else 0))
+        limit = budget.get(u, board.mf(u) + (bonus if kind(u) != "leader" else 0)) + f.get("extra_mf", 0)  # Forced March
         if f["spent"].get(u, 0) + cost > limit:
             return False
     if board.has_enemy(state, to, side):
@@ -65,6 +65,11 @@ def step_ok(state: dict[str, Any], f: dict[str, Any], group: list[str], to: str)
         if any(to not in board.ADJ[f["start"].get(u, at)] for u in group):
             return False
     return True
+
+
+def red_gully(f: dict[str, Any], at: str, to: str) -> bool:
+    """Hidden Gully: a red line crossed, one a card played on the group."""
+    return f.get("redlines", 0) > 0 and not board.is_sea(at) and not board.is_sea(to) and "red" in board.ADJ[at][to]
 
 
 def steps(state: dict[str, Any], f: dict[str, Any], group: list[str]) -> list[str]:
@@ -88,6 +93,8 @@ def move_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
     out = []
     if not f["went"]:
         for u in movable(state, side, at):
+            if f.get("only") and u not in f["only"]:  # Heroic Act: the unit alone
+                continue
             if u not in f["group"] and len(f["group"]) < board.LAND_LIMIT and steps(state, f, f["group"] + [u]):
                 out.append(Choice(f"take {label(state, u)}", {"do": "take", "unit": u}))
         out += [Choice(f"go to {name(a)}", {"do": "go", "to": a}) for a in steps(state, f, f["group"]) if f["group"]]
@@ -126,6 +133,9 @@ def do_move(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], ev
             f["went"] = True
         to = action["to"]
         cost = board.move_cost(f["at"], to)
+        if "red" in board.ADJ[f["at"]][to]:
+            f["redlines"] -= 1
+        f.setdefault("path", [[f["at"], 0]]).append([to, cost])  # for Sudden Storm
         for u in f["group"]:
             f["spent"][u] += cost
             state["units"][u]["at"] = to
@@ -148,7 +158,8 @@ def stop(state: dict[str, Any], f: dict[str, Any], events: list) -> None:
     for u in f["group"]:
         state["units"][u]["fresh"] = False
     board.update_control(state)
-    state["frames"].append({"k": "advance", "side": side, "area": at, "group": list(f["group"])})
+    state["frames"].append({"k": "advance", "side": side, "area": at, "group": list(f["group"]),
+                            "path": f.get("path", [])})
     foe = enemy(side)
     shooters = [u for u in units_at(state, at, foe) if state["units"][u]["fresh"] and board.firepower(u, True) > 0]
     if shooters:

@@ -9,17 +9,47 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction, Prompt
 
-from . import board, closecombat as cc, fire, move, sequence
+from . import board, cards, closecombat as cc, effects, fire, move, sequence
 from .board import name
 
 
 def prompt(state: dict[str, Any]) -> Prompt:
+    """The frame's decision, with the Action Cards its side may play added (cards.window), or the
+    discard an enemy Aerial Recon owes first."""
+    base = frame_prompt(state)
+    side = base.side
+    if side is None:
+        return base
+    if cards.owes(state, side):
+        return Prompt(side, f"{side}: discard 1 Action Card (the enemy's Aerial Recon)", tuple(cards.owed_choices(state, side)))
+    f = state["frames"][-1]
+    if cards.window(state, f, side):
+        return Prompt(side, base.text, base.choices + tuple(cards.card_choices(state, f, side)))
+    return base
+
+
+def frame_prompt(state: dict[str, Any]) -> Prompt:
     f = state["frames"][-1]
     k = f["k"]
     if k == "turn":
         return Prompt(None, state["result"]["result"] if state["result"] else "the game is over")
     side = "anzac" if k == "ships" else cc.cc_side(f) if k == "cc" else f["side"]
     head = f"turn {state['turn']}, Killing Time {state['kt']}: "
+    if k == "draw":
+        return Prompt(side, head + f"{side}: Action Cards, hand of {len(cards.hand(state, side))}, up to {f['max']} "
+                                   f"(17.3; discards first)", tuple(cards.draw_choices(state, f)))
+    if k == "card":
+        return Prompt(side, head + f"{side} plays {cards.card_name(f['card'])}: how (17)",
+                      tuple(effects.uses(state, side, f["card"])))
+    if k == "spy":
+        return Prompt(side, head + f"{side}'s Espionage: take one card of the enemy's hand",
+                      tuple(effects.spy_choices(state, f)))
+    if k == "heroic":
+        return Prompt(side, head + f"{side}'s Heroic Act: {board.unit_name(f['unit'])} may act at once, alone",
+                      tuple(effects.heroic_choices(state, f)))
+    if k == "wrong":
+        return Prompt(side, head + f"{side}'s Wrong Orders: move up to 2 fresh enemy units 3 MF each",
+                      tuple(effects.wrong_choices(state, f)))
     if k == "ships":
         return Prompt(side, head + "place your ships in the Aegean Sea, at most 3 an area (16.2)",
                       tuple(sequence.ship_choices(state, f)))
@@ -28,7 +58,7 @@ def prompt(state: dict[str, Any]) -> Prompt:
                       tuple(sequence.round_prompt_choices(state, side)))
     if k == "fire":
         chosen = ", ".join(board.unit_name(u) for u in f["units"]) or "nobody yet"
-        return Prompt(side, head + f"{side} {f['mode']} fire from {name(f['from'])} ({chosen}): "
+        return Prompt(side, head + f"{side} {f['mode']} fire from {name(f['from']) if f['from'] else 'several areas'} ({chosen}): "
                                    f"add units, one Leader's bonus, then a target (8)", tuple(fire.fire_choices(state, f)))
     if k == "move":
         return Prompt(side, head + f"{side} move at {name(f['at'])}: take units, then go area by area (6)",
@@ -76,7 +106,21 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
     events: list[dict[str, Any]] = []
     f = state["frames"][-1]
     k = f["k"]
-    if k == "ships":
+    if action["do"] == "owed-discard":
+        cards.do_owed(state, side, action, dice, events)
+    elif action["do"] == "card":
+        cards.play(state, side, action, dice, events)
+    elif k == "draw":
+        cards.do_draw(state, f, action, dice, events)
+    elif k == "card":
+        effects.use(state, f, action, dice, events)
+    elif k == "spy":
+        effects.do_spy(state, f, action, dice, events)
+    elif k == "heroic":
+        effects.do_heroic(state, f, action, events)
+    elif k == "wrong":
+        effects.do_wrong(state, f, action, events)
+    elif k == "ships":
         sequence.do_ships(state, f, action, events)
     elif k == "round":
         sequence.do_round(state, f, action, dice, events)

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction
 
-from . import board, closecombat, fire, move, scenarios
+from . import board, cards, closecombat, effects, fire, move, scenarios
 from .board import enemy, kind, label, name, units_at
 from .data import AREAS, SCENARIOS, SIDES
 
@@ -30,6 +30,7 @@ def new_state(scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         "fleet": copy.deepcopy(sc["ships"]), "waves": waves if sc["landing"] else [], "passes": 0,
         "clock": 0, "result": None, "frames": [{"k": "turn", "phase": "cleanup"}],
         "ccdeck": closecombat.new_decks(), "off": list(sc["off"]),  # off: areas not in play (Scenarios 3, 4)
+        "ac": cards.new_cards(scenario),  # 17: the Action Cards
     }
     for area, units in sc["setup"].items():
         for u in units:
@@ -45,7 +46,7 @@ def killing_time_start(state: dict[str, Any]) -> int:
 def casualties(state: dict[str, Any], side: str) -> int:
     total = sum(board.loss_value(u) for u in state["lost"][side])
     if state["options"].get("casualties") == "turn":  # option: only the turn just played counts
-        return total - state["lost_before"][side]
+        return max(0, total - state["lost_before"][side])  # a Field Hospital may bring back an older loss
     return total  # default: cumulative, as 18.4 "add up all your casualties" reads
 
 
@@ -68,6 +69,7 @@ def sequence(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list) 
             state["reinforcements"][side].update({g: [e, list(us)] for g, (e, us) in turn.get(side, {}).items()})
         state["kt"] = killing_time_start(state)  # 19.2
         state["passes"] = 0
+        cards.end_turn(state)  # 17.9: Night Attack leaves play
         events.append({"text": f"turn {state['turn']} begins; Killing Time at {state['kt']}"})
         f["phase"] = "morale"
     elif phase == "morale":
@@ -75,12 +77,16 @@ def sequence(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list) 
             morale(state, dice, events)
         for side in SIDES:
             state["lost_before"][side] = sum(board.loss_value(u) for u in state["lost"][side])
+        f["phase"] = "cards"
+    elif phase == "cards":  # 3.3, 17.2-17.3, 18.1: hands dealt on turn 1, refilled after the Morale Advantage
         f["phase"] = "ships"
+        cards.draw_phase(state)
     elif phase == "ships":  # 16.2: Turkish ships in Khetia Bay, the ANZAC player places his
         for u in state["fleet"]["turkish"]:
             state["units"][u] = {"at": KHETIA, "fresh": True}
         f["phase"] = "activation"
         state["frames"].append({"k": "round", "side": state["ma"], "acted": False})  # 18.1: the holder first
+        state["ac"]["round"] = cards.new_round(state["ma"])
         if state["fleet"]["anzac"]:  # placed before the first round
             state["frames"].append({"k": "ships", "left": list(state["fleet"]["anzac"])})
     elif phase == "activation":
@@ -272,7 +278,16 @@ def do_round(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], d
 
 
 def end_round(state: dict[str, Any], f: dict[str, Any], events: list) -> None:
-    """4.5, 19.7: the phase ends when Killing Time is 0, both passed in a row, or nobody can act."""
+    """4.5, 19.7: the phase ends when Killing Time is 0, both passed in a row, or nobody can act.
+    Coordinated Attack played for after the Round fires first; Keep Moving gives the same side
+    the next Round."""
+    r = state["ac"]["round"]
+    if r["after"]:
+        r["after"] -= 1
+        if effects.arty(state, f["side"]):
+            state["frames"].append(effects.coordinated(state, f["side"]))
+            events.append({"text": f"{f['side']}'s Coordinated Attack: an extra Round of artillery fire (8.4.2)"})
+            return
     state["frames"].pop()
     board.lone_leaders(state, events)
     board.update_control(state)
@@ -280,4 +295,8 @@ def end_round(state: dict[str, Any], f: dict[str, Any], events: list) -> None:
     if over:
         events.append({"text": "the Activation Phase is over (4.5)"})
         return
-    state["frames"].append({"k": "round", "side": enemy(f["side"]), "acted": False})
+    side = f["side"] if r["extra"] else enemy(f["side"])
+    if r["extra"]:
+        events.append({"text": f"Keep Moving: {side} plays another Round"})
+    state["frames"].append({"k": "round", "side": side, "acted": False})
+    state["ac"]["round"] = dict(cards.new_round(side), extra=max(0, r["extra"] - 1))
