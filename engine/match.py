@@ -93,7 +93,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         raise ProtocolError("bad-genesis", f"{game.name} cannot set up {scenario!r} with options {options}: {e}") from None
     version = protocol_of(body)
     if body["mode"] == "referee":
-        return referee.start(game, game_id, creator, body, state, _anchor(body, creator), ProtocolError)
+        return referee.start(game, game_id, creator, body, state, _anchor(body, creator), ProtocolError, version)
     match = {
         "game_id": game_id,
         "module": game.name,
@@ -160,7 +160,7 @@ def join(match: dict[str, Any], side: str, body: dict[str, Any], game: Game | No
     """The match state after a join envelope (the joiner's anchor)."""
     if match["mode"] == "referee":
         assert game is not None
-        return referee.join(game, match, seq, side, _anchor(body, side), ProtocolError)
+        return referee.join(game, match, seq, side, _anchor(body, side), ProtocolError, body)
     if side in match["chains"]:
         raise ProtocolError("bad-join", f"{side} created this game and cannot also join it")
     match = dict(match, chains=dict(match["chains"], **{side: _anchor(body, side)}), seq=1)
@@ -393,16 +393,14 @@ def _advance_referee(game: Game, match: dict[str, Any], seq: int, side: str, bod
         raise ProtocolError("needs-referee-secret", "only the referee (or anyone after it discloses its "
                             "secrets) can replay the full state of a referee game")
 
-    def resolve(state, action, declared_in, actor, ref, declarations):
+    def seeded(declared_in, actor, ref, declarations):
         seed = digest("roll", match["game_id"], str(declared_in), bytes.fromhex(actor["link"]),
                       bytes.fromhex(ref["link"]), bytes.fromhex(declarations), referee_mix(salt, declared_in))
-        dice = Dice(seed)
-        state, events = step(game, state, actor["side"], action, dice)
         source = {"actor": actor["side"], "declared_in": declared_in, "resolved_in": seq, "mode": "referee",
                   "links": [actor, ref], "declarations": declarations, "seed": seed.hex()}
-        return state, events, [dict(r, **source) for r in dice.rolls]
+        return Dice(seed), source
 
-    return referee.advance(game, match, seq, side, body, chains, resolve, declarations_hash, ProtocolError)
+    return referee.advance(game, match, seq, side, body, chains, seeded, declarations_hash, ProtocolError)
 
 
 def referee_mix(salt: bytes, n: int) -> bytes:
@@ -446,9 +444,7 @@ def as_signed(actions: list[Any], ctx: private.PrivateContext | None) -> list[An
     return swap_hidden(actions, tokens) if tokens else actions
 
 
-def is_forced(prompt: Prompt) -> bool:
-    """A decision with exactly one legal choice: whoever takes it chooses nothing."""
-    return not prompt.free and len(prompt.choices) == 1
+is_forced = referee.forced  # a decision with exactly one legal choice: whoever takes it chooses nothing
 
 
 def at_once(match: dict[str, Any], side: str, other: str) -> bool:

@@ -19,28 +19,49 @@ orders (a small set) could recompute that opponent's rolls from the links.
 Everything the referee knows is in the full state; what a player is sent is
 ``game.view(state, player)``; the referee commits to each full state, and
 once it discloses its salt (and the key that opens the orders) anyone can
-re-run the game and check every view they received.  Games with hidden
-pools (``private_pools``) are not yet supported in referee mode.
+re-run the game and check every view they received.
+
+Protocol 2 (pinned in the genesis) adds two things.  Games with hidden pools
+(``private_pools``): the referee holds every side's secret and so draws,
+hides and opens for any side (engine.referee_hidden).  And forced decisions
+(one legal choice) are played by the referee's replay, never by a player's
+file: after each order, and after each adjudication, until a real decision,
+the end of the game, or (when a player's orders are applied) a roll.  A
+forced roll at adjudication takes its own seed, the decision's side's last
+link and the referee's new one, numbered so that no two rolls share one.
+Games whose shared decks are dealt to private hands (``dealt_decks``: the
+two-sided mental-poker deck) are not yet supported in referee mode.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from .core import Game, IllegalAction, step
-from .dice import DiceNotReady, NoDice
+from . import referee_hidden
+from .core import Game, IllegalAction, Prompt, copy_state, step
+from .dice import Dice, DiceNotReady, NoDice
 
 REFEREE = "referee"
 
 
 def start(game: Game, game_id: str, creator: str, body: dict[str, Any], state: dict[str, Any],
-          anchor: dict[str, Any], error: type[Exception]) -> dict[str, Any]:
+          anchor: dict[str, Any], error: type[Exception], version: int = 1) -> dict[str, Any]:
     if creator != REFEREE:
         raise error("bad-genesis", "a referee game is created by the referee")
     match = {"game_id": game_id, "module": game.name, "mode": "referee", "seq": 0,
              "chains": {REFEREE: anchor}, "pending": None, "adjudicate": False, "game": state}
-    if hasattr(game, "private_pools"):
-        raise error("bad-genesis", f"{game.name} has hidden pools; referee mode does not draw them yet")
+    if hasattr(game, "dealt_decks") and game.dealt_decks():
+        raise error("bad-genesis", f"{game.name} deals shared decks to private hands; referee mode does not deal them yet")
+    pools = game.private_pools(state) if hasattr(game, "private_pools") else {}
+    if pools and version < 2:
+        raise error("bad-genesis", f"{game.name} has hidden pools; referee mode holds them from protocol 2 on")
+    if version >= 2:  # older histories keep their state hashes
+        match["protocol"] = version
+    if pools:
+        from .private import new_side
+
+        match["private"] = {side: new_side(pools.get(side, {}), "") for side in sorted(game.sides)}
+        match["hidden"] = referee_hidden.new_record(list(game.sides))
     return match
 
 
@@ -58,47 +79,140 @@ def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def join(game: Game, match: dict[str, Any], seq: int, side: str, anchor: dict[str, Any],
-         error: type[Exception]) -> dict[str, Any]:
+         error: type[Exception], body: dict[str, Any] | None = None) -> dict[str, Any]:
     if side not in game.sides or side in match["chains"]:
         raise error("bad-join", f"{side} is not a player still to join")
     chains = dict(match["chains"], **{side: anchor})
     joined = all(s in chains for s in game.sides)
-    return dict(match, chains=chains, seq=seq, adjudicate=joined)  # the referee then sends the first views
+    match = dict(match, chains=chains, seq=seq, adjudicate=joined)  # the referee then sends the first views
+    if "hidden" in match:
+        hidden, records = referee_hidden.join(match["game_id"], match["hidden"], match["private"], side,
+                                              body or {}, error)
+        match = dict(match, hidden=hidden, private=records)
+    return match
+
+
+def forced(prompt: Prompt) -> bool:
+    """A decision with exactly one legal choice: whoever takes it chooses nothing."""
+    return not prompt.free and len(prompt.choices) == 1
+
+
+def _dice(dice: Dice, ctx: Any) -> Dice:
+    dice.private = ctx
+    return dice
+
+
+def run_forced(game: Game, state: dict[str, Any], ctx: Any, error: type[Exception], dice_for=None
+               ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Play every forced decision, of any side, until a real one or the end of the game.
+    ``dice_for(k, side, action)`` gives the k-th forced action its dice; without it a forced
+    roll stops the run (it is played at adjudication).
+
+    :raises referee_hidden.Unknowable: in a player's own tool, the rules open another's item."""
+    events: list[dict[str, Any]] = []
+    k = 0
+    while game.outcome(state) is None:
+        prompt = game.prompt(state)
+        if prompt.side is None or not forced(prompt):
+            break
+        action = prompt.choices[0].action
+        mark = ctx.mark() if ctx is not None else None
+        try:
+            state, more = step(game, state, prompt.side, action,
+                               _dice(dice_for(k, prompt.side, action) if dice_for else NoDice(), ctx), prompt=prompt)
+        except DiceNotReady:
+            if ctx is not None and ctx.mark() != mark:
+                raise error("bad-private", f"{prompt.side}'s forced decision both changes its private pools and "
+                            "rolls dice; the rules must split it in two") from None
+            break
+        events += more
+        k += 1
+    return state, events
+
+
+def run_orders(game: Game, state: dict[str, Any], side: str, actions: list[dict[str, Any]], ctx: Any,
+               auto: bool, error: type[Exception]) -> tuple[dict[str, Any], list[dict[str, Any]], int | None]:
+    """A player's orders in turn (with the forced decisions between them when ``auto``): the
+    state, events, and the index of the last order if it waits for dice (else None).
+
+    :raises IllegalAction: an order the rules refuse.
+    :raises referee_hidden.Unknowable: in a player's own tool, the rules open another's item."""
+    events: list[dict[str, Any]] = []
+    for i, action in enumerate(actions):
+        if i and auto:
+            state, more = run_forced(game, state, ctx, error)
+            events += more
+        mark = ctx.mark() if ctx is not None else None
+        try:
+            state, more = step(game, state, side, action, _dice(NoDice(), ctx))
+        except DiceNotReady:
+            if ctx is not None and ctx.mark() != mark:
+                raise error("bad-private", f"order {i + 1} both changes {side}'s private pools and rolls dice; "
+                            "the rules must split it in two") from None
+            if i != len(actions) - 1:
+                raise error("after-roll", f"order {i + 2} follows a roll the referee must resolve first") from None
+            return state, events, i
+        except IllegalAction as e:
+            raise IllegalAction(f"order {i + 1}: {e}", e.legal) from None
+        events += more
+    if auto and actions:
+        state, more = run_forced(game, state, ctx, error)
+        events += more
+    return state, events, None
 
 
 def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any], chains: dict[str, Any],
-            resolve, declarations, error: type[Exception]
+            seeded, declarations, error: type[Exception]
             ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    """One envelope of a referee game: a player's orders, or the referee's adjudication."""
+    """One envelope of a referee game: a player's orders, or the referee's adjudication.
+
+    ``seeded(declared_in, actor, ref, declarations)`` gives the referee's dice for a roll and
+    what to record of it: ``(Dice, source)``."""
     actions = body.get("actions", [])
     state, pending = match["game"], match["pending"]
+    auto = match.get("protocol", 1) >= 2
     events: list[dict[str, Any]] = []
     rolls: list[dict[str, Any]] = []
+    ctx = None
+    new = dict(match)
+    if "hidden" in match:
+        new["private"], new["hidden"] = copy_state(match["private"]), dict(match["hidden"])
+        ctx = referee_hidden.AllSides(match["game_id"], seq, new["private"], new["hidden"],
+                                      referee_hidden.links(chains, REFEREE))
     if side == REFEREE:
         if not (match["adjudicate"] or pending):
             raise error("nothing-to-do", "there is nothing for the referee to adjudicate")
         if actions:
             raise error("bad-actions", "the referee adjudicates; it gives no orders")
+        ref = {"side": REFEREE, "index": chains[REFEREE]["index"], "link": body["reveal"]}
+        used: list[tuple[Dice, dict[str, Any]]] = []
         if pending:
             actor = {"side": pending["side"], "index": pending["index"], "link": pending["link"]}
-            ref = {"side": REFEREE, "index": chains[REFEREE]["index"], "link": body["reveal"]}
-            state, events, rolls = resolve(state, pending["action"], pending["declared_in"], actor, ref,
-                                           pending["declarations"])
-        return dict(match, seq=seq, chains=chains, pending=None, adjudicate=False, game=state), events, rolls
+            dice, source = seeded(pending["declared_in"], actor, ref, pending["declarations"])
+            used.append((dice, source))
+            state, events = step(game, state, actor["side"], pending["action"], _dice(dice, ctx))
+        if auto:
+            def dice_for(k: int, decider: str, action: dict[str, Any]) -> Dice:
+                actor = {"side": decider, "index": chains[decider]["index"], "link": chains[decider]["link"]}
+                dice, source = seeded(seq, actor, ref, declarations([{"forced": k}, action]))
+                used.append((dice, source))
+                return dice
+
+            state, more = run_forced(game, state, ctx, error, dice_for)
+            events += more
+        rolls = [dict(r, **source) for dice, source in used for r in dice.rolls]
+        if ctx is not None:
+            ctx.finish()
+        return dict(new, seq=seq, chains=chains, pending=None, adjudicate=False, game=state), events, rolls
     if match["adjudicate"] or pending:
         raise error("owes-adjudication", f"waiting for the referee to adjudicate envelope #{match['seq']}")
     if not actions:
         raise error("nothing-to-do", f"{side} sent no orders")
-    for i, action in enumerate(actions):
-        if pending:
-            raise error("after-roll", f"order {i + 1} follows a roll the referee must resolve first")
-        try:
-            state, new_events = step(game, state, side, action, NoDice())
-            events += new_events
-        except DiceNotReady:
-            pending = {"side": side, "action": action, "declared_in": seq, "link": body["reveal"],
-                       "index": chains[side]["index"], "declarations": declarations(actions[:i + 1])}
-            events.append({"text": f"{side} gives orders; the referee resolves them", "to": [side, REFEREE]})
-        except IllegalAction as e:
-            raise IllegalAction(f"order {i + 1}: {e}", e.legal) from None
-    return dict(match, seq=seq, chains=chains, pending=pending, adjudicate=True, game=state), events, rolls
+    state, events, waits = run_orders(game, state, side, actions, ctx, auto, error)
+    if waits is not None:
+        pending = {"side": side, "action": actions[waits], "declared_in": seq, "link": body["reveal"],
+                   "index": chains[side]["index"], "declarations": declarations(actions[:waits + 1])}
+        events.append({"text": f"{side} gives orders; the referee resolves them", "to": [side, REFEREE]})
+    if ctx is not None:
+        ctx.finish()
+    return dict(new, seq=seq, chains=chains, pending=pending, adjudicate=True, game=state), events, rolls

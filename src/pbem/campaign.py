@@ -464,7 +464,7 @@ class Campaign:
         hidden = data.get("private")
         return {"secret": bytes.fromhex(hidden), "chosen": dict(data.get("chosen", {}))} if hidden else {}
 
-    def _remember_chosen(self, chosen: list[tuple[str, str]]) -> None:
+    def remember_chosen(self, chosen: list[tuple[str, str]]) -> None:
         """Keep the items we hid by choice: only we know them, and we open them at the end."""
         data = dict(self._secrets())
         data["chosen"] = {**data.get("chosen", {}), **dict(chosen)}
@@ -588,7 +588,7 @@ class Campaign:
         content["state"] = history.state_after(self.match(), self.genesis, content, head)
         envelope = seal(identity, content)
         if chosen:  # before the turn is stored: what we hid is never signed without our record of it
-            self._remember_chosen(chosen)
+            self.remember_chosen(chosen)
         crash_point("sign:before-store")
         self.store([history.apply(envelope, self.genesis, self.match(), head)])
         return envelope

@@ -164,7 +164,7 @@ def _deliver(sender: Campaign, envelope, receiver: Campaign) -> None:
 
 def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str], None]) -> Path:
     """A refereed game: a referee and two players, three campaign databases, files only."""
-    module = module or "hill60"  # the block game has hidden hands, which refereed play does not support yet
+    module = module or DEFAULT
     game = _rules_module(module)  # before anything is written
     directory, store, ids = _workspace(directory, "demo-referee", ("referee", "alice", "bob"))
     first, second = game.sides[0], game.sides[1]
@@ -182,7 +182,7 @@ def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str
         if waiting is None:
             break
         side = waiting["side"]
-        result = camps[side].play(who[side], [], lambda prompt, events, rolls, refusal: choose(prompt))
+        result = camps[side].play(who[side], [], policy(camps[side]))
         if side == "referee":
             targets = result.paths or [result.path]
             for path in targets:

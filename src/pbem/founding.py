@@ -138,7 +138,8 @@ def join(cls: type[Campaign], directory: Path, invitation: str, identity: Identi
     if box is not None:
         from .refereeing import join_content
 
-        envelope = seal(identity, join_content(genesis, side, body["anchor"], body["box"]))
+        envelope = seal(identity, join_content(genesis, side, body["anchor"], body["box"], hidden,
+                                               body.get("private_anchor")))
         campaign = cls.start_new(directory, side, identity.name, game_id, secret, chain, hidden, lock,
                                  {"box": box.hex()})
         campaign.archive("received", genesis)

@@ -246,7 +246,10 @@ def _apply_referee(env: Envelope, genesis: dict[str, Any] | None, match: dict[st
     for side, join_body in sorted(joins.items()):
         events.append({"text": f"{side} joins the game"})
         if full is not None:
-            full = protocol.join(full, side, join_body, game, c["seq"])
+            try:
+                full = protocol.join(full, side, opened_join(join_body, side, c["game"], build), game, c["seq"])
+            except protocol.ProtocolError as e:
+                raise RefusedTurn(str(e), where, code=e.code) from None
     if "disclose" in body:
         _check_disclosure(genesis, body["disclose"], where)
         events.append({"text": "the referee discloses its secrets: anyone can now replay the whole game"})
@@ -268,6 +271,17 @@ def _apply_referee(env: Envelope, genesis: dict[str, Any] | None, match: dict[st
     else:
         full = None  # a player's copy: the full state is the referee's until it discloses
     return _finish_referee(env, {"public": public, "full": full}, events, rolls)
+
+
+def opened_join(body: dict[str, Any], side: str, game_id: str, build: dict[str, Any] | None) -> dict[str, Any]:
+    """A join as the referee's replay reads it: the private secret the player sealed to the referee, opened."""
+    from . import referee
+
+    if "private_box" not in body or not build:
+        return body
+    plain = referee.open_box(build["referee_box"], body["private_box"], game_id, "private",
+                             referee.private_aad(game_id, side))
+    return dict(body, private_secret=plain.decode("ascii", "replace").rstrip(" "))  # sealed boxes are padded
 
 
 def _orders(plain: bytes, where: str) -> list[dict[str, Any]]:

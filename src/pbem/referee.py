@@ -86,6 +86,10 @@ def orders_aad(game_id: str, seq: int, author: str) -> bytes:
     return f"pbem/v1/orders|{game_id}|{seq}|{author}".encode()
 
 
+def private_aad(game_id: str, side: str) -> bytes:
+    return f"pbem/v1/private|{game_id}|{side}".encode()
+
+
 def view_aad(game_id: str, seq: int, side: str) -> bytes:
     return f"pbem/v1/view|{game_id}|{seq}|{side}".encode()
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from pbem_engine import match as protocol
+from pbem_engine import referee as protocol_referee
 from pbem_engine.canonical import canonical_json
 from pbem_engine.core import Choice, IllegalAction, Prompt, find_choice
 
@@ -37,8 +38,8 @@ def new_genesis(module: str, identity: Identity, players: dict[str, tuple[bytes,
     from pbem_engine.registry import UnknownGame, get_game
 
     if module == "tabletop":
-        raise PbemError("table-top mode cannot be refereed yet", "its hidden pools need the players' own secrets",
-                        code="bad-module")
+        raise PbemError("table-top mode cannot be refereed yet", "its data pack travels in a two-player invitation; "
+                        "a referee's invitation does not carry one yet", code="bad-module")
     try:
         game = get_game(module)
     except UnknownGame as e:
@@ -53,7 +54,10 @@ def new_genesis(module: str, identity: Identity, players: dict[str, tuple[bytes,
     chain_secret, salt = secrets_mod.token_bytes(32), secrets_mod.token_bytes(32)
     box_private, box_public = referee.box_keypair()
     anchor = protocol.chain_links(game_id, REFEREE, chain_secret)[0]
-    body = {"mode": "referee", "scenario": scenario or next(iter(game.scenarios)), "options": options or {},
+    if hasattr(game, "dealt_decks") and game.dealt_decks():
+        raise PbemError("this game cannot be refereed yet", "its shared decks are dealt by the two players' "
+                        "mental-poker protocol, which a referee does not run yet", code="bad-module")
+    body = {"mode": "referee", "protocol": protocol.PROTOCOLS[-1], "scenario": scenario or next(iter(game.scenarios)), "options": options or {},
             "title": game.title, "chain": protocol.CHAIN_LENGTH, "anchor": anchor.hex(), "deadline_hours": deadline_hours,
             "referee": {"key": base64.b64encode(identity.public).decode(), "name": identity.name, "box": box_public.hex()},
             "sides": {side: {"key": base64.b64encode(key).decode(), "name": name} for side, (key, name) in players.items()},
@@ -67,10 +71,19 @@ def new_genesis(module: str, identity: Identity, players: dict[str, tuple[bytes,
     return envelope, applied, chain_secret, {"salt": salt.hex(), "box": box_private.hex()}
 
 
-def join_content(genesis: Envelope, side: str, anchor: str, box_public: str) -> dict[str, Any]:
-    """A player's join: a signed document the referee carries into its first envelope."""
+def join_content(genesis: Envelope, side: str, anchor: str, box_public: str, hidden: bytes | None = None,
+                 private_anchor: str | None = None) -> dict[str, Any]:
+    """A player's join: a signed document the referee carries into its first envelope.  In a game
+    with hidden pools it commits to the player's private secret and seals the secret to the
+    referee, who draws, hides and opens the player's items with it (engine.referee_hidden)."""
+    body: dict[str, Any] = {"anchor": anchor, "box": box_public}
+    if hidden is not None:
+        referee_box = bytes.fromhex(genesis.content["body"]["referee"]["box"])
+        body["private_anchor"] = private_anchor
+        body["private_box"] = referee.seal_box(referee_box, hidden.hex().encode(), genesis.game, "private",
+                                               referee.private_aad(genesis.game, side))
     return {"v": 1, "game": genesis.game, "seq": 0, "prev": genesis.hash, "author": side, "kind": "join",
-            "engine": genesis.content["engine"], "body": {"anchor": anchor, "box": box_public}, "state": ""}
+            "engine": genesis.content["engine"], "body": body, "state": ""}
 
 
 def _hash(public: dict[str, Any]) -> str:
@@ -139,6 +152,9 @@ def view_payload(game, full: dict[str, Any], seq: int, side: str, events: list[d
                   for r in rolls if r.get("to") is None or side in r["to"]],
         "outcome": None if outcome is None else {"winner": outcome.winner, "result": outcome.result,
                                                   "reason": outcome.reason},
+        # a game with hidden pools: the public record of every side's tokens, from which our own
+        # tool names our items with our secret and runs the rules for several orders a file
+        **({"private": full["private"]} if "private" in full else {}),
     }
 
 
@@ -270,7 +286,8 @@ def verify_views(campaign) -> int:
 
 def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
     """Our turn in a refereed game: the referee adjudicates (or starts, or discloses); a player
-    seals his orders to the referee.
+    seals his orders to the referee.  In a game with hidden pools a player gives every order
+    his own tool can follow (``_orders_from_view``); elsewhere one order, the view's decision.
 
     :raises PbemError: not our turn, an order that is not a legal choice."""
     campaign.check_turn(identity)
@@ -279,6 +296,32 @@ def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None
     view = latest_view(campaign)
     if view is None or view["prompt"] is None:
         raise PbemError("no decision in your latest view", "wait for the referee's next file", code="not-your-turn")
+    if "private" in view:
+        actions, chosen, done = _orders_from_view(campaign, view, orders, ask)
+        if not done:
+            return PlayResult(None, None, [], [], actions)
+    else:
+        action = _one_order(campaign, view, orders, ask)
+        if action is None:
+            return PlayResult(None, None, [], [], [])
+        actions, chosen = [action], []
+    genesis = campaign.genesis
+    head = campaign.ledger.head()
+    seq = head[0] + 1
+    box = referee.seal_box(bytes.fromhex(campaign.match()["public"]["boxes"][REFEREE]),
+                           canonical_json(actions), genesis["game"], "orders",
+                           referee.orders_aad(genesis["game"], seq, campaign.side))
+    body = {"reveal": campaign.next_link(), "orders": box}
+    if chosen:  # before the turn is stored: what we hid is never sent without our record of it
+        campaign.remember_chosen(chosen)
+    envelope = _sign_chain(campaign, identity, body)
+    campaign.save_draft([])
+    path = campaign.archive("sent", envelope)
+    return PlayResult(envelope, path, [], [], actions)
+
+
+def _one_order(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None) -> dict[str, Any] | None:
+    """A game whose view is not the whole state: the one decision the view offers."""
     prompt = Prompt(campaign.side, view["prompt"]["text"],
                     tuple(Choice(label, action) for label, action in view["prompt"]["choices"]))
     refusal = None
@@ -287,24 +330,88 @@ def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None
         order = queue.pop(0) if queue else (ask(prompt, [{"text": t} for t in view["events"]], [], refusal)
                                              if ask else None)
         if order is None:
-            return PlayResult(None, None, [], [], [])
+            return None
         try:
-            action = find_choice(prompt, order).action
-            break
+            return find_choice(prompt, order).action
         except IllegalAction as e:
             if not ask or queue:
                 raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
             refusal = str(e)
-    genesis = campaign.genesis
-    head = campaign.ledger.head()
-    seq = head[0] + 1
-    box = referee.seal_box(bytes.fromhex(campaign.match()["public"]["boxes"][REFEREE]),
-                           canonical_json([action]), genesis["game"], "orders",
-                           referee.orders_aad(genesis["game"], seq, campaign.side))
-    body = {"reveal": campaign.next_link(), "orders": box}
-    envelope = _sign_chain(campaign, identity, body)
-    path = campaign.archive("sent", envelope)
-    return PlayResult(envelope, path, [], [], [action])
+
+
+def _orders_from_view(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None
+                      ) -> tuple[list[dict[str, Any]], list[tuple[str, str]], bool]:
+    """Orders for a game with hidden pools.  The view is the whole state with every hidden item
+    a token, so our tool runs the rules on it with our own private secret, as in a two-player
+    game: order after order, the forced decisions played as the referee will play them, until
+    the decision passes, a roll waits for the referee's dice, or the rules open an item only
+    the referee can open.  Returns (actions, the items they hide as (token, item), done): not
+    done when orders run out while the decision is ours (the actions are kept as a draft)."""
+    from pbem_engine.private import PrivateError
+    from pbem_engine.referee_hidden import OwnSide, Unknowable, known as own_known
+
+    from .hidden import public_knowledge, show
+    from .turns import shown, shuffle_order
+
+    game, side = campaign.game, campaign.side
+    game_id = campaign.genesis["game"]
+    secret = bytes.fromhex(campaign.private_secret())
+    chosen = campaign.chosen_items()
+    public = campaign.match()["public"]
+    links = {side: {side: public["chains"][side]["link"], REFEREE: public["chains"][REFEREE]["link"]}}
+    seq = campaign.ledger.head()[0] + 1
+    actions = list(campaign.draft() or [])
+    queue = list(orders)
+    listed: list | None = None
+    refusal: str | None = None
+    events: list[dict[str, Any]] = [{"text": t} for t in view["events"]]
+    while True:
+        ctx = OwnSide(game_id, seq, json.loads(json.dumps(view["private"])), side, secret, chosen, links)
+        try:
+            state, _, waits = protocol_referee.run_orders(game, json.loads(json.dumps(view["view"])), side, actions,
+                                                          ctx, True, protocol.ProtocolError)
+            stopped = waits is not None
+        except Unknowable:
+            stopped, state = True, None
+        except (IllegalAction, protocol.ProtocolError, PrivateError) as e:
+            if actions and not queue and not orders:  # a draft the rules now refuse: start again
+                campaign.draft_is_damaged(f"the rules refuse it: {str(e)[:200]}")
+                actions = []
+                continue
+            raise PbemError("cannot play this", str(e), code="illegal-action") from None
+        prompt = game.prompt(state) if state is not None else None
+        if stopped or prompt.side != side or game.outcome(state) is not None:
+            if queue:
+                raise PbemError(f"{len(queue)} order(s) come after this turn file is signed",
+                                f"'{queue[0]}' would follow the point where the referee must resolve your orders; "
+                                "nothing was signed. Give the rest in your next turn", code="too-many-orders")
+            return actions, ctx.chosen(), True
+        mine = {**public_knowledge(game_id, {"private": ctx.records}),
+                **own_known(game_id, ctx.records, side, secret, {**chosen, **dict(ctx.chosen())})}
+        shown_now = shown(campaign, {"private": ctx.records, "game": state}, prompt, mine)
+        campaign.situation = (state, mine)  # what a simulated player may see
+        if listed is None:
+            listed = list(shown_now.choices)
+        order = queue.pop(0) if queue else (ask(shown_now, [dict(e, text=show(e["text"], mine, game)) for e in events],
+                                                [], refusal) if ask else None)
+        events = []
+        refusal = None
+        if order is None:
+            campaign.save_draft(actions)
+            return actions, [], False
+        if order.strip().lower() in ("undo", "take back"):
+            if actions:
+                actions.pop()
+            continue
+        try:
+            if shown_now.free and hasattr(game, "parse_order"):  # free play: orders in the game's words
+                actions.append(shuffle_order(campaign, game.parse_order(state, side, order, mine), len(actions)))
+            else:
+                actions.append(find_choice(shown_now, order).action)
+        except IllegalAction as e:
+            if queue or not ask:
+                raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
+            refusal = str(e)
 
 
 def _sign_chain(campaign, identity: Identity, body: dict[str, Any], joins: dict[str, dict] | None = None,
@@ -344,7 +451,12 @@ def _adjudicate(campaign, identity: Identity):
         body["joins"] = {side: raw for _, _, side, raw, _ in campaign.ledger.views()}
         for _, _, side, _, payload in campaign.ledger.views():
             joins_bodies[side] = json.loads(payload)
-            full = protocol.join(full, side, joins_bodies[side], game, seq)
+            try:
+                full = protocol.join(full, side, history.opened_join(joins_bodies[side], side, genesis["game"], secrets),
+                                     game, seq)
+            except (protocol.ProtocolError, RefusedTurn) as e:
+                raise PbemError(f"cannot start the game: {side}'s join does not check", str(e),
+                                code=getattr(e, "code", "bad-join")) from None
             events.append({"text": f"{side} joins the game"})
     else:
         events += campaign.ledger.events(head[0] - 1)  # the orders being adjudicated (envelope #head)

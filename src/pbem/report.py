@@ -54,7 +54,7 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
             entries[roll["seq"]]["rolls"].append(roll)
     if campaign.refereed:
         if side != "referee":
-            return _player_context(campaign, side, since, seq, entries)
+            return _player_context(campaign, side, since, seq, entries, pack_dir, image)
         match = match["full"]
     waiting = campaign.waiting() if campaign.refereed else protocol.waiting_for(game, match)
     prompt = game.prompt(match["game"])
@@ -216,9 +216,10 @@ def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[st
     }
 
 
-def _player_context(campaign: Campaign, side: str, since: int, seq: int,
-                    entries: dict[int, dict[str, Any]]) -> dict[str, Any]:
-    """A player in a referee game knows only the views the referee sealed to it."""
+def _player_context(campaign: Campaign, side: str, since: int, seq: int, entries: dict[int, dict[str, Any]],
+                    pack_dir: Path | None = None, image: bool = True) -> dict[str, Any]:
+    """A player in a referee game knows only the views the referee sealed to it (and, in a game
+    with hidden pools, its own items, named with its own secret)."""
     from .refereeing import latest_view
 
     for _, view_seq, _, _, payload in campaign.ledger.views(side):
@@ -232,9 +233,21 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int,
     lines = game.describe(view["view"]) if view else ["The referee has not started the game yet."]
     waiting = campaign.waiting() if view is latest_view(campaign) or not view else view["waiting"]
     mine = view is not None and view["prompt"] is not None and waiting is not None and waiting["side"] == side
-    return _context(campaign, side, seq, entries, lines, waiting, view["prompt"]["text"] if mine else "",
-                    [label for label, _ in view["prompt"]["choices"]] if mine else [],
-                    view["outcome"] if view else None, "referee")
+    labels = [label for label, _ in view["prompt"]["choices"]] if mine else []
+    text = view["prompt"]["text"] if mine else ""
+    known: dict[str, str] = {}
+    if view is not None and "private" in view:  # name our own hidden items, conceal everyone else's
+        basis = {"private": view["private"]}
+        known = campaign.knowledge(basis) if side == campaign.side else public_knowledge(campaign.genesis["game"], basis)
+        lines = [show(line, known, game) for line in lines]
+        labels, text = [show(label, known, game) for label in labels], show(text, known, game)
+        for entry in entries.values():
+            entry["events"] = [show(t, known, game) for t in entry["events"]]
+    out = _context(campaign, side, seq, entries, lines, waiting, text, labels,
+                   view["outcome"] if view else None, "referee")
+    if view is not None:
+        out.update(_map(campaign, view["view"], known, None, pack_dir, image))
+    return out
 
 
 def template_dir():

@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not
     from .campaign import Campaign
 
 
-def _shown(camp: Campaign, match: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
+def shown(camp: Campaign, match: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
     """The prompt as our tool shows it: our own hidden items by name, and the game's display
     hook (what our hidden items rule out is not offered; the odds of each roll)."""
     game = camp.game
@@ -57,10 +57,10 @@ def shown_prompt(camp: Campaign) -> Prompt:
     if actions or match["pending"]:  # a roll waiting for our reveal is resolved first, as play does
         match, _, _ = camp.preview(actions, camp.next_link())
     known = camp.knowledge(match) if "private" in match else {}
-    return _shown(camp, match, camp.game.prompt(match["game"]), known)
+    return shown(camp, match, camp.game.prompt(match["game"]), known)
 
 
-def _shuffle(camp: Campaign, action: dict[str, Any], index: int) -> dict[str, Any]:
+def shuffle_order(camp: Campaign, action: dict[str, Any], index: int) -> dict[str, Any]:
     """Lists of items hidden together (blocks entering concealed) go out in an order only we
     know: their tokens' order must not tell which is which.  The order is keyed by our private
     secret, so our own tool reproduces it (drafts, golden games)."""
@@ -122,7 +122,7 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
                                 f"'{queue[0]}' would follow the point where {why}; nothing was signed. Give the orders "
                                 f"up to there now, the rest in your next turn", code="too-many-orders")
             break
-        prompt = _shown(camp, match, prompt, known)
+        prompt = shown(camp, match, prompt, known)
         camp.situation = (match["game"], known)  # what a simulated player may see
         if listed is None:  # the list a player saw ('pbem play' without orders): numbers refer to it
             listed = list(prompt.choices)
@@ -141,7 +141,7 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         try:
             if prompt.free and hasattr(game, "parse_order"):  # free play: orders in the game's words
                 action = game.parse_order(match["game"], side, order, known)
-                actions.append(_shuffle(camp, action, len(actions)))
+                actions.append(shuffle_order(camp, action, len(actions)))
             else:
                 actions.append(find_choice(prompt, order).action)
         except IllegalAction as e:
