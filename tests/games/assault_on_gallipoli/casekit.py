@@ -12,6 +12,8 @@ A case's ``[before]`` table (every key optional):
     reinforcements.<side> = {GROUP = [entry, [ids]]}
     frames = [{k = "round", side = "anzac", acted = false}, ...]   pushed over the turn frame,
         which stands at phase "activation" (or [before] turn_phase)
+    hands.<side> = ["good-luck#1", ...], discard = [...]   Action Cards (taken out of the pile);
+        ac = {night = true, ...} sets other Action Card state; round = {...} the Round's record
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pbem_engine.games.assault_on_gallipoli import GAME, board, sequence
+from pbem_engine.games.assault_on_gallipoli import GAME, board, cards, sequence
 
 
 def build(before: dict[str, Any]) -> dict[str, Any]:
@@ -48,6 +50,16 @@ def build(before: dict[str, Any]) -> dict[str, Any]:
     state["cubes"].update(before.get("cubes", {}))
     for side, groups in before.get("reinforcements", {}).items():
         state["reinforcements"][side] = copy.deepcopy(groups)
+    ac = state["ac"]  # the Action Cards (cards.py): hands and discards taken out of the pile
+    for side, held in before.get("hands", {}).items():
+        ac["hands"][side] = list(held)
+    ac["discard"] = list(before.get("discard", []))
+    for c in [c for h in ac["hands"].values() for c in h] + ac["discard"]:
+        assert c in ac["pile"], f"no card {c!r} in the pile"
+        ac["pile"].remove(c)
+    ac.update(copy.deepcopy(before.get("ac", {})))
     for frame in before.get("frames", []):
         state["frames"].append(copy.deepcopy(frame))
+        if frame["k"] == "round":
+            ac["round"] = dict(cards.new_round(frame["side"]), **before.get("round", {}))
     return state

@@ -14,7 +14,8 @@ A case file holds:
                        (substrings of the event texts); top = {...} (the top frame, key by key);
                        side (who decides now, "none"); has_choices / lacks_choices (labels);
                        remnants = {side = N in play}; result (the outcome's result);
-                       ccdeck = {side = {hand = [...], table = [...], from = ..., kemal = ...}}
+                       ccdeck = {side = {hand = [...], table = [...], from = ..., kemal = ...}};
+                       hands = {side = [...]}, discard = [...], ac = {key = value} (the Action Cards)
 """
 
 from __future__ import annotations
@@ -83,6 +84,12 @@ def check(state: dict[str, Any], events: list[dict[str, Any]], expect: dict[str,
     for side, want in expect.get("ccdeck", {}).items():  # a side's close combat cards (closecombat.py)
         for key, value in want.items():
             assert state["ccdeck"][side][key] == value, f"ccdeck {side}.{key}: {state['ccdeck'][side][key]!r}"
+    for side, want in expect.get("hands", {}).items():  # Action Cards (cards.py)
+        assert sorted(state["ac"]["hands"][side]) == sorted(want), f"{side}'s hand: {state['ac']['hands'][side]}"
+    for key, value in expect.get("ac", {}).items():
+        assert state["ac"][key] == value, f"ac.{key}: {state['ac'][key]!r} != {value!r}"
+    if "discard" in expect:
+        assert sorted(state["ac"]["discard"]) == sorted(expect["discard"]), f"discard: {state['ac']['discard']}"
     top = state["frames"][-1]
     for key, value in expect.get("top", {}).items():
         assert top.get(key) == value, f"top frame {key}: {top.get(key)!r} != {value!r}"
