@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from pbem_engine.core import step
 from pbem_engine.dice import Dice
-from pbem_engine.games.assault_on_gallipoli import GAME, board, closecombat
+from pbem_engine.games.assault_on_gallipoli import GAME, board, cards, closecombat
 from pbem_engine.games.assault_on_gallipoli.data import REMNANTS, SIDES
 
 MAX_ACTIONS = 6000
@@ -40,6 +40,12 @@ def invariants(state: dict[str, Any]) -> None:
         assert len(on_board) + len(board.pool(state, side)) == 5
         assert not set(state["lost"][side]) & set(state["units"])
     assert 0 <= state["kt"] <= 8
+    ac = state["ac"]  # 17: the 54 Action Cards are always in the deck, the hands, the discards, in play or removed
+    held = ac["pile"] + [c for h in ac["hands"].values() for c in h] + ac["discard"] + ac["inplay"] + ac["removed"] \
+        + [f["card"] for f in state["frames"] if f["k"] == "card"]
+    assert sorted(held) == sorted(cards.DECK), f"Action Cards: {Counter(held) - Counter(cards.DECK)} extra, " \
+                                               f"{Counter(cards.DECK) - Counter(held)} missing"
+    assert cards.count(state) == 54
     for side in SIDES:
         d = state["ccdeck"][side]
         left = len(closecombat.POOLS[d["from"]]) - d["out"]
@@ -50,12 +56,14 @@ def invariants(state: dict[str, Any]) -> None:
 
 
 COMBATS: list[int] = []  # close combats fought per game
+PLAYED: list[int] = []  # Action Cards played per game
 
 
 def play(seed: int, chooser, options: dict[str, Any] | None = None) -> dict[str, Any]:
     state = GAME.setup("anzac-landing", options or {})
     dice = Dice(seed.to_bytes(8, "big") * 4)
     COMBATS.append(0)
+    PLAYED.append(0)
     for _ in range(MAX_ACTIONS):
         if GAME.outcome(state) is not None:
             return state
@@ -64,6 +72,7 @@ def play(seed: int, chooser, options: dict[str, Any] | None = None) -> dict[str,
         action = chooser(state, prompt)
         state, events = step(GAME, state, prompt.side, action, dice)
         COMBATS[-1] += sum(1 for e in events if "wins the close combat" in e["text"])
+        PLAYED[-1] += sum(1 for e in events if e["text"].endswith(("(green)", "(brown)", "(red)")))
         invariants(state)
     raise AssertionError("the game did not end")
 
@@ -75,6 +84,7 @@ def test_random_games_end_and_keep_the_invariants(seed: int, options: dict[str, 
     rng = random.Random(seed)
     state = play(seed, lambda s, p: rng.choice(p.choices).action, options)
     assert state["turn"] <= state["turns"]
+    assert PLAYED[-1] > 0, "random play offers Action Cards wherever one has a use: some get played"
     assert GAME.outcome(state) is not None
 
 
