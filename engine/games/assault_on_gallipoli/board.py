@@ -133,7 +133,9 @@ def label(state: dict[str, Any], uid: str) -> str:
 
 # ------------------------------------------------------------------ the state's units
 def units_at(state: dict[str, Any], area: str, side: str | None = None) -> list[str]:
-    return [u for u, v in state["units"].items() if v["at"] == area and (side is None or side_of(u) == side)]
+    # sorted: a state read back from its canonical JSON has its units in another order than one built
+    # in memory, and choices listed in dict order would differ between the author and a replay
+    return [u for u, v in sorted(state["units"].items()) if v["at"] == area and (side is None or side_of(u) == side)]
 
 
 def enemy(side: str) -> str:

@@ -53,7 +53,7 @@ def uses(state: dict[str, Any], side: str, card: str) -> list[Choice]:
         for c in (CC_CARDS if f["step"] == "lead" else [f["lead"]]):
             add(f"as {'a ' if f['step'] == 'lead' else 'a match for '}{c.replace('-', ' ').title()}", "cc", card=c)
     if k == "heroic-act":
-        mine = [u for u, v in state["units"].items() if board.side_of(u) == side and not v["fresh"]
+        mine = [u for u, v in sorted(state["units"].items()) if board.side_of(u) == side and not v["fresh"]
                 and u not in state["ac"]["round"]["heroic"]]
         for u in mine:
             add(f"{label(state, u)} becomes fresh" + (" and may act at once" if _own_top(state, side) else ""),
