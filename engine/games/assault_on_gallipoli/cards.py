@@ -113,7 +113,7 @@ def _draw(state: dict[str, Any], side: str, n: int, dice: Any, events: list) -> 
     """Draw up to ``n`` into ``side``'s hand; returns how many still wait for a reshuffle."""
     ac = state["ac"]
     if _dealt(dice):
-        ac["dealt"] = True
+        ac["dealt"], ac["pile"] = True, []  # the deck's own record holds the pile (engine.deck_table)
         why = dice.decks.ready(ac["deck"])
         if why and "not been shuffled" not in why:
             raise IllegalAction(f"the Action deck cannot be drawn from yet: {why}")
