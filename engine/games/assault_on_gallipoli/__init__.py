@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from pbem_engine.core import Outcome, Prompt, RulesError
 from pbem_engine.dice import Dice
 
-from . import board, closecombat, rules, scenarios, sequence
+from . import board, cards, closecombat, rules, scenarios, sequence
 from .data import SCENARIOS, SIDES
 
 OPTIONS = {
@@ -42,16 +42,18 @@ OPTIONS = {
     "avni": "true: the optional Avni counter (22): +3 MF instead of +2 (default false)",
     "mccay": "true: the optional McCay counter (22): +0 Firepower (default false: +1, ours)",
     "maclagan": "true: the optional MacLagan counter (22): +1 Firepower (default false: +0)",
+    "refill": "'reshuffle' (default: when the Action deck runs out, the discards are shuffled into a new deck; "
+              "DIGEST R10, the text is silent) or 'stop' (no more Action Cards once the deck is empty)",
 }
 CHOICES = {"casualties": ("cumulative", "turn"), "target_bounds": ("none", "1-9"), "pickup_mf": ("own", "group"),
-           "killing_time": (7, 8), **{k: (True, False) for k in ("weir", "hamilton", "von_sanders", "avni", "mccay",
+           "killing_time": (7, 8), "refill": ("reshuffle", "stop"), **{k: (True, False) for k in ("weir", "hamilton", "von_sanders", "avni", "mccay",
                                                                  "maclagan")}}
 
 
 class AssaultOnGallipoli:
     name: ClassVar[str] = "assault-on-gallipoli"
     title: ClassVar[str] = "Assault on Gallipoli: The ANZAC Landing Campaign 1915 (rules document 001)"
-    version: ClassVar[str] = "0"  # phase 1, not registered
+    version: ClassVar[str] = "1"  # 1: the Action Cards (17), dealt from the shared deck
     sides: ClassVar[tuple[str, ...]] = SIDES
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = {k: v["title"] for k, v in SCENARIOS.items()}
@@ -70,6 +72,14 @@ class AssaultOnGallipoli:
         from .bot import order
 
         return order(state, side, prompt, known)
+
+    deck_names: ClassVar[dict[str, str]] = {cards.DECK_ID: "the Action Cards", cards.DECK_S1: "the Action Cards"}
+
+    @staticmethod
+    def dealt_decks() -> dict[str, list[str]]:
+        """The Action deck, one shared deck dealt to secret hands (cards.py; engine.deck_table): the 54
+        cards, and the 52 of Scenario 1 (which removes two), only the scenario's is ever shuffled."""
+        return cards.dealt_decks()
 
     @staticmethod
     def private_pools(state: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
