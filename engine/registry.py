@@ -7,6 +7,7 @@ import importlib
 from .core import Game
 
 BUILTIN_GAMES: dict[str, str] = {
+    "assault-on-gallipoli": "pbem_engine.games.assault_on_gallipoli:GAME",
     "barrage": "pbem_engine.games.barrage:GAME",
     "gallipoli-blocks": "pbem_engine.games.gallipoli_blocks:GAME",
     "hill60": "pbem_engine.games.hill60:GAME",

@@ -92,7 +92,7 @@ def test_demo_of_an_unknown_game_is_a_usage_error_naming_the_known_ones(tmp_path
         assert_no_traceback(result)
         assert result.exit_code == 2, result.output
         assert "no game module 'hill61'" in result.stderr
-        assert "known: barrage, gallipoli-blocks, hill60, raid" in result.stderr
+        assert "known: assault-on-gallipoli, barrage, gallipoli-blocks, hill60, raid" in result.stderr
         assert not (tmp_path / "d").exists()  # refused before anything is written
 
 

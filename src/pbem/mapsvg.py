@@ -8,6 +8,12 @@ column-row hex number for hexes (odd columns half a hex down). Pieces come from 
 name, the enemy's as blanks. Pieces are drawn as small blocks in their side's colour above
 their location, with the steps when the rules have made them public; every block's full label
 is its tooltip, and the table under the map lists them in words.
+
+A board may also give (all optional): ``objectives`` (the locations that count, outlined in
+gold, in place of the pack's ``objective`` tags), ``cubes`` (location -> side: a victory cube
+in that side's colour), ``notes`` (location -> a few words under its name: trenches, wire),
+``off`` (locations not in play, drawn faded) and pieces with ``exhausted`` (drawn pale). A
+location may give ``links`` (neighbour -> "road" | "river" | "red") to draw its connections.
 """
 
 from __future__ import annotations
@@ -19,7 +25,9 @@ from typing import Any
 WIDTH = 960  # px at most: readable at 1280 px wide with the page's margins
 SIDE_COLOURS = ("#2f5d9e", "#a8322d", "#4a7d3a", "#8a5a1c", "#6b3f8f", "#2d7f80")
 TERRAIN = {"beach": "#efe0b0", "hill": "#c8b08a", "fort": "#a9a9a9", "open": "#dde8cf", "hq": "#f5f5f5",
-           "town": "#e3d3c3", "city": "#d9c2ad", None: "#ececec"}
+           "town": "#e3d3c3", "city": "#d9c2ad", "sea": "#cfe3f3", None: "#ececec"}
+LINKS = {"road": ' stroke="#8a5a1c" stroke-width="2.5"', "river": ' stroke="#3b7fc4" stroke-width="2.5"',
+         "red": ' stroke="#d00" stroke-width="2" stroke-dasharray="2 3"'}  # red: a red line, no movement
 CHIP, GAP = 11, 2
 MOVED = "changed since your last turn"  # the report marks these; a game's own marks are battles
 
@@ -86,27 +94,42 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
         for other in sorted(by_id[lid].get("adjacent", [])):
             if other in points and lid < other:
                 (x1, y1), (x2, y2) = at(lid), at(other)
-                out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#b5b5b5" stroke-width="1.5"/>')
+                style = LINKS.get(by_id[lid].get("links", {}).get(other), ' stroke="#b5b5b5" stroke-width="1.5"')
+                out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"{style}/>')
     marks = board.get("marks", {})
+    objectives = set(board["objectives"]) if "objectives" in board else None
+    off, cubes, notes = set(board.get("off", [])), board.get("cubes", {}), board.get("notes", {})
     for lid in sorted(points):
         loc, (x, y) = by_id[lid], at(lid)
         tags = set(loc.get("tags", []))
+        if objectives is not None:
+            tags = (tags - {"objective"}) | ({"objective"} if lid in objectives else set())
         terrain = "hq" if "hq" in tags else loc.get("terrain")
         fill = TERRAIN.get(terrain, TERRAIN[None])
         stroke = "#c89b00" if "objective" in tags else "#555"
         width_px = 3 if "objective" in tags else 1
         dash = ' stroke-dasharray="3 2"' if loc.get("provisional") else ""
         tip = f"{loc.get('name', lid)}" + (f" ({terrain})" if terrain else "") + \
-            (" · objective" if "objective" in tags else "")
+            (f" · {loc['note']}" if loc.get("note") else "") + (" · objective" if "objective" in tags else "") + \
+            (f" · {notes[lid]}" if lid in notes else "") + (" · not in play" if lid in off else "")
         if "hq" in tags:
             shape = (f'<rect x="{x - radius}" y="{y - radius}" width="{2 * radius}" height="{2 * radius}" '
                      f'fill="{fill}" stroke="{stroke}" stroke-width="{width_px}"{dash}/>')
         else:
             shape = (f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" stroke="{stroke}" '
                      f'stroke-width="{width_px}"{dash}/>')
-        out.append(f'<g class="loc" data-id="{escape(lid)}"><title>{escape(tip)}</title>{shape}'
+        faded = ' opacity="0.35"' if lid in off else ""
+        under = (f'<text class="n" x="{x}" y="{y + radius + 21}" text-anchor="middle" fill="#7a4a00">'
+                 f'{escape(notes[lid])}</text>' if lid in notes else "")
+        cube = ""
+        if lid in cubes:
+            c = palette.get(cubes[lid], "#666")
+            cube = (f'<rect class="cube" data-side="{escape(str(cubes[lid]))}" x="{x + radius * 0.55:.1f}" '
+                    f'y="{y + radius * 0.2:.1f}" width="8" height="8" fill="{c}" stroke="#fff" stroke-width="1">'
+                    f'<title>VP cube: {escape(str(cubes[lid]))}</title></rect>')
+        out.append(f'<g class="loc" data-id="{escape(lid)}"{faded}><title>{escape(tip)}</title>{shape}'
                    f'<text class="n" x="{x}" y="{y + radius + 11}" text-anchor="middle">'
-                   f'{escape(loc.get("name", lid))}</text></g>')
+                   f'{escape(loc.get("name", lid))}</text>{under}{cube}</g>')
         if lid in marks:
             moved = all(m == MOVED for m in marks[lid])  # only changed: blue; a battle or landing: red
             out.append(f'<circle class="mark" data-at="{escape(lid)}" cx="{x}" cy="{y}" r="{radius + 5}" fill="none" '
@@ -126,19 +149,22 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
             py = y - radius - 4 - (row + 1) * (CHIP + GAP)
             colour = palette.get(piece.get("side"), "#666")
             fill = "#fff" if piece["concealed"] and not piece.get("known") else colour
-            out.append(f'<g class="piece" data-at="{escape(lid)}" data-side="{escape(str(piece.get("side")))}">'
+            pale = ' fill-opacity="0.45"' if piece.get("exhausted") else ""
+            out.append(f'<g class="piece{" exhausted" if piece.get("exhausted") else ""}" data-at="{escape(lid)}" '
+                       f'data-side="{escape(str(piece.get("side")))}">'
                        f'<title>{escape(piece["label"])}</title>'
-                       f'<rect x="{px:.1f}" y="{py:.1f}" width="{CHIP}" height="{CHIP}" rx="1.5" fill="{fill}" '
+                       f'<rect x="{px:.1f}" y="{py:.1f}" width="{CHIP}" height="{CHIP}" rx="1.5" fill="{fill}"{pale} '
                        f'stroke="{colour}" stroke-width="1.5"/>'
                        + (f'<text class="c" x="{px + CHIP / 2:.1f}" y="{py + CHIP - 2.5:.1f}" text-anchor="middle">'
                           f'{escape(piece["badge"])}</text>' if piece["badge"] and fill != "#fff" else "")
                        + "</g>")
-    out.append(_legend(board, palette, provisional or any(loc.get("provisional") for loc in locations)))
+    out.append(_legend(board, palette, provisional or any(loc.get("provisional") for loc in locations),
+                       any(loc.get("links") for loc in locations)))
     out.append("</svg>")
     return "\n".join(out)
 
 
-def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool) -> str:
+def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool, links: bool = False) -> str:
     parts = ['<g class="legend">']
     x = 10
     for side, colour in palette.items():
@@ -158,6 +184,12 @@ def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool) -
                  f'stroke-dasharray="4 3"/><text class="t" x="{x + 18}" y="20">changed since your last turn</text>')
     tracks = " · ".join(f"{name}: {value}" for name, value in board.get("tracks", []))
     parts.append(f'<text class="t" x="10" y="42">{escape(tracks)}</text>')
+    more = (["pale piece: exhausted"] if any(p.get("exhausted") for p in board.get("pieces", [])) else []) + \
+        (["small square: the VP cube's colour"] if board.get("cubes") else []) + \
+        (["faded area: not in play"] if board.get("off") else []) + \
+        (["lines: brown road, blue river, red dashed no movement"] if links else [])
+    if more:
+        parts.append(f'<text class="t" x="10" y="82">{escape(" · ".join(more))}</text>')
     if provisional:
         parts.append('<text class="t" x="10" y="62" fill="#8a6100">Map geometry is PROVISIONAL: reconstructed, '
                      'not from the rulebook (dashed outlines); a pack of your own can give better coordinates.</text>')

@@ -155,7 +155,16 @@ def _pack_of(game, pack_dir: Path | None) -> dict[str, Any] | None:
 def _locations(game, pack_dir: Path | None = None) -> tuple[list[dict[str, Any]], str | None, Any]:
     """The locations to draw, the pack's ``rows`` direction and the owner's background image:
     a pack the player gives (``--pack DIR``: better coordinates, a map image he owns); else a
-    table-top game's own pack; for a rules module, the shipped pack of the same name."""
+    table-top game's own pack; for a rules module, the shipped pack of the same name.  A rules
+    module whose map has more places than its pack (``map_locations``) names them all, drawn at
+    the pack's coordinates where the pack has them."""
+    locations, rows, background = _pack_locations(game, pack_dir)
+    if hasattr(game, "map_locations"):
+        locations = game.map_locations(locations)
+    return locations, rows, background
+
+
+def _pack_locations(game, pack_dir: Path | None) -> tuple[list[dict[str, Any]], str | None, Any]:
     from . import datapack
 
     if pack_dir is not None:

@@ -118,6 +118,29 @@ class AssaultOnGallipoli:
         r = state["result"]
         return Outcome(r["winner"], r["result"], r["reason"]) if r else None
 
+    def item_name(self, item: str) -> str:
+        """A close combat card by its name (a hand is held as tokens its owner's tool opens)."""
+        return closecombat.CARD_NAMES.get(item, item)
+
+    def playable(self, state: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
+        """The prompt as its owner's tool shows it: the odds of each fire, the cards the hand allows."""
+        from .forecast import playable
+
+        return playable(state, prompt, known)
+
+    def board(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What the report's map shows (view.py)."""
+        from .view import map_view
+
+        return map_view(view)
+
+    @staticmethod
+    def map_locations(pack_locations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The areas to draw, at the pack's coordinates where it has them (view.py)."""
+        from .view import locations
+
+        return locations(pack_locations)
+
     def describe(self, view: dict[str, Any]) -> list[str]:
         lines = [f"turn {view['turn']} of {view['turns']}; Killing Time {view['kt']}; Morale Advantage: {view['ma']}"]
         vp = {s: sum(1 for c in view["cubes"].values() if c == s) for s in SIDES}

@@ -33,13 +33,15 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
             got = pick(lambda a: a["do"] == "move" and any(b in near for b in board.ADJ[a["from"]]))
             if got:
                 return got
-        for do in ("land", "fire", "reinforce", "move", "refresh"):
-            got = pick(lambda a, do=do: a["do"] == do)
+        for do in ("land", "fire", "reinforce", "move", "refresh"):  # a contested area is left to close combat
+            got = pick(lambda a, do=do: a["do"] == do and not (do == "fire" and board.contested(state, a["from"])))
             if got:
                 return got
         return pick(lambda a: a["do"] == "pass") or "1"
     if k == "fire":
         return (pick(lambda a: a["do"] == "with") or pick(lambda a: a["do"] == "leader")
+                or pick(lambda a: a["do"] == "fire" and not board.contested(state, a["at"]))
+                or pick(lambda a: a["do"] == "hold")  # advancing or opportunity fire: leave it to close combat
                 or pick(lambda a: a["do"] == "fire") or "1")
     if k == "move":
         if not f["went"]:

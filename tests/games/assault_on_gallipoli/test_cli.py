@@ -1,0 +1,128 @@
+"""Assault on Gallipoli through the command line, as two players run it: new, join, play (orders
+in words, the odds shown before a fire), report (text and HTML with the map: Killing Time,
+Morale Advantage, VP cubes, fresh and exhausted units), verify, audit and replay; a bad order is
+refused with a reason, exit 1, no traceback and the campaign unchanged."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.conftest import assert_refused, db_bytes, invoke, new_player, pbem
+
+
+def newest(player):
+    return max((player.dir / "sent").glob("*.pbem"))
+
+
+@pytest.fixture
+def game(tmp_path, runner, home):
+    alice = new_player(runner, tmp_path, "alice", "anzac")
+    bob = new_player(runner, tmp_path, "bob", "turkish")
+    pbem(runner, "new", "assault-on-gallipoli", "--as", "anzac", "--key", "alice", "--opponent", bob.pub,
+         "--scenario", "turkish-counter-attack", "--option", "turns=1", "--option", "hamilton=true",
+         "--campaign", alice.dir, env=alice.env)
+    pbem(runner, "join", newest(alice), "--key", "bob", "--campaign", bob.dir, env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, newest(bob), env=alice.env)
+    return runner, alice, bob
+
+
+def test_games_lists_the_module_its_scenarios_and_options(runner, home):
+    out = pbem(runner, "games").output
+    assert "assault-on-gallipoli" in out
+    for text in ("lone-pine", "sari-bair", "august-offensive", "turkish-counter-attack", "von_sanders", "maclagan"):
+        assert text in out, text
+
+
+def test_play_shows_the_odds_before_a_fire_and_the_report_the_tracks(game):
+    """The game's own player takes both sides' turns until a side must pick a fire's target;
+    then `pbem play` lists each target with the exact odds of its hits."""
+    from pbem.campaign import Campaign
+    from pbem.demo import policy
+    from pbem.keys import KeyStore
+
+    runner, alice, bob = game
+    players = {"anzac": alice, "turkish": bob}
+    keys = {s: KeyStore(p.home).load(p.name) for s, p in players.items()}
+    camps = {s: Campaign.open(p.dir) for s, p in players.items()}
+    try:
+        for _ in range(200):
+            side = camps["anzac"].waiting()["side"]
+            match = camps[side].match()
+            prompt = camps[side].game.prompt(match["game"])
+            fire = [c.label for c in prompt.choices if c.action.get("do") == "fire"]
+            if prompt.side == side and match["game"]["frames"][-1]["k"] == "round" and fire:
+                break
+            result = camps[side].play(keys[side], [], policy(camps[side]))
+            camps["turkish" if side == "anzac" else "anzac"].ingest([("f", result.envelope.raw)])
+        else:
+            pytest.fail("no fire in 200 turn files")
+    finally:
+        for camp in camps.values():
+            camp.ledger.close()
+    me = players[side]
+    pbem(runner, "play", "--campaign", me.dir, "--no-interactive", fire[0], env=me.env)
+    listed = pbem(runner, "play", "--campaign", me.dir, "--no-interactive", env=me.env).output
+    first = re.search(r"^\s*\d+[.)]?\s+(with .+?)$", listed, re.M)
+    assert first, listed
+    pbem(runner, "play", "--campaign", me.dir, "--no-interactive", first.group(1).strip(), env=me.env)
+    listed = pbem(runner, "play", "--campaign", me.dir, "--no-interactive", env=me.env).output
+    odds = [line for line in listed.splitlines() if "fire at" in line]
+    assert odds and all(re.search(r"d10 at -?\d+ or less: expect [\d.]+ hits?", line) for line in odds), listed
+    report = pbem(runner, "report", "--campaign", me.dir, env=me.env).output
+    assert "Killing Time" in report and "Morale Advantage" in report
+
+
+def test_a_bad_order_is_refused_and_changes_nothing(game):
+    runner, alice, bob = game
+    pbem(runner, "play", "--campaign", alice.dir, env=alice.env)  # the creator's opening reveal
+    pbem(runner, "ingest", "--campaign", bob.dir, newest(alice), env=bob.env)
+    before = db_bytes(bob.dir)
+    result = invoke(runner, "play", "--campaign", bob.dir, "march on constantinople", env=bob.env)
+    assert_refused(result)
+    assert "march on constantinople" in result.stderr
+    assert db_bytes(bob.dir) == before
+
+
+def play_whole(root, scenario: str, options: dict):
+    """Both sides played to the end by the game's own player through real turn files."""
+    from pbem.campaign import Campaign
+    from pbem.demo import policy
+    from tests.test_golden import identity
+    from tests.test_golden_blocks import entropy
+
+    alice, bob = identity("alice"), identity("bob")
+    anzac, genesis = Campaign.new(root / "alice", "assault-on-gallipoli", "anzac", alice, bob.public, bob.name,
+                                  scenario, options, entropy=entropy("aog-alice"))
+    turkish, joined = Campaign.join(root / "bob", genesis.raw, bob, entropy=entropy("aog-bob"))
+    anzac.ingest([("join", joined.raw)])
+    camps, who = {"anzac": anzac, "turkish": turkish}, {"anzac": alice, "turkish": bob}
+    sent = []
+    while (waiting := anzac.waiting()) is not None:
+        side = waiting["side"]
+        result = camps[side].play(who[side], [], policy(camps[side]))
+        sent.append((side, result))
+        camps["turkish" if side == "anzac" else "anzac"].ingest([("f", result.envelope.raw)])
+        assert len(sent) < 600, "the game does not end"
+    return camps, sent
+
+
+def test_a_whole_game_reports_verifies_audits_and_replays(runner, home, tmp_path):
+    camps, sent = play_whole(tmp_path, "anzac-landing", {"turns": 2})
+    for camp in camps.values():
+        camp.ledger.close()
+    text = "\n".join(r.events and "\n".join(e["text"] for e in r.events) or "" for _, r in sent)
+    for what in ("landing roll", "fire from", "close combat at", "wins the close combat"):
+        assert what in text, what
+    alice = tmp_path / "alice"
+    html = tmp_path / "report.html"
+    pbem(runner, "report", "--html", "-o", html, "--campaign", alice)
+    page = html.read_text()
+    for what in ("Killing Time", "Morale Advantage", 'class="cube"', "Battleship Hill", "The Nek", "exhausted"):
+        assert what in page, what
+    assert pbem(runner, "verify", alice).output.startswith("OK")
+    assert "chi" in pbem(runner, "audit", alice).output.lower()
+    replay = tmp_path / "replay.html"
+    pbem(runner, "replay", "-o", replay, "--campaign", alice)
+    assert "Killing Time" in replay.read_text()
