@@ -1,7 +1,105 @@
-"""Blood on the Tigris: The Iraq Campaign 1914-1917 (rules document 004).
+"""Blood on the Tigris: The Iraq Campaign 1914-1917 (rules document 004): the rules module.
 
-Not yet registered: phase 1 (charts and combat only).  ``charts`` holds the four charts the
-rulebook references but does not print (our PROVISIONAL reconstructions, and the check of a
-player's own chart file); ``combat`` resolves ground and air combat by the rulebook's
-sections.  See RULES.md.
+Not yet registered (engine/registry.py): phase 2 of issue 19.  Rules by section: ``sequence``
+(3.0 the turn, 3.1 Mutual Operations, 13.1 reinforcements, 16.1-16.25 Scenario 1, 17.0
+victory), ``movement`` (4.0-5.2, 8.0-8.1, 9.4, 14.0), ``supply`` (3.4, 10.0, 12.0-12.6, 13.2),
+``fight`` and ``combat`` (3.22, 7.0-7.8, 9.0, 11.0), ``naval`` (15.0-15.6, 16.24); ``rules``
+holds the prompts and orders.  The map (``hexmap``, map.toml), the counters (``counters``,
+counters.toml) and the charts (``charts_provisional``) are PROVISIONAL reconstructions; a
+player's printed charts come in as the option ``charts`` (the parsed file, checked by
+``charts.load_charts``).  RULES.md says what is enforced and what not.
 """
+
+from __future__ import annotations
+
+import json
+from typing import Any, ClassVar
+
+from pbem_engine.core import Outcome, Prompt, RulesError
+from pbem_engine.dice import Dice
+
+from . import board, charts, combat, counters, hexmap, rules, sequence
+
+OPTIONS = {
+    "turns": "stop after this many turns (at most 29, errata 2.2)",
+    "charts": "the printed charts of a player who owns the game, as the parsed chart file (charts.load_charts)",
+    "combat": "combat options: {rounding = 'up' (default) | 'down'} (2.3 against 3.22, RULES.md)",
+}
+
+
+class BloodOnTheTigris:
+    _loaded: ClassVar[dict[str, charts.Charts]] = {}
+    name: ClassVar[str] = "blood-on-the-tigris"
+    title: ClassVar[str] = "Blood on the Tigris: The Iraq Campaign 1914-1917 (rules document 004)"
+    version: ClassVar[str] = "0"  # not registered yet
+    sides: ClassVar[tuple[str, ...]] = board.SIDES
+    options: ClassVar[dict[str, str]] = OPTIONS
+    scenarios: ClassVar[dict[str, str]] = {"campaign": "Scenario 1, the Campaign Game, Nov 1914 - Mar 1917 (16.0)"}
+    provisional: ClassVar[tuple[str, ...]] = (
+        "map: " + hexmap.PROVISIONAL,
+        "counters: " + counters.PROVISIONAL,
+        "charts: CRT, Air-to-Air Table, Tactical Advantages Chart and TEC are ours (charts_provisional.py) "
+        "unless the player supplies the printed ones (option 'charts')",
+    )
+
+    @staticmethod
+    def player(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:
+        """A simple player (bot.py), for the demo and tests."""
+        from .bot import order
+
+        return order(state, side, prompt, known)
+
+    def charts_of(self, state: dict[str, Any]) -> charts.Charts:
+        supplied = state["options"].get("charts")
+        if supplied is None:
+            return charts.PROVISIONAL
+        key = json.dumps(supplied, sort_keys=True)
+        if key not in self._loaded:
+            self._loaded = {key: charts.load_charts(supplied)}
+        return self._loaded[key]
+
+    def setup(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
+        if scenario not in self.scenarios:
+            raise RulesError(f"no scenario {scenario!r}; this game has: {', '.join(self.scenarios)} "
+                             "(Scenarios 2 and 3 are not built yet)")
+        unknown = sorted(set(options) - set(OPTIONS))
+        if unknown:
+            raise RulesError(f"unknown options {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
+        turns = options.get("turns")
+        if turns is not None and (not isinstance(turns, int) or not 1 <= turns <= sequence.LAST_TURN):
+            raise RulesError(f"option turns is a whole number 1-{sequence.LAST_TURN}")
+        try:
+            combat.options_with_defaults(options.get("combat"))
+            if options.get("charts") is not None:
+                charts.load_charts(options["charts"])
+        except ValueError as e:
+            raise RulesError(str(e)) from None
+        state = sequence.setup(dict(options))
+        rules.settle(state, None, [], self.charts_of(state))
+        return state
+
+    def prompt(self, state: dict[str, Any]) -> Prompt:
+        return rules.prompt(state, self.charts_of(state))
+
+    def apply(self, state: dict[str, Any], side: str, action: dict[str, Any], dice: Dice):
+        return state, rules.apply(state, side, action, dice, self.charts_of(state))
+
+    def parse_order(self, state: dict[str, Any], side: str, text: str, known: dict[str, str] | None = None) -> dict[str, Any]:
+        from .orders import parse
+
+        return parse(state, side, text, self.prompt(state))
+
+    def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
+        return state  # no hidden information in the base rules
+
+    def outcome(self, state: dict[str, Any]) -> Outcome | None:
+        r = state["result"]
+        return None if r is None else Outcome(r["winner"], r["result"], r["reason"])
+
+    def describe(self, view: dict[str, Any]) -> list[str]:
+        from .orders import describe
+
+        return describe(view)
+
+
+GAME = BloodOnTheTigris()

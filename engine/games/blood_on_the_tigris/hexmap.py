@@ -120,6 +120,7 @@ def label(h: str) -> str:
 
 
 ALL_HEXES = tuple(hex_id(c, r) for c in range(COLS[0], COLS[1] + 1) for r in range(ROWS[0], ROWS[1] + 1))
+ALL_HEXES_SET = frozenset(ALL_HEXES)
 
 
 # -- hexsides: rivers, seasonal water, wadi ---------------------------------------------------
@@ -190,13 +191,13 @@ def water(side: str) -> str:
 
 def crossing(a: str, b: str, rain: bool) -> str:
     """What the hexside between two adjacent hexes is for a ground unit: "" (nothing), river,
-    wadi or seasonal (14.0: the Shatt al Hai wadi is a river in rain turns)."""
+    wadi or seasonal_water (TEC names; 14.0: the Shatt al Hai wadi is a river in rain turns)."""
     kind = WATER.get(hexside(a, b), "")
     if kind == "wadi" and rain:
         return "river"
     if kind == "lake":
         return "river"
-    return kind
+    return "seasonal_water" if kind == "seasonal" else kind
 
 
 @cache

@@ -1,0 +1,60 @@
+"""Typed orders and the situation in words: "move 16/6 to 1444", "cross 16/6 to 1444", "sail
+Odin to 1345|1445", "sail all at 1853|1953 to 1345|1445"; a listed choice by its number or words."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem_engine.core import IllegalAction, Prompt, find_choice
+
+from . import board, counters, hexmap
+from .board import side_of
+
+
+def _unit(state: dict[str, Any], side: str, words: str) -> str:
+    words = words.strip().lower()
+    mine = [u for u in sorted(state["units"]) if side_of(u) == side]
+    for test in (lambda u: u == words, lambda u: counters.name(u).lower() == words,
+                 lambda u: u.split("-", 1)[1] == words, lambda u: counters.name(u).lower().startswith(words)):
+        found = [u for u in mine if test(u)]
+        if len(found) == 1:
+            return found[0]
+        if len(found) > 1:
+            raise IllegalAction(f"'{words}' is ambiguous: " + ", ".join(counters.name(u) for u in found[:8]))
+    raise IllegalAction(f"no {side} unit '{words}' on the map")
+
+
+def parse(state: dict[str, Any], side: str, text: str, prompt: Prompt) -> dict[str, Any]:
+    t = " ".join(text.split())
+    low = t.lower()
+    for verb in ("move", "cross"):
+        if low.startswith(verb + " ") and " to " in low:
+            who, _, dest = t[len(verb) + 1:].rpartition(" to ")
+            return {"do": verb, "unit": _unit(state, side, who), "to": dest.strip()}
+    if low.startswith("sail ") and " to " in low:
+        who, _, dest = t[5:].rpartition(" to ")
+        if who.lower().startswith("all at "):
+            at = who[7:].strip()
+            boats = [u for u in board.units_at(state, at, side) if board.kind(u) in ("gunboat", "steamer")]
+        else:
+            boats = [_unit(state, side, who)]
+        return {"do": "sail", "boats": boats, "to": dest.strip()}
+    return find_choice(prompt, t).action
+
+
+def describe(view: dict[str, Any]) -> list[str]:
+    lines = [f"turn {view['turn']} of {view['last']}, {view['phase']} ({view['active']}); supply points: "
+             f"British {view['supply']['british']}, Turkish {view['supply']['turkish']}"]
+    by_at: dict[str, list[str]] = {}
+    for u, v in sorted(view["units"].items()):
+        marks = "".join(m for m, k in ((" OOS", "oos"), (" OOC", "ooc"), (" entrenched", "entrenched")) if v.get(k))
+        steps = "" if v["steps"] >= counters.UNITS[u].get("steps", 1) else " (reduced)"
+        by_at.setdefault(v["at"], []).append(f"{counters.name(u)}{steps}{marks}")
+    for at in sorted(by_at):
+        where = hexmap.label(at) if at in hexmap.ALL_HEXES_SET else at
+        lines.append(f"{where}: " + "; ".join(by_at[at]))
+    for d, v in sorted(view["depots"].items()):
+        lines.append(f"{v['side']} depot ({v['mode']}) at {hexmap.label(v['hex'])}")
+    if view.get("blocked"):
+        lines.append(f"the channel {view['blocked']['side']} is blocked until turn {view['blocked']['until']} (16.24)")
+    return lines

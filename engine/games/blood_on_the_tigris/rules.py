@@ -1,0 +1,522 @@
+"""Prompt and apply: what each side may do now (the sequence's phases and combat's pending
+decisions) and the effect of each order.  Movement is a free order ("move UNIT to HEX", "sail
+BOAT to HEXSIDE"), checked here; everything else is listed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem_engine.core import Choice, IllegalAction, Prompt
+
+from . import board, combat, counters, fight, hexmap, movement, naval, sequence, supply
+from .board import enemy, kind, side_of
+from .charts import Charts
+from .counters import UNITS
+
+
+def settle(state: dict[str, Any], dice: Any, events: list[dict[str, Any]], charts: Charts) -> None:
+    """Run the phases no one decides until someone must decide (forced prompts are skipped)."""
+    for _ in range(2000):
+        ph = state["phase"]
+        if ph == "over":
+            return
+        if state["pending"]:
+            top = state["pending"][-1]
+            if len(top["choices"]) != 1:
+                return
+            _apply_pending(state, top["side"], top["choices"][0][1], dice, charts, events)  # forced: no prompt
+            continue
+        if ph == "survival":
+            sequence.begin_turn(state, events)
+            continue
+        if ph == "mutual":
+            side = state["active"]
+            if state.get("mutual_done") != side and sequence.mutual_choices(state, side):
+                return
+            if side == "turkish":
+                state["active"] = "british"
+                state["mutual_done"] = None
+                continue
+            state["mutual_done"] = None
+            _start_move(state, "british", events)
+            continue
+        if ph == "combat" and not fight.targets(state, state["active"]):
+            _end_combat(state, dice, events)
+            continue
+        return
+
+
+def _start_move(state: dict[str, Any], side: str, events: list[dict[str, Any]]) -> None:
+    state["phase"] = "move"
+    state["active"] = side
+    sequence.reinforce(state, side, events)
+
+
+def _end_combat(state: dict[str, Any], dice: Any, events: list[dict[str, Any]]) -> None:
+    state["attacked"], state["fired"], state["bt_done"] = [], [], []
+    if state["active"] == "british":
+        _start_move(state, "turkish", events)
+    else:
+        sequence.end_of_turn(state, dice, events)
+
+
+# -- prompts ---------------------------------------------------------------------------------
+
+def prompt(state: dict[str, Any], charts: Charts) -> Prompt:
+    if state["phase"] == "over":
+        return Prompt(None, state["result"]["result"])
+    if state["pending"]:
+        return _pending_prompt(state, charts, state["pending"][-1])
+    side, ph = state["active"], state["phase"]
+    if ph == "mutual":
+        choices = [Choice(w, a) for w, a in sequence.mutual_choices(state, side)]
+        return Prompt(side, f"turn {state['turn']}, {side} Mutual Operations (3.1): supply "
+                            f"{state['supply'][side]}", tuple(choices + [Choice("done", {"do": "done"})]))
+    if ph == "move":
+        return Prompt(side, f"turn {state['turn']}, {side} movement (3.21): orders 'move UNIT to HEX', "
+                            f"'cross UNIT to HEX', 'sail BOAT to HEXSIDE', or one of these",
+                      tuple(move_choices(state, side)), free=True)
+    choices = fight.attack_choices(state, side)
+    return Prompt(side, f"turn {state['turn']}, {side} combat (3.22)",
+                  tuple(choices + [Choice("end combat", {"do": "end"})]))
+
+
+def move_choices(state: dict[str, Any], side: str) -> list[Choice]:
+    out = []
+    for d, v in sorted(state["depots"].items()):
+        if v["side"] == side and not v["flipped"]:
+            other = "static" if v["mode"] == "mobile" else "mobile"
+            out.append(Choice(f"flip the depot at {hexmap.label(v['hex'])} ({d}) to {other} (12.3)",
+                              {"do": "flip", "depot": d}))
+    for uid in sorted(state["units"]):
+        v = state["units"][uid]
+        if side_of(uid) == side and kind(uid) == "combat" and not v["moved"] and not v.get("entrenched") \
+                and v["at"] in hexmap.ALL_HEXES_SET \
+                and not v["oos"] and _near_hq(state, uid):
+            out.append(Choice(f"entrench {counters.name(uid)} at {v['at']} (9.2)", {"do": "entrench", "unit": uid}))
+        if side_of(uid) == side and kind(uid) == "steamer":
+            for u in sorted(state["units"]):
+                if side_of(u) == side and naval.embark_ok(state, u, uid):
+                    out.append(Choice(f"embark {counters.name(u)} on {counters.name(uid)} (15.3)",
+                                      {"do": "embark", "unit": u, "steamer": uid}))
+        if v.get("aboard") and side_of(uid) == side:
+            for h in hexmap.bordering(state["units"][v["aboard"]]["at"]):
+                if board.occupied_by(state, h) != enemy(side) and hexmap.terrain(h) != "lake":
+                    out.append(Choice(f"land {counters.name(uid)} at {h} (15.3)", {"do": "land", "unit": uid, "hex": h}))
+    if side == "turkish" and state["turn"] == 1 and "tk-ss-ecbatana" in state["units"]:
+        out.append(Choice("scuttle the Ecbatana in the Basra-Qurna channel (16.24)", {"do": "ecbatana"}))
+    out.append(Choice("end movement", {"do": "end"}))
+    return out
+
+
+def _near_hq(state: dict[str, Any], uid: str) -> bool:
+    """9.2: within the command radius of its parent HQ or a corps HQ."""
+    at = state["units"][uid]["at"]
+    for h in supply.commanders(state, uid) + [x for x in state["units"] if kind(x) == "hq" and side_of(x) == side_of(uid)]:
+        hat = state["units"][h]["at"]
+        if hat in hexmap.ALL_HEXES_SET and hexmap.distance(hat, at) <= UNITS[h]["radius"] \
+                and (UNITS[h]["echelon"] != "division" or h == counters.parent_hq(uid)):
+            return True
+    return False
+
+
+def _pending_prompt(state: dict[str, Any], charts: Charts, f: dict[str, Any]) -> Prompt:
+    return Prompt(f["side"], f["text"], tuple(Choice(w, a) for w, a in f["choices"]))
+
+
+# -- apply -----------------------------------------------------------------------------------
+
+def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, charts: Charts) -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    if state["pending"]:
+        _apply_pending(state, side, action, dice, charts, events)
+    elif state["phase"] == "mutual":
+        _mutual(state, side, action, events)
+    elif state["phase"] == "move":
+        _move(state, side, action, dice, charts, events)
+    else:
+        _combat(state, side, action, dice, charts, events)
+    sequence.update_control(state, events)
+    settle(state, dice, events, charts)
+    return events
+
+
+def _mutual(state: dict[str, Any], side: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    do = action["do"]
+    if do == "done":
+        state["mutual_done"] = side
+    elif do == "depot":  # 12.1
+        site = supply.depot_site(state, side)
+        state["supply"][side] -= supply.DEPOT_COST[side]
+        sequence._new_depot(state, side, site)
+        events.append({"text": f"{side} create a depot at {hexmap.label(site)} (12.1)"})
+    elif do == "replace":  # 13.2
+        state["supply"][side] -= 1
+        state["units"][action["unit"]]["steps"] = UNITS[action["unit"]]["steps"]
+        events.append({"text": f"{counters.name(action['unit'])} is brought back to full strength (13.2)"})
+
+
+def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, charts: Charts,
+          events: list[dict[str, Any]]) -> None:
+    do = action.get("do")
+    listed = [c.action for c in move_choices(state, side)]
+    if do in ("move", "cross"):
+        uid, dest = action.get("unit"), action.get("to")
+        if uid not in state["units"] or side_of(uid) != side or not board.is_ground(uid):
+            raise IllegalAction(f"{uid!r} is not a {side} ground unit on the map")
+        v = state["units"][uid]
+        why = why_not_move(state, uid)
+        if why:
+            raise IllegalAction(f"{counters.name(uid)} may not move: {why}")
+        if do == "cross":
+            if dest not in movement.river_crossings(state, uid):
+                raise IllegalAction(f"{counters.name(uid)} cannot cross to {dest} (9.4)")
+            path = [v["at"], dest]
+        else:
+            reach = movement.reach(charts, state, uid)
+            if dest not in reach:
+                raise IllegalAction(f"{counters.name(uid)} cannot reach {dest}", sorted(reach)[:40])
+            path = reach[dest][1]
+        _arrive(state, uid, path, dice, events)
+        return
+    if do == "sail":
+        boats = [b for b in action.get("boats", []) if b in state["units"]]
+        if not boats or any(side_of(b) != side or kind(b) not in ("gunboat", "steamer") for b in boats):
+            raise IllegalAction("sail names boats of your own side")
+        start = {state["units"][b]["at"] for b in boats}
+        if len(start) != 1 or any(state["units"][b]["moved"] or state["units"][b].get("aground") for b in boats):
+            raise IllegalAction("the boats must stand together and not have moved (15.2)")
+        if action.get("to") not in naval.route(state, start.pop()):
+            raise IllegalAction(f"the boats cannot reach {action.get('to')} (15.2)")
+        naval.sail(state, boats, action["to"], dice, events)
+        return
+    if action not in listed:
+        raise IllegalAction(f"{side} cannot do {action} now", [c.label for c in move_choices(state, side)])
+    if do == "end":
+        _end_movement(state, side, events)
+    elif do == "flip":
+        d = state["depots"][action["depot"]]
+        d["mode"] = "static" if d["mode"] == "mobile" else "mobile"
+        d["flipped"] = True
+    elif do == "entrench":  # 9.2: half its movement points; here its move for the phase
+        state["units"][action["unit"]]["entrenched"] = True
+        state["units"][action["unit"]]["moved"] = True
+        events.append({"text": f"{counters.name(action['unit'])} entrenches (9.2)"})
+    elif do == "embark":
+        state["units"][action["unit"]]["aboard"] = action["steamer"]
+        state["units"][action["unit"]]["at"] = state["units"][action["steamer"]]["at"]
+    elif do == "land":
+        v = state["units"][action["unit"]]
+        v.pop("aboard")
+        v["at"] = action["hex"]
+        v["landed_turn"] = state["turn"]  # 15.3: in supply (not attack supply) this turn
+        v["entrenched"] = False
+    elif do == "ecbatana":
+        naval.ecbatana(state, dice, events)
+
+
+def why_not_move(state: dict[str, Any], uid: str) -> str:
+    """Why a ground unit may not be given a move order now, or ""."""
+    v = state["units"][uid]
+    if v["moved"]:
+        return "it has moved already this phase (4.1)"
+    if v.get("aboard"):
+        return "it is aboard a steamer (15.3): land it first"
+    held = movement.held(state, uid)
+    if held:
+        return held + " (16.3)"
+    if sequence.leaves_garrison(state, uid):
+        return f"it is the garrison of {hexmap.label(v['at'])} (16.21)"
+    return ""
+
+
+def _arrive(state: dict[str, Any], uid: str, path: list[str], dice: Any, events: list[dict[str, Any]]) -> None:
+    """The unit moves along its path; what it finds at the end: lone support units destroyed
+    (9.0), depots captured or escaping (12.6)."""
+    side = side_of(uid)
+    v = state["units"][uid]
+    dest = path[-1]
+    v["at"], v["moved"], v["entrenched"] = dest, True, False
+    events.append({"text": f"{counters.name(uid)} moves {path[0]} -> {hexmap.label(dest)}"})
+    for u in board.ground_at(state, dest, enemy(side)):
+        del state["units"][u]
+        state["lost"].append(u)
+        events.append({"text": f"{counters.name(u)}, alone, is destroyed (9.0)"})
+    for d in board.depots_at(state, dest, enemy(side)):
+        dep = state["depots"][d]
+        if dep["mode"] == "static":
+            dep["side"] = side
+            events.append({"text": f"the static depot at {hexmap.label(dest)} is captured (12.6)"})
+            continue
+        die = dice.roll(6, f"capture of the depot at {dest} (12.6)")
+        if die <= 2:
+            dep["side"] = side
+            events.append({"text": f"the depot at {hexmap.label(dest)} is captured ({die}, 12.6)"})
+        else:
+            escape = _depot_escape(state, dest, enemy(side))
+            if escape:
+                dep["hex"] = escape
+                events.append({"text": f"the depot escapes to {hexmap.label(escape)} ({die}, 12.6)"})
+            else:
+                dep["side"] = side
+                events.append({"text": f"the depot has nowhere to go and is captured ({die}, 12.6)"})
+
+
+def _depot_escape(state: dict[str, Any], h: str, owner: str) -> str | None:
+    """12.6: a mobile depot that escapes moves up to 6 MPs at once (ours: to the free hex within
+    6 that is nearest its home, not next to the enemy that came)."""
+    home = board.HOME[owner]
+    near = [x for x in hexmap.ALL_HEXES if 0 < hexmap.distance(x, h) <= supply.SUPPLY_RANGE
+            and board.occupied_by(state, x) is None and hexmap.terrain(x) != "lake"]
+    return min(near, key=lambda x: (hexmap.distance(x, home), x)) if near else None
+
+
+def _end_movement(state: dict[str, Any], side: str, events: list[dict[str, Any]]) -> None:
+    """6.0: over-stacked hexes lose units at the owner's choice; then the combat phase."""
+    over = board.over_stacked_hexes(state, side)
+    if over:
+        h = over[0]
+        choices = [(f"eliminate {counters.name(u)} at {h} (6.0 over-stacking)", {"do": "eliminate", "unit": u})
+                   for u in board.ground_at(state, h, side) if counters.stack_size(u)]
+        state["pending"].append({"k": "overstack", "side": side, "text": f"{h} is over-stacked (6.0)",
+                                 "choices": choices})
+        return
+    state["phase"] = "combat"
+
+
+# -- combat ----------------------------------------------------------------------------------
+
+def _combat(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, charts: Charts,
+            events: list[dict[str, Any]]) -> None:
+    if action["do"] == "end":
+        _end_combat(state, dice, events)
+        return
+    f = fight.declare(state, side, action)
+    _open_defence(state, charts, f, dice, events)
+
+
+def _open_defence(state: dict[str, Any], charts: Charts, f: dict[str, Any], dice: Any,
+                  events: list[dict[str, Any]]) -> None:
+    state["attacked"].append(f["target"])
+    state["fired"].extend(u for u in f["units"] if u not in state["fired"])
+    if any(UNITS[u].get("division") == "35th" for u in board.ground_at(state, f["target"], "turkish")):
+        state["released_35"] = True  # 16.22: released once attacked
+    options = fight.defend_choices(state, f)
+    if len(options) == 1:
+        _resolve(state, charts, f, options[0].action, dice, events)
+        return
+    f["text"] = f"{f['attacker']} attack {hexmap.label(f['target'])}: decide the defence (7.2, 7.1)"
+    f["choices"] = [(c.label, c.action) for c in options]
+    state["pending"].append(f)
+
+
+def _resolve(state: dict[str, Any], charts: Charts, f: dict[str, Any], answer: dict[str, Any], dice: Any,
+             events: list[dict[str, Any]]) -> None:
+    a_side, d_side, t = f["attacker"], f["side"], f["target"]
+    fighters = fight.planes_for(state, d_side, t, intercept=True) if answer.get("intercept") else []
+    bombers = fight.air_combat(state, charts, f, fighters, dice, events)
+    att_units = [u for u in f["units"] if u in state["units"]]
+    defenders = board.ground_at(state, t, d_side)
+    for s, units, use in ((a_side, att_units, f["depot"]), (d_side, defenders, answer["depot"])):
+        if use:
+            src = supply.combat_source(state, units)
+            if supply.can_expend(state, src, s):
+                events.append({"text": supply.expend(state, src, s)})
+    attack = fight.build(state, charts, f, f["depot"], answer["depot"], bombers)
+    res = combat.resolve(charts, attack, dice, state["options"].get("combat"), f"combat at {t} (3.22)")
+    s = res.setup
+    events.append({"text": f"{a_side} attack {hexmap.label(t)}: {s.attack} against {s.defence}, column "
+                           f"{s.column_label}, DRM {s.drm:+d}, die {res.die}: {res.result.text}"})
+    fight.allocate(state, att_units, res.result.attacker_steps, events)
+    losses = combat.defender_losses(res.result, d_side)
+    attackers_left = [u for u in att_units if u in state["units"]]
+    base = {"attacker": a_side, "target": t, "units": attackers_left, "no_bt": f.get("no_bt", False)}
+    if res.result.breakthrough and not f.get("no_bt"):
+        _ask_retreat(state, charts, base, d_side, losses.forced_retreat, losses.steps, "breakthrough", events)
+        return
+    if res.result.breakthrough:  # 7.8: a second breakthrough is treated normally: no more movement
+        losses = combat.DefenderLosses(combat.BREAKTHROUGH_STEPS, 0, losses.retreat_hexes,
+                                       forced_retreat=combat.BREAKTHROUGH_RETREAT)
+        _ask_retreat(state, charts, base, d_side, losses.forced_retreat, losses.steps, "", events)
+        return
+    fight.allocate(state, defenders, losses.steps, events)
+    defenders = board.ground_at(state, t, d_side)
+    if not defenders:
+        _offer_advance(state, base, [t])
+        return
+    if losses.optional:
+        _ask_losses(state, charts, base, d_side, losses.optional, losses.retreat_hexes, res.result.engaged)
+        return
+    if res.result.engaged:
+        _ask_engaged(state, charts, base, d_side)
+
+
+def _ask_losses(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_side: str, optional: int,
+                rate: int, engaged: bool) -> None:
+    """7.61: each further loss may be a retreat at the national rate instead."""
+    t = base["target"]
+    units = board.ground_at(state, t, d_side)
+    choices = [(f"take {optional} more step loss(es) at {t}", {"do": "losses", "retreats": 0, "to": ""})]
+    for k in range(1, optional + 1):
+        for path, extra in fight.retreat_choices(charts, state, units, k * rate, base["units"]):
+            choices.append((f"take {optional - k} more, retreat {k * rate} hexes to {hexmap.label(path[-1])}"
+                            f"{f' losing {extra} in enemy ZOC' if extra else ''} (7.61, 8.0)",
+                            {"do": "losses", "retreats": k, "to": path[-1]}))
+    state["pending"].append({"k": "losses", "side": d_side, "base": base, "optional": optional, "rate": rate,
+                             "engaged": engaged, "choices": choices,
+                             "text": f"the defenders of {t} may retreat instead of further losses (7.61)"})
+
+
+def _ask_retreat(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_side: str, hexes: int, steps: int,
+                 then: str, events: list[dict[str, Any]]) -> None:
+    """7.8: a breakthrough retreats 4 hexes, then loses 2 steps."""
+    t = base["target"]
+    units = board.ground_at(state, t, d_side)
+    paths = fight.retreat_choices(charts, state, units, hexes, base["units"])
+    choices = [(f"retreat to {hexmap.label(p[-1])}" + (f", losing {x} in enemy ZOC" if x else ""),
+                {"do": "retreat", "to": p[-1]}) for p, x in paths]
+    if not choices:
+        choices = [("the stack cannot retreat and is eliminated (8.0)", {"do": "retreat", "to": ""})]
+    state["pending"].append({"k": "retreat", "side": d_side, "base": base, "hexes": hexes, "steps": steps,
+                             "then": then, "text": f"the defenders of {t} must retreat {hexes} hexes (7.8)",
+                             "choices": choices})
+
+
+def _ask_engaged(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_side: str) -> None:
+    """7.7: counterattack one attacking hex, or (added) a step more and a retreat."""
+    t = base["target"]
+    units = board.ground_at(state, t, d_side)
+    hexes = sorted({state["units"][u]["at"] for u in base["units"] if u in state["units"] and board.is_ground(u)})
+    choices = [(f"counterattack {hexmap.label(h)} (7.7)", {"do": "counter", "hex": h}) for h in hexes]
+    for path, extra in fight.retreat_choices(charts, state, units, combat.RETREAT_HEXES[d_side], base["units"]):
+        choices.append((f"lose a step and retreat to {hexmap.label(path[-1])} (7.7 added)",
+                        {"do": "engaged-retreat", "to": path[-1]}))
+    if choices:
+        state["pending"].append({"k": "engaged", "side": d_side, "base": base, "choices": choices,
+                                 "text": f"engaged at {t}: counterattack or retreat (7.7)"})
+
+
+def _offer_advance(state: dict[str, Any], base: dict[str, Any], path: list[str]) -> None:
+    """8.1: units that took part may advance into the vacated hexes."""
+    choices = []
+    a_side = base["attacker"]
+    for u in base["units"]:
+        if u not in state["units"] or not board.is_ground(u):
+            continue
+        for h in movement.advance_hexes(state, u, path[1:] if len(path) > 1 else path):
+            if board.stack_load(state, h, a_side) + counters.stack_size(u) <= counters.STACK_LIMIT:
+                choices.append((f"advance {counters.name(u)} to {hexmap.label(h)} (8.1)",
+                                {"do": "advance", "unit": u, "to": h}))
+    if choices:
+        state["pending"].append({"k": "advance", "side": a_side, "base": base, "path": path,
+                                 "text": "advance after combat (8.1)",
+                                 "choices": choices + [("no (further) advance", {"do": "stop"})]})
+
+
+def _retreat_stack(state: dict[str, Any], charts: Charts, units: list[str], to: str, base: dict[str, Any],
+                   n: int, events: list[dict[str, Any]]) -> list[str]:
+    """Move the stack along the chosen path and take the path's step losses (8.0)."""
+    start = state["units"][units[0]]["at"]
+    for path, extra in fight.retreat_choices(charts, state, units, n, base["units"]):
+        if path[-1] == to:
+            for u in units:
+                state["units"][u]["at"] = to
+                state["units"][u]["entrenched"] = False
+            events.append({"text": f"the stack at {start} retreats to {hexmap.label(to)} (8.0)"})
+            fight.allocate(state, units, extra, events)
+            return [start] + path[1:]
+    for u in units:  # no path: eliminated (ours; the text is silent)
+        del state["units"][u]
+        state["lost"].append(u)
+        events.append({"text": f"{counters.name(u)} cannot retreat and is eliminated (8.0)"})
+    return [start]
+
+
+def _apply_pending(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, charts: Charts,
+                   events: list[dict[str, Any]]) -> None:
+    f = state["pending"].pop()
+    if action not in [a for _, a in f["choices"]]:
+        state["pending"].append(f)
+        raise IllegalAction(f"{side} cannot do {action} now: {f['text']}", [w for w, _ in f["choices"]])
+    do = action["do"]
+    if f["k"] == "overstack":
+        state["units"].pop(action["unit"])
+        state["lost"].append(action["unit"])
+        events.append({"text": f"{counters.name(action['unit'])} is eliminated for over-stacking (6.0)"})
+        _end_movement(state, side, events)
+        return
+    if f["k"] == "defend":
+        _resolve(state, charts, f, action, dice, events)
+        return
+    base = f.get("base", {})
+    t = base.get("target")
+    if f["k"] == "losses":
+        units = board.ground_at(state, t, side)
+        k = action["retreats"]
+        fight.allocate(state, units, f["optional"] - k, events)
+        units = board.ground_at(state, t, side)
+        if k and units:
+            path = _retreat_stack(state, charts, units, action["to"], base, k * f["rate"], events)
+            _offer_advance(state, base, path)
+        elif not units:
+            _offer_advance(state, base, [t])
+        elif f["engaged"]:
+            _ask_engaged(state, charts, base, side)
+    elif f["k"] == "retreat":
+        units = board.ground_at(state, t, side)
+        path = _retreat_stack(state, charts, units, action["to"], base, f["hexes"], events) if action["to"] else [t]
+        if not action["to"]:
+            for u in units:
+                state["units"].pop(u, None)
+                state["lost"].append(u)
+        moved = [u for u in units if u in state["units"]]
+        fight.allocate(state, moved, f["steps"], events)
+        if f["then"] == "breakthrough":
+            _offer_breakthrough(state, charts, base)
+        _offer_advance(state, base, path)
+    elif f["k"] == "engaged":
+        units = board.ground_at(state, t, side)
+        if do == "counter":
+            g = {"k": "defend", "side": base["attacker"], "attacker": side, "target": action["hex"], "units": units,
+                 "depot": False, "planes": [], "counter": True, "no_bt": False}
+            _open_defence(state, charts, g, dice, events)
+        else:
+            fight.allocate(state, units, 1, events)
+            units = board.ground_at(state, t, side)
+            if units:
+                path = _retreat_stack(state, charts, units, action["to"], base, combat.RETREAT_HEXES[side], events)
+                _offer_advance(state, base, path)
+    elif f["k"] == "advance":
+        if do == "advance":
+            v = state["units"][action["unit"]]
+            v["at"], v["entrenched"] = action["to"], False
+            events.append({"text": f"{counters.name(action['unit'])} advances to {hexmap.label(action['to'])} (8.1)"})
+            base["units"] = [u for u in base["units"] if u != action["unit"]]
+            _offer_advance(state, base, f["path"])
+    elif f["k"] == "breakthrough":
+        if do == "bt-move":
+            v = state["units"][action["unit"]]
+            v["at"] = action["to"]
+            events.append({"text": f"{counters.name(action['unit'])} breaks through to {hexmap.label(action['to'])} (7.8)"})
+            base["moving"] = [u for u in base["moving"] if u != action["unit"]]
+            _offer_breakthrough(state, charts, base)
+        else:
+            state["fired"] = [u for u in state["fired"] if u not in base["bt_units"]]  # 7.8: one more attack
+            state["bt_done"] = sorted(set(state.get("bt_done", [])) | set(base["bt_units"]))
+
+
+def _offer_breakthrough(state: dict[str, Any], charts: Charts, base: dict[str, Any]) -> None:
+    """7.8: the attacking units may spend 3 MPs more, in any direction, ignoring enemy ZOCs."""
+    base.setdefault("moving", [u for u in base["units"] if u in state["units"] and board.is_ground(u)])
+    base.setdefault("bt_units", list(base["moving"]))
+    choices = []
+    for u in base["moving"]:
+        if u not in state["units"]:
+            continue
+        for h, (cost, _) in sorted(movement.reach(charts, state, u, mp=combat.BREAKTHROUGH_MP, ignore_zoc=True).items()):
+            if board.stack_load(state, h, base["attacker"]) + counters.stack_size(u) <= counters.STACK_LIMIT:
+                choices.append((f"breakthrough: move {counters.name(u)} to {hexmap.label(h)} (7.8)",
+                                {"do": "bt-move", "unit": u, "to": h}))
+    state["pending"].append({"k": "breakthrough", "side": base["attacker"], "base": base,
+                             "text": "breakthrough movement (7.8)",
+                             "choices": choices + [("end breakthrough movement", {"do": "bt-end"})]})

@@ -1,0 +1,276 @@
+"""Supply and communication (10.0, 12.0-12.6), the supply survival roll (3.4, 9.3), depots,
+replacements (13.2).
+
+Lines of communication (10.0) run any distance to Basra (Fao while Basra is not British) or
+Baghdad through hexes free of enemy units and of enemy ZOC that no friendly ZOC negates (5.1);
+lines of supply (12.2) the same way but at most 6 hexes, to a depot or a major source (Baghdad;
+Basra once British, paying a stockpiled point).  Both may cross unbridged rivers (10.0).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import Any
+
+from . import board, counters, hexmap
+from .board import enemy, kind, side_of
+from .counters import UNITS
+
+SUPPLY_RANGE = 6  # 3.4, 10.0, 12.2
+DEPOT_COST = {"british": 2, "turkish": 1}  # 12.1
+DEPOTS_A_HEX = 5  # 6.0, 12.3
+# 12.3: what a depot supplies: combat units in thirds of a brigade, HQs, support units (None: any)
+CAPACITY = {"mobile": (9, 1, 1), "static": (15, 2, None)}
+SURVIVAL_DRM = {"town": -1, "city": -2}  # 3.4; a fort also -1 (9.3)
+
+
+def home(state: dict[str, Any], side: str) -> list[str]:
+    """10.0: where a line of communication runs to: Basra for the British (Fao if Basra is not
+    British), Baghdad for the Turks."""
+    if side == "turkish":
+        return list(hexmap.BAGHDAD)
+    basra = hexmap.PLACE_HEX["basra"]
+    return [basra] if state["control"].get(basra) == "british" else [hexmap.PLACE_HEX["fao"]]
+
+
+def _blocked(state: dict[str, Any], side: str) -> set[str]:
+    """Hexes a line may not pass: enemy-occupied, or in an enemy ZOC no friendly ZOC negates (5.1)."""
+    foe_zoc = board.zoc_map(state, side)
+    own_zoc = board.friendly_zoc(state, side)
+    out = {h for h in foe_zoc if h not in own_zoc}
+    out |= {v["at"] for u, v in state["units"].items() if side_of(u) == enemy(side) and board.is_ground(u)}
+    out |= {h for h in hexmap.ALL_HEXES if hexmap.terrain(h) == "lake"}
+    return out
+
+
+def _distances(state: dict[str, Any], side: str, sources: list[str], limit: int | None) -> dict[str, int]:
+    """Hexes reachable from ``sources`` through unblocked hexes, with the distance."""
+    blocked = _blocked(state, side)
+    dist = {s: 0 for s in sources if s not in blocked}
+    queue = deque(sorted(dist))
+    while queue:
+        h = queue.popleft()
+        if limit is not None and dist[h] >= limit:
+            continue
+        for n in hexmap.neighbours(h):
+            if n not in dist and n not in blocked:
+                dist[n] = dist[h] + 1
+                queue.append(n)
+    return dist
+
+
+def loc_hexes(state: dict[str, Any], side: str) -> set[str]:
+    """Every hex with a line of communication home (10.0)."""
+    return set(_distances(state, side, home(state, side), None))
+
+
+def hq_ok(state: dict[str, Any], hid: str) -> bool:
+    """An HQ on the map with a line of communication home."""
+    at = state["units"][hid]["at"]
+    return at in hexmap.ALL_HEXES_SET and at in loc_hexes(state, side_of(hid))
+
+
+def commanders(state: dict[str, Any], uid: str) -> list[str]:
+    """10.0: the HQs that may put a unit in communication: its own divisional HQ; a corps or
+    army HQ for non-divisional units (and, our reading, for a division whose HQ is gone)."""
+    side = side_of(uid)
+    parent = counters.parent_hq(uid)
+    if parent and parent in state["units"]:
+        return [parent]
+    return sorted(h for h in state["units"] if kind(h) == "hq" and side_of(h) == side
+                  and UNITS[h]["echelon"] in ("corps", "army"))
+
+
+def out_of_command(state: dict[str, Any], uid: str, loc: set[str] | None = None) -> bool:
+    """10.0: not within command range of a commanding HQ that has a line of communication.
+    An HQ is out of communication only if it has no line itself.  Boats, aircraft and mobile
+    supply need none (15.1, 10.0)."""
+    k = kind(uid)
+    if k in ("gunboat", "steamer", "air"):
+        return False
+    loc = loc_hexes(state, side_of(uid)) if loc is None else loc
+    at = state["units"][uid]["at"]
+    if at not in hexmap.ALL_HEXES_SET:
+        return state["units"][uid]["ooc"]  # aboard a steamer: as it was
+    if k == "hq":
+        return at not in loc
+    for h in commanders(state, uid):
+        hat = state["units"][h]["at"]
+        if hat in loc and hexmap.distance(hat, at) <= UNITS[h]["radius"]:
+            return False
+    return True
+
+
+def update_command(state: dict[str, Any]) -> list[dict[str, Any]]:
+    """3.1: mark and unmark OOC."""
+    events = []
+    for side in board.SIDES:
+        loc = loc_hexes(state, side)
+        for uid in sorted(state["units"]):
+            if side_of(uid) != side or not board.is_ground(uid):
+                continue
+            v = state["units"][uid]
+            now = out_of_command(state, uid, loc) and state["turn"] != v.get("normal_turn")
+            if now != v["ooc"]:
+                v["ooc"] = now
+                events.append({"text": f"{counters.name(uid)} is {'out of' if now else 'back in'} communication (3.1)"})
+    return events
+
+
+# -- 12.2-12.3 lines of supply ---------------------------------------------------------------
+
+def sources(state: dict[str, Any], side: str) -> list[tuple[str, str]]:
+    """(hex, depot id or "major") of every supply source (12.2)."""
+    out = [(v["hex"], d) for d, v in sorted(state["depots"].items()) if v["side"] == side]
+    if side == "turkish":
+        out += [(h, "major") for h in hexmap.BAGHDAD if board.occupied_by(state, h) != "british"]
+    else:
+        basra = hexmap.PLACE_HEX["basra"]
+        if state["control"].get(basra) == "british" and state["supply"]["british"] > 0:
+            out.append((basra, "major"))  # 12.2: drawing from Basra costs a stockpiled point
+    return out
+
+
+def assign(state: dict[str, Any], side: str) -> dict[str, str]:
+    """Which source each ground unit of ``side`` draws supply from (12.2-12.3): the nearest
+    within 6 hexes with room left, units nearest a source served first, ties by id (the
+    rules leave the owner's choice open; this fixed order is ours).  Units not listed are OOS."""
+    srcs = sources(state, side)
+    reach = {src: _distances(state, side, [h], SUPPLY_RANGE) for h, src in srcs}
+    hexes = dict((src, h) for h, src in srcs)
+    room: dict[str, list[int | None]] = {}
+    for h, src in srcs:
+        if src != "major":
+            room[src] = list(CAPACITY[state["depots"][src]["mode"]])
+    wants = []
+    for uid in sorted(state["units"]):
+        if side_of(uid) != side or not board.is_ground(uid):
+            continue
+        at = state["units"][uid]["at"]
+        options = sorted((reach[s][at], s) for _, s in srcs if at in reach[s])
+        if options:
+            wants.append((options[0][0], uid, options))
+    out: dict[str, str] = {}
+    for _, uid, options in sorted(wants):
+        slot = 0 if kind(uid) == "combat" else 1 if kind(uid) == "hq" else 2
+        need = counters.stack_size(uid) if slot == 0 else 1
+        for _, src in options:
+            if src == "major":
+                out[uid] = f"major:{hexes[src]}"
+                break
+            left = room[src][slot]
+            if left is None or left >= need:
+                if left is not None:
+                    room[src][slot] = left - need
+                out[uid] = src
+                break
+    return out
+
+
+def in_supply_now(state: dict[str, Any], uid: str) -> bool:
+    """16.3, 15.3: units in supply on their turn of entry or of landing from a steamer."""
+    v = state["units"][uid]
+    return state["turn"] in (v.get("normal_turn"), v.get("landed_turn"))
+
+
+def update_supply(state: dict[str, Any], dice: Any) -> list[dict[str, Any]]:
+    """3.4: OOS markers placed and removed; each OOS combat unit rolls its troop competency or
+    loses a step (town or fort -1, city -2).  Support units, HQs, boats and aircraft never roll."""
+    events: list[dict[str, Any]] = []
+    for side in board.SIDES:
+        got = assign(state, side)
+        if any(s.startswith("major:") for s in got.values()) and side == "british":
+            state["supply"]["british"] -= 1  # 12.2: the point Basra's supply costs (once a turn; ours)
+            events.append({"text": "the British expend a stockpiled supply point to draw on Basra (12.2)"})
+        for uid in sorted(state["units"]):
+            if side_of(uid) != side or not board.is_ground(uid) or state["units"][uid].get("aboard"):
+                continue
+            v = state["units"][uid]
+            oos = uid not in got and not in_supply_now(state, uid)
+            if oos != v["oos"]:
+                v["oos"] = oos
+                events.append({"text": f"{counters.name(uid)} is {'out of' if oos else 'back in'} supply (3.4)"})
+        for uid in sorted(state["units"]):
+            v = state["units"].get(uid)
+            if v is None or side_of(uid) != side or kind(uid) != "combat" or not v["oos"] or v.get("aboard"):
+                continue
+            drm = SURVIVAL_DRM.get(hexmap.terrain(v["at"]), 0)
+            if v["at"] in state.get("forts", []):
+                drm = min(drm, -1) if drm else -1  # 9.3 (a fort in a town: ours, the better one)
+            die = dice.roll(6, f"supply survival of {counters.name(uid)} (3.4)")
+            tc = UNITS[uid]["tc"]
+            if die + drm <= tc:
+                events.append({"text": f"{counters.name(uid)} survives: {die}{drm:+d} against {tc} (3.4)"})
+            else:
+                events.append({"text": f"{counters.name(uid)} loses a step: {die}{drm:+d} against {tc} (3.4)"})
+                lose_step(state, uid, events)
+    return events
+
+
+def lose_step(state: dict[str, Any], uid: str, events: list[dict[str, Any]]) -> None:
+    v = state["units"][uid]
+    v["steps"] -= 1
+    if v["steps"] <= 0:
+        del state["units"][uid]
+        state["lost"].append(uid)
+        events.append({"text": f"{counters.name(uid)} is eliminated"})
+
+
+# -- 12.1 depots, 13.2 replacements ----------------------------------------------------------
+
+def depot_site(state: dict[str, Any], side: str) -> str | None:
+    """12.1: British depots appear in Basra (ours: Fao while Basra is not British, as 13.1 does
+    for reinforcements), Turkish ones in Baghdad; the site needs a line home free of enemy ZOC
+    and no more than 5 depots (12.3)."""
+    sites = home(state, side)
+    for h in sites:
+        if board.occupied_by(state, h) == enemy(side) or len(board.depots_at(state, h)) >= DEPOTS_A_HEX:
+            continue
+        return h
+    return None
+
+
+def can_replace(state: dict[str, Any], uid: str) -> bool:
+    """13.2: a reduced unit stacked with a divisional, corps or army HQ that has a line home,
+    at least 3 hexes from any enemy combat unit.  Not aeroplanes or ships."""
+    v = state["units"][uid]
+    if kind(uid) not in ("combat", "support") or v["steps"] >= UNITS[uid]["steps"]:
+        return False
+    side = side_of(uid)
+    at = v["at"]
+    if not any(kind(h) == "hq" and hq_ok(state, h) for h in board.units_at(state, at, side)):
+        return False
+    for u, w in state["units"].items():
+        if side_of(u) != side and kind(u) == "combat" and w["at"] in hexmap.ALL_HEXES_SET \
+                and hexmap.distance(w["at"], at) < 3:
+            return False
+    return True
+
+
+def combat_source(state: dict[str, Any], units: list[str]) -> str | None:
+    """7.2, 12.4: the depot the units draw supply from (the first unit's, by the assignment),
+    "major:HEX" for a major source, or None if they have none to expend."""
+    if not units:
+        return None
+    got = assign(state, side_of(units[0]))
+    for u in sorted(units):
+        if u in got:
+            return got[u]
+    return None
+
+
+def expend(state: dict[str, Any], source: str, side: str) -> str:
+    """12.4: the depot is used up; a major source costs a stockpiled point instead (ours)."""
+    if source.startswith("major:"):
+        state["supply"][side] -= 1
+        return f"a stockpiled supply point is expended ({side}, 7.2)"
+    d = state["depots"].pop(source)
+    return f"the depot at {hexmap.label(d['hex'])} is expended (12.4)"
+
+
+def can_expend(state: dict[str, Any], source: str | None, side: str) -> bool:
+    if source is None:
+        return False
+    if source.startswith("major:"):
+        return state["supply"][side] > 0
+    return source in state["depots"]

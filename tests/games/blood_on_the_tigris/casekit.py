@@ -1,0 +1,54 @@
+"""Build Blood on the Tigris states for rule cases from a compact table.
+
+    turn = 3                       (default 3, a dry turn)
+    control = { "1345" = "british" }  (default: the Turks control every place, 12.1 added)
+    supply = { british = 2, turkish = 0 }
+    forts = ["1518"]
+    [units]                        every unit on the map: hex (or hexside) -> ["id", "id oos ooc steps=1 moved"]
+    air = ["br-30-sqn-a-1"]        aeroplanes available (11.5)
+    depots = [{ side, hex, mode }] depots on the map
+    phase / active                 where in the sequence (default the British movement phase)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pbem_engine.games.blood_on_the_tigris import GAME, counters, sequence
+
+
+def build(before: dict[str, Any]) -> dict[str, Any]:
+    if before.get("start") == "setup":
+        return GAME.setup(before.get("scenario", "campaign"), dict(before.get("options", {})))
+    state = sequence.new_state("campaign", dict(before.get("options", {})))
+    state["units"] = {}
+    state["turn"] = before.get("turn", 3)
+    for where, specs in before.get("units", {}).items():
+        for spec in specs:
+            uid, *flags = spec.split()
+            assert uid in counters.UNITS, f"no unit {uid!r}"
+            v = sequence.fresh(uid, where)
+            for flag in flags:
+                if "=" in flag:
+                    key, value = flag.split("=")
+                    v[key] = int(value)
+                else:
+                    v[flag] = True
+            state["units"][uid] = v
+    for uid in before.get("air", []):
+        state["units"][uid] = sequence.fresh(uid, "air")
+    state["depots"] = {f"d{i + 1}": {"side": d["side"], "hex": d["hex"], "mode": d.get("mode", "static"),
+                                     "flipped": False, "moved": False}
+                       for i, d in enumerate(before.get("depots", []))}
+    state["next_depot"] = len(state["depots"]) + 1
+    state["control"].update(before.get("control", {}))
+    state["supply"].update(before.get("supply", {}))
+    state["forts"] = list(before.get("forts", []))
+    state["phase"] = before.get("phase", "move")
+    state["active"] = before.get("active", "british")
+    state["pending"] = [dict(p) for p in before.get("pending", [])]
+    state["arrived"] = before.get("arrived", state["turn"])
+    for key in ("blocked", "released_35", "captured"):
+        if key in before:
+            state[key] = before[key]
+    return state
