@@ -148,7 +148,7 @@ def _mutual(state: dict[str, Any], side: str, action: dict[str, Any], events: li
     elif do == "depot":  # 12.1
         site = supply.depot_site(state, side)
         state["supply"][side] -= supply.DEPOT_COST[side]
-        sequence._new_depot(state, side, site)
+        sequence.new_depot(state, side, site)
         events.append({"text": f"{side} create a depot at {hexmap.label(site)} (12.1)"})
     elif do == "replace":  # 13.2
         state["supply"][side] -= 1

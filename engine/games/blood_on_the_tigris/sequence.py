@@ -47,13 +47,13 @@ def setup(options: dict[str, Any]) -> dict[str, Any]:
         if "setup" in u:
             state["units"][uid] = fresh(uid, u["setup"])
     for d in counters.DEPOT_SETUP:
-        _new_depot(state, d["side"], d["hex"], d.get("mode", "static"))
+        new_depot(state, d["side"], d["hex"], d.get("mode", "static"))
     state["turn"] = 0
     state["phase"] = "survival"  # the first settle opens turn 1's Mutual Operations
     return state
 
 
-def _new_depot(state: dict[str, Any], side: str, h: str, mode: str = "mobile") -> str:
+def new_depot(state: dict[str, Any], side: str, h: str, mode: str = "mobile") -> str:
     did = f"d{state['next_depot']}"
     state["next_depot"] += 1
     state["depots"][did] = {"side": side, "hex": h, "mode": mode, "flipped": False, "moved": False}
@@ -157,7 +157,7 @@ def reinforce(state: dict[str, Any], side: str, events: list[dict[str, Any]]) ->
     for d in counters.DEPOT_ARRIVALS:
         if d["side"] == side and d["turn"] == t:
             h = _entry_hex(state, side, d["enters"])
-            _new_depot(state, side, h)
+            new_depot(state, side, h)
             events.append({"text": f"a {side} depot arrives at {hexmap.label(h)} (16.3)"})
 
 

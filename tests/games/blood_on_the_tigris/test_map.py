@@ -71,11 +71,11 @@ def test_counters_agree_with_the_pack_and_the_rules():
     for uid, u in counters.UNITS.items():
         base = uid.rsplit("-", 1)[0] if uid not in ids else uid
         assert uid in ids or base in ids, uid
-        assert ("setup" in u) != ("turn" in u), uid
+        assert ("setup" in u) + ("turn" in u) + u.get("off_map", False) == 1, uid
         if "setup" in u:
             where = u["setup"].split("|")
             assert all(hexmap.on_map(h) for h in where), uid
-        else:
+        elif "turn" in u:
             assert u["enters"] in hexmap.PLACES or u["enters"] == "baghdad", uid
         assert u["kind"] in ("combat", "support", "hq", "gunboat", "steamer", "air")
     assert counters.UNITS["br-odin-espiegle"]["steps"] == 2  # 15.6: two ships a counter

@@ -1,0 +1,71 @@
+"""Rule cases of the playable module: each file in rules/ is a state before (casekit.build), the
+orders given (as a player types them, or actions), the scripted dice, and what must follow.
+
+    [expect] at = {unit = where}, steps = {unit = n}, lost = [units], oos = [units], ooc = [units],
+             supply = {side = n}, result = "...", blocked_until = n, depots = {hex = side},
+             reach = {unit, has = [hexes], lacks = [hexes]}, refused = true (the order is illegal),
+             prompt_side = side, choices_include = ["words"], phase = "..."
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+
+import pytest
+from pbem_engine.core import IllegalAction, step
+from pbem_engine.dice import ScriptedDice
+from pbem_engine.games.blood_on_the_tigris import GAME, charts, movement, rules
+
+from .casekit import build
+
+CASES = sorted((Path(__file__).parent / "rules").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_rule_case(path: Path) -> None:
+    case = tomllib.loads(path.read_text())
+    state = build(case["before"])
+    if case["before"].get("settle", False):
+        rules.settle(state, ScriptedDice([]), [], charts.PROVISIONAL)
+    dice = ScriptedDice(case.get("dice", []))
+    expect = case["expect"]
+    for act in case.get("actions", []):
+        side = act.get("side") or GAME.prompt(state).side
+        action = act.get("action") or GAME.parse_order(state, side, act["order"])
+        if expect.get("refused"):
+            with pytest.raises(IllegalAction):
+                step(GAME, state, side, action, dice)
+            return
+        state, _ = step(GAME, state, side, action, dice)
+    assert dice.remaining == 0, "every scripted die must be used"
+    for uid, where in expect.get("at", {}).items():
+        assert state["units"][uid]["at"] == where, uid
+    for uid, n in expect.get("steps", {}).items():
+        assert state["units"][uid]["steps"] == n, uid
+    for uid in expect.get("lost", []):
+        assert uid in state["lost"] and uid not in state["units"], uid
+    for key in ("oos", "ooc"):
+        for uid in expect.get(key, []):
+            assert state["units"][uid][key], (key, uid)
+    for side, n in expect.get("supply", {}).items():
+        assert state["supply"][side] == n, side
+    if "result" in expect:
+        assert state["result"]["result"] == expect["result"]
+    if "blocked_until" in expect:
+        assert state["blocked"]["until"] == expect["blocked_until"]
+    for h, side in expect.get("depots", {}).items():
+        assert [d["side"] for d in state["depots"].values() if d["hex"] == h] == [side], h
+    if "reach" in expect:
+        r = expect["reach"]
+        got = movement.reach(charts.PROVISIONAL, state, r["unit"])
+        assert set(r.get("has", [])) <= set(got), sorted(got)
+        assert not set(r.get("lacks", [])) & set(got)
+        for h, (_, path) in got.items():  # ZOC hexes only ever end a path
+            assert not set(r.get("ends_only", [])) & set(path[1:-1]), path
+    if "prompt_side" in expect:
+        assert GAME.prompt(state).side == expect["prompt_side"]
+    for words in expect.get("choices_include", []):
+        assert any(words in c.label for c in GAME.prompt(state).choices), [c.label for c in GAME.prompt(state).choices]
+    if "phase" in expect:
+        assert state["phase"] == expect["phase"]
