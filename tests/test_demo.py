@@ -48,6 +48,31 @@ def test_demo_plays_a_game_by_files_and_verifies_both_sides(tmp_path):
     assert len(counts) >= 2 and statistics.median(counts) <= 10 and statistics.mean(counts) <= 12, line
 
 
+def test_demo_of_assault_on_gallipoli(tmp_path):
+    """Its own players, two turns: the landing, fire (with its odds), a close combat from private
+    hands; both sides verify; the turn files of each game turn are counted."""
+    import re
+
+    from pbem.campaign import Campaign
+
+    result = CliRunner().invoke(cli, ["demo", "--dir", str(tmp_path / "d"), "--game", "assault-on-gallipoli"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    verified = [line for line in out.splitlines() if line.startswith("verify ")]
+    assert len(verified) == 2 and all(": OK: " in line for line in verified), verified
+    assert "hidden draws checked against its secret" in out
+    camp = Campaign.open(tmp_path / "d" / "alice", readonly=True)
+    try:
+        log = "\n".join(e["text"] for e in camp.ledger.events())
+    finally:
+        camp.ledger.close()
+    for what in ("landing roll", " fire from ", "close combat at", "wins the close combat", "Killing Time"):
+        assert what in log, what
+    [line] = [line for line in out.splitlines() if line.startswith("turn files per game turn")]
+    counts = [int(n) for n in re.findall(r"turn \d+: (\d+)", line)]
+    assert len(counts) == 2 and all(n >= 10 for n in counts), line
+
+
 def test_demo_of_the_small_game_by_name(tmp_path):
     result = CliRunner().invoke(cli, ["demo", "--game", "hill60", "--dir", str(tmp_path)])
     assert result.exit_code == 0, result.output

@@ -24,7 +24,8 @@ PREFERENCES = ("assault", "naval bombardment", "hit", "advance", "move", "dig in
 
 
 DEFAULT = "gallipoli-blocks"  # what `pbem demo` plays; `--game hill60` for the small demonstration game
-DEMO_OPTIONS = {"gallipoli-blocks": {"turns": 4}}  # a few full turns: landings, battles, supply checks
+DEMO_OPTIONS = {"gallipoli-blocks": {"turns": 4},  # a few full turns: landings, battles, supply checks
+                "assault-on-gallipoli": {"turns": 2}}  # the landing (turn 1), fire, close combats, Action Cards
 
 
 def choose(prompt: Prompt, camp: Campaign | None = None) -> str:
