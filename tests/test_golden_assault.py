@@ -1,0 +1,78 @@
+"""The golden game of Assault on Gallipoli: the real tool, fixed keys and fixed randomness, both
+sides played by the game's own player (as `pbem demo --game assault-on-gallipoli` plays it),
+Scenario 1 cut to its first turn: the Action Cards dealt, the ships placed, the landing boat by
+boat with the Turks' fire, the close combats from private hands, the victory check and the final
+openings.  Every turn file is compared byte for byte with the committed one, both sides' final
+reports line for line, and a replay of the committed files by a fresh campaign verifies.
+
+The module is still growing (the Action Cards are a first cut): after a deliberate change,
+regenerate with  pytest tests/test_golden_assault.py --update-golden  and read
+`git diff tests/golden/assault-on-gallipoli`: it shows which envelope changed.
+"""
+
+import hashlib
+from pathlib import Path
+
+from pbem.campaign import Campaign
+from pbem.demo import policy
+from pbem.report import render
+from pbem.verify import verify_path
+from tests.test_golden import identity
+from tests.test_golden_tabletop import compare_or_update
+
+MODULE = "assault-on-gallipoli"
+GOLDEN = Path(__file__).resolve().parent / "golden" / MODULE
+SCENARIO, OPTIONS = "anzac-landing", {"turns": 1}
+
+
+def entropy(party: str):
+    counter = iter(range(10**6))
+    return lambda n: hashlib.sha256(f"pbem/golden/{MODULE}/{party}/{next(counter)}".encode()).digest()[:n]
+
+
+def play_golden(root: Path) -> tuple[dict[str, str], dict[str, str]]:
+    alice, bob = identity("alice"), identity("bob")
+    anzac, genesis = Campaign.new(root / "alice", MODULE, "anzac", alice, bob.public, bob.name, SCENARIO, OPTIONS,
+                                  entropy=entropy("alice"))
+    turkish, joined = Campaign.join(root / "bob", genesis.raw, bob, entropy=entropy("bob"))
+    anzac.ingest([("join", joined.raw)])
+    camps, who = {"anzac": anzac, "turkish": turkish}, {"anzac": alice, "turkish": bob}
+    files = {f"{env.seq:04d}-{env.author}-{env.kind}.pbem": env.raw for env in (genesis, joined)}
+    while (waiting := anzac.waiting()) is not None:
+        side = waiting["side"]
+        result = camps[side].play(who[side], [], policy(camps[side]))
+        camps["turkish" if side == "anzac" else "anzac"].ingest([("golden", result.envelope.raw)])
+        files[f"{result.envelope.seq:04d}-{side}-turn.pbem"] = result.envelope.raw
+        assert len(files) < 400, "the golden game does not end"
+    reports = {side: render(camp, "text", since=-1) for side, camp in camps.items()}
+    for camp in camps.values():
+        camp.ledger.close()
+    return dict(sorted(files.items())), reports
+
+
+def test_assault_on_gallipoli_golden_game(tmp_path, request):
+    if compare_or_update(GOLDEN, *play_golden(tmp_path), request):
+        for side in ("alice", "bob"):
+            assert verify_path(tmp_path / side).summary().startswith("OK: ")
+
+
+def test_the_golden_game_holds_every_part_of_a_turn():
+    report = (GOLDEN / "report-anzac.txt").read_text()
+    for text in ("landing roll", "fire from", "close combat at", "wins the close combat", "Morale Advantage",
+                 "Killing Time", "VP anzac", "RESULT"):
+        assert text in report, text
+
+
+def test_the_committed_files_replay_in_a_fresh_campaign(tmp_path):
+    """The committed turn files, ingested as mail by a fresh campaign, rebuild the game and verify."""
+    alice, bob = identity("alice"), identity("bob")
+    camp, genesis = Campaign.new(tmp_path / "a", MODULE, "anzac", alice, bob.public, bob.name, SCENARIO, OPTIONS,
+                                 entropy=entropy("alice"))
+    turns = sorted((GOLDEN / "turns").glob("*.pbem"))
+    assert genesis.raw == turns[0].read_text()
+    try:
+        camp.ingest([(p.name, p.read_text()) for p in turns[1:]])
+        assert camp.outcome() is not None
+    finally:
+        camp.ledger.close()
+    assert verify_path(tmp_path / "a").summary().startswith("OK: ")
