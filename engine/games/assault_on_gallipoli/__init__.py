@@ -1,17 +1,18 @@
 """Assault on Gallipoli (rules document 001): the rules module, phases 1-2 of issue 15.
 
-Not yet registered (engine/registry.py): the Action Cards (17) are not enforced yet, so it
-would offer an incomplete game.  Rules by section: ``sequence``
+Registered as ``assault-on-gallipoli``.  Rules by section: ``sequence``
 (3 the turn, 4 activation, 13.2 digging, 15.4.3 commanders, 16.2 ships, 18 Morale Advantage,
 19 Killing Time, 1.3/7.6 victory), ``move`` (5-6 movement, 6.5 reinforcements, 20 landing,
 8.8-8.9 advancing and opportunity fire), ``closecombat`` (10 close combat, 11 its damage,
 12.1-12.2 and 12.9 its retreats), ``fire`` (8 fire combat, 9 damage, 9.3/12 retreats,
 5.4 over-stacking), ``board`` (geometry, 7 control, 9.4 Remnants, 15.3 lone Leaders).  The
-data the text lacks is in ``data`` (provisional); RULES.md says what is enforced and what not.
+data the text lacks is in ``data`` (provisional), the five scenarios with the optional Leaders
+(22) in ``scenarios``; what the tool shows is in ``view`` (the map) and ``forecast`` (the odds
+before a fire); RULES.md says what is enforced and what not.
 
 Units are public (5.5: players may look at each other's units).  Close Combat (10-11) is phase 2
 (``closecombat``); each side's close combat hand is a private draw from its own copy of the
-36-card deck (RULES.md says why and what that changes); the Action Cards (17) are not yet.
+36-card deck (RULES.md says why and what that changes); the Action Cards (17) are ``cards``.
 """
 
 from __future__ import annotations
@@ -62,7 +63,10 @@ class AssaultOnGallipoli:
         "sea areas and VP areas are ours, from the sector's geography (data.py, RULES.md)",
         "counters: firepower, range, strength and MF of every type, and the Leaders' bonuses, beyond the "
         "values the text states, are ours",
-        "Scenario 1: set-up, boats, reinforcements, 5 turns, Killing Time 8 and the starting cubes are ours",
+        "scenarios: every set-up, boat, reinforcement group, VP area, starting cube, trench, wire and ship, and "
+        "the turns, are ours (the Scenario Booklets are missing); the text gives the Morale Advantage at the start, "
+        "Killing Time 7 or 8, the board halves and Scenario 2's victory (RULES.md)",
+        "optional Leaders (22): Hamilton's and von Sanders' movement bonus (0) and Weir's values are ours",
         "fire combat: only the modifiers the text names (the Reference Sheet's full table is missing)",
     )
 
