@@ -1,13 +1,11 @@
-"""The counters of Scenario 1 (counters.toml, PROVISIONAL values): each unit's printed values
+"""The counters of Scenario 1 (counters_data.py, PROVISIONAL values): each unit's printed values
 by its type, where it sets up or when and where it arrives, and the supply point schedule."""
 
 from __future__ import annotations
 
-import tomllib
-from importlib import resources
 from typing import Any
 
-DATA: dict[str, Any] = tomllib.loads(resources.files(__package__).joinpath("counters.toml").read_text("utf-8"))
+from .counters_data import DATA
 PROVISIONAL = DATA["counters"]["provisional"]
 TYPES: dict[str, dict[str, Any]] = DATA["types"]
 SIZE = {"brigade": 3, "regiment": 3, "battalion": 1}  # 6.0: in thirds of a brigade; two brigades a hex

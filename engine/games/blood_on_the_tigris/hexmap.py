@@ -1,20 +1,18 @@
-"""The hex map (PROVISIONAL, map.toml): geometry, terrain, places and the water hexsides.
+"""The hex map (PROVISIONAL, map_data.py): geometry, terrain, places and the water hexsides.
 
 A hex is its four-digit number as text ("1345": column 13, row 45).  A hexside is the two hex
-numbers joined in order ("1344|1444").  Even columns sit half a hex lower than odd ones (map.toml
+numbers joined in order ("1344|1444").  Even columns sit half a hex lower than odd ones (map_data.py
 says why).  Rivers, seasonal water and the wadi run along hexsides; each is stored as waypoint
 hexsides and joined here by the shortest line of hexsides, a fixed computation at import.
 """
 
 from __future__ import annotations
 
-import tomllib
 from collections import deque
 from functools import cache
-from importlib import resources
 from typing import Any
 
-DATA: dict[str, Any] = tomllib.loads(resources.files(__package__).joinpath("map.toml").read_text("utf-8"))
+from .map_data import DATA
 PROVISIONAL = DATA["map"]["provisional"]
 COLS = tuple(DATA["map"]["columns"])
 ROWS = tuple(DATA["map"]["rows"])
@@ -84,7 +82,7 @@ def _runs(items: list[str]) -> set[str]:
         c1, r1 = col_row(first)
         c2, r2 = col_row(last)
         if c1 != c2:
-            raise ValueError(f"map.toml: run {item} must stay in one column")
+            raise ValueError(f"map data: run {item} must stay in one column")
         out.update(hex_id(c1, r) for r in range(r1, r2 + 1))
     return out
 
@@ -158,7 +156,7 @@ def _join(start: str, end: str) -> list[str]:
                 if w not in prev and all(on_map(x) for x in side_hexes(side)):
                     prev[w] = (v, side)
                     queue.append(w)
-    raise ValueError(f"map.toml: no line of hexsides from {start} to {end}")
+    raise ValueError(f"map data: no line of hexsides from {start} to {end}")
 
 
 def _water() -> tuple[dict[str, str], dict[str, list[str]]]:

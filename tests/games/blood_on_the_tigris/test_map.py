@@ -1,4 +1,4 @@
-"""The provisional map and counters (map.toml, counters.toml): the geometry agrees with every
+"""The provisional map and counters (map_data.py, counters_data.py): the geometry agrees with every
 adjacency the rules text attests, rivers are unbroken lines of hexsides, the places the rules
 put on a river touch it, and the counters agree with the pack and the order of battle."""
 
