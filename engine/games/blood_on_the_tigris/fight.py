@@ -42,7 +42,8 @@ def targets(state: dict[str, Any], side: str) -> list[str]:
     foe = enemy(side)
     hexes = sorted({state["units"][u]["at"] for u in state["units"]
                     if side_of(u) == foe and board.is_ground(u) and state["units"][u]["at"] in hexmap.ALL_HEXES_SET})
-    return [h for h in hexes if h not in state["attacked"]
+    hit = set(state["attacked"])  # 7.4: no unit or hex attacked twice a combat phase (units: "@uid")
+    return [h for h in hexes if h not in hit and not any("@" + u in hit for u in board.ground_at(state, h, foe))
             and any(kind(u) == "combat" for u in attackers_of(state, side, h))]
 
 

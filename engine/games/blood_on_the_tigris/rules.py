@@ -298,6 +298,7 @@ def _combat(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any,
 def _open_defence(state: dict[str, Any], charts: Charts, f: dict[str, Any], dice: Any,
                   events: list[dict[str, Any]]) -> None:
     state["attacked"].append(f["target"])
+    state["attacked"].extend("@" + u for u in board.ground_at(state, f["target"], f["side"]))  # 7.4
     state["fired"].extend(u for u in f["units"] if u not in state["fired"])
     if any(UNITS[u].get("division") == "35th" for u in board.ground_at(state, f["target"], "turkish")):
         state["released_35"] = True  # 16.22: released once attacked
@@ -359,12 +360,20 @@ def _ask_losses(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_s
     choices = [(f"take {optional} more step loss(es) at {t}", {"do": "losses", "retreats": 0, "to": ""})]
     for k in range(1, optional + 1):
         for path, extra in fight.retreat_choices(charts, state, units, k * rate, base["units"]):
-            choices.append((f"take {optional - k} more, retreat {k * rate} hexes to {hexmap.label(path[-1])}"
-                            f"{f' losing {extra} in enemy ZOC' if extra else ''} (7.61, 8.0)",
-                            {"do": "losses", "retreats": k, "to": path[-1]}))
+            choices.append((f"take {optional - k} more, retreat {k * rate} hexes{_retreat_words(path, extra, k * rate)}"
+                            " (7.61, 8.0)", {"do": "losses", "retreats": k, "to": path[-1]}))
     state["pending"].append({"k": "losses", "side": d_side, "base": base, "optional": optional, "rate": rate,
                              "engaged": engaged, "choices": choices,
                              "text": f"the defenders of {t} may retreat instead of further losses (7.61)"})
+
+
+def _retreat_words(path: list[str], extra: int, n: int) -> str:
+    """" to HEX", with what the path costs (8.0): steps lost to enemy ZOCs entered and to an
+    over-stacked hex retreated through."""
+    words = f" to {hexmap.label(path[-1])}"
+    if len(path) - 1 > n:
+        words += f" (on past the over-stacked {path[n]})"
+    return words + (f", losing {extra} step(s) on the way" if extra else "")
 
 
 def _ask_retreat(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_side: str, hexes: int, steps: int,
@@ -373,8 +382,7 @@ def _ask_retreat(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_
     t = base["target"]
     units = board.ground_at(state, t, d_side)
     paths = fight.retreat_choices(charts, state, units, hexes, base["units"])
-    choices = [(f"retreat to {hexmap.label(p[-1])}" + (f", losing {x} in enemy ZOC" if x else ""),
-                {"do": "retreat", "to": p[-1]}) for p, x in paths]
+    choices = [(f"retreat{_retreat_words(p, x, hexes)}", {"do": "retreat", "to": p[-1]}) for p, x in paths]
     if not choices:
         choices = [("the stack cannot retreat and is eliminated (8.0)", {"do": "retreat", "to": ""})]
     state["pending"].append({"k": "retreat", "side": d_side, "base": base, "hexes": hexes, "steps": steps,
@@ -389,7 +397,7 @@ def _ask_engaged(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_
     hexes = sorted({state["units"][u]["at"] for u in base["units"] if u in state["units"] and board.is_ground(u)})
     choices = [(f"counterattack {hexmap.label(h)} (7.7)", {"do": "counter", "hex": h}) for h in hexes]
     for path, extra in fight.retreat_choices(charts, state, units, combat.RETREAT_HEXES[d_side], base["units"]):
-        choices.append((f"lose a step and retreat to {hexmap.label(path[-1])} (7.7 added)",
+        choices.append((f"lose a step and retreat{_retreat_words(path, extra, combat.RETREAT_HEXES[d_side])} (7.7 added)",
                         {"do": "engaged-retreat", "to": path[-1]}))
     if choices:
         state["pending"].append({"k": "engaged", "side": d_side, "base": base, "choices": choices,
@@ -403,7 +411,7 @@ def _offer_advance(state: dict[str, Any], base: dict[str, Any], path: list[str])
     for u in base["units"]:
         if u not in state["units"] or not board.is_ground(u):
             continue
-        for h in movement.advance_hexes(state, u, path[1:] if len(path) > 1 else path):
+        for h in movement.advance_hexes(state, u, path):
             if board.stack_load(state, h, a_side) + counters.stack_size(u) <= counters.STACK_LIMIT:
                 choices.append((f"advance {counters.name(u)} to {hexmap.label(h)} (8.1)",
                                 {"do": "advance", "unit": u, "to": h}))

@@ -210,6 +210,8 @@ def update_supply(state: dict[str, Any], dice: Any) -> list[dict[str, Any]]:
 def lose_step(state: dict[str, Any], uid: str, events: list[dict[str, Any]]) -> None:
     v = state["units"][uid]
     v["steps"] -= 1
+    if v["steps"] > 0:
+        events.append({"text": f"{counters.name(uid)} loses a step"})
     if v["steps"] <= 0:
         del state["units"][uid]
         state["lost"].append(uid)
