@@ -20,6 +20,18 @@ def _unit(row: dict[str, Any]) -> dict[str, Any]:
 
 
 UNITS: dict[str, dict[str, Any]] = {row["id"]: _unit(row) for row in DATA["oob"]["units"]}
+CAPTURED = "captured-"  # 15.5: a steamer taken by the other side is its twin counter of that side
+for _uid, _u in list(UNITS.items()):
+    if _u["kind"] == "steamer":
+        _other = "british" if _u["side"] == "turkish" else "turkish"
+        UNITS[CAPTURED + _uid] = {**{k: v for k, v in _u.items() if k not in ("setup", "turn", "enters")},
+                                  "id": CAPTURED + _uid, "side": _other, "name": _u["name"] + " (captured)",
+                                  "off_map": True}
+
+
+def captured_twin(uid: str) -> str:
+    """15.5: the counter a steamer becomes when the other side captures it (and back)."""
+    return uid[len(CAPTURED):] if uid.startswith(CAPTURED) else CAPTURED + uid
 SUPPLY: dict[str, dict[int, int]] = {side: {int(t): n for t, n in v.items()} for side, v in DATA["supply"].items()}
 DEPOT_SETUP: list[dict[str, Any]] = DATA["depots"]["setup"]
 DEPOT_ARRIVALS: list[dict[str, Any]] = DATA["depots"]["arrivals"]

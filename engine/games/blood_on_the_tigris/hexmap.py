@@ -100,6 +100,9 @@ for _p in PLACES.values():
         _TERRAIN[_p["hex"]] = _p["terrain"]
 
 
+DEPOT_TERRAIN_HEXES = tuple(sorted(h for h, t in _TERRAIN.items() if t in ("city", "grove", "marsh")))  # 12.1 errata
+
+
 def terrain(h: str) -> str:
     """A hex's terrain: clear, marsh, grove, lake, town or city (a TEC entry)."""
     return _TERRAIN.get(h, "clear")

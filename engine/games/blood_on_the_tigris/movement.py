@@ -27,14 +27,16 @@ def fast(uid: str) -> bool:
     return arm(uid) in ("cavalry", "armoured-car")
 
 
-def motorized(uid: str) -> bool:
-    """2.2 errata, 9.6: "motorized" means armoured cars (and Ford vans), not artillery or supply."""
-    return arm(uid) in ("armoured-car", "van")
+def motorized(uid: str | None) -> bool:
+    """2.2 errata, 9.6: "motorized" means armoured cars (and Ford vans), not artillery or supply
+    (``None``: a depot)."""
+    return uid is not None and arm(uid) in ("armoured-car", "van")
 
 
-def enter_cost(charts: Charts, state: dict[str, Any], uid: str, a: str, b: str) -> int | None:
+def enter_cost(charts: Charts, state: dict[str, Any], uid: str | None, a: str, b: str) -> int | None:
     """MPs to move from hex a into adjacent hex b (terrain and hexside, TEC; 14.0 rain adds 1),
-    or None if the unit may not."""
+    or None if the unit may not.  A hexside a steamer ferries this phase costs nothing beyond
+    the hex entered (15.4)."""
     tec = charts.terrain_effects
     wet = board.rain(state)
     t = hexmap.terrain(b)
@@ -45,6 +47,8 @@ def enter_cost(charts: Charts, state: dict[str, Any], uid: str, a: str, b: str) 
         return None
     cost = entry["mp"] + (1 if wet else 0)
     side = hexmap.crossing(a, b, wet)
+    if side and hexmap.hexside(a, b) in state.get("ferried", []):
+        side = ""  # 15.4: the ferry carries every ground unit, depot and motorized unit across
     if side:
         se = tec[side]
         if se["mp"] == "prohibited" or (motorized(uid) and se["motorized"] == "prohibited"):
@@ -69,11 +73,12 @@ def tethered(state: dict[str, Any], uid: str, h: str) -> bool:
 
 
 def reach(charts: Charts, state: dict[str, Any], uid: str, mp: int | None = None,
-          ignore_zoc: bool = False) -> dict[str, tuple[int, list[str]]]:
+          ignore_zoc: bool = False, start: str | None = None) -> dict[str, tuple[int, list[str]]]:
     """Every hex a ground unit may end its move in, with the cost and the cheapest path
-    (4.2-4.3, 5.1-5.2, 9.0, 14.0).  ``ignore_zoc``: a breakthrough's special movement (7.8)."""
+    (4.2-4.3, 5.1-5.2, 9.0, 14.0).  ``ignore_zoc``: a breakthrough's special movement (7.8);
+    ``start``: another hex to start from (a Ford van after its pick-up, 9.6)."""
     side = side_of(uid)
-    start = state["units"][uid]["at"]
+    start = start or state["units"][uid]["at"]
     mp = board.movement_allowance(state, uid) if mp is None else mp
     zoc = set() if ignore_zoc else board.zoc_map(state, side)
     foe = enemy(side)

@@ -12,6 +12,7 @@ from collections import deque
 from typing import Any
 
 from . import board, counters, hexmap
+from .logistics import load
 from .board import enemy, kind, side_of
 from .counters import UNITS
 
@@ -98,6 +99,9 @@ def sail(state: dict[str, Any], boats: list[str], goal: str, dice: Any, events: 
         for u in list(state["units"]):
             if state["units"][u].get("aboard") in boats:
                 state["units"][u]["at"] = s
+        for d in state["depots"].values():
+            if d.get("aboard") in boats:
+                d["hex"] = s  # 15.3: depots ride along
         boats = [b for b in boats if b in state["units"]]
         guns = [h for h in _hostile_guns(state, side, s) if h not in fired]
         if guns:  # 15.0: the stack pauses and undergoes one artillery attack
@@ -147,8 +151,8 @@ def _artillery(state: dict[str, Any], boats: list[str], dice: Any, events: list[
 
 def _steamer_attack(state: dict[str, Any], side: str, s: str, dice: Any, events: list[dict[str, Any]]) -> None:
     """15.5: gunboats moving next to (or onto) an enemy steamer's hexside attack it: 1-3 sunk,
-    4-5 surrenders (cargo eliminated, depots captured: ours, it leaves play), 6 escapes for the
-    rest of the turn."""
+    4-5 surrenders (cargo eliminated, depots captured, the steamer used by the captor), 6
+    escapes for the rest of the turn."""
     near = {s, *hexmap.boat_links(s, True)}
     for st in sorted(u for u, v in state["units"].items()
                      if kind(u) == "steamer" and side_of(u) != side and v["at"] in near and not v.get("escaped")):
@@ -158,14 +162,27 @@ def _steamer_attack(state: dict[str, Any], side: str, s: str, dice: Any, events:
             sink(state, st, events)
         elif die <= 5:
             events.append({"text": f"{counters.name(st)} surrenders ({die}, 15.5)"})
-            for u in cargo(state, st):
-                del state["units"][u]
-                state["lost"].append(u)
-            del state["units"][st]
-            state["lost"].append(st)
+            capture(state, st, events)
         else:
             state["units"][st]["escaped"] = True
             events.append({"text": f"{counters.name(st)} escapes ({die}, 15.5)"})
+
+
+def capture(state: dict[str, Any], st: str, events: list[dict[str, Any]]) -> None:
+    """15.5: a surrendered steamer's troops are eliminated, its depots captured, and the
+    captor uses it: it becomes its twin counter of the other side (counters.captured_twin),
+    which has moved this turn."""
+    for u in cargo(state, st):
+        del state["units"][u]
+        state["lost"].append(u)
+        events.append({"text": f"{counters.name(u)}, aboard, is eliminated (15.5)"})
+    twin = counters.captured_twin(st)
+    v = state["units"].pop(st)
+    state["units"][twin] = {**v, "moved": True}
+    for d in state["depots"].values():
+        if d.get("aboard") == st:
+            d["aboard"], d["side"] = twin, side_of(twin)
+    events.append({"text": f"{counters.name(twin)} now sails for the {side_of(twin)} (15.5)"})
 
 
 def _duel(state: dict[str, Any], side: str, s: str, gunboats: list[str], dice: Any,
@@ -217,4 +234,4 @@ def embark_ok(state: dict[str, Any], uid: str, steamer: str) -> bool:
     if not board.is_ground(uid) or v["moved"] or v.get("aboard") or UNITS[uid].get("arm") in ("cavalry", "armoured-car"):
         return False
     at = state["units"][steamer]["at"]
-    return v["at"] in hexmap.bordering(at) and len(cargo(state, steamer)) < UNITS[steamer]["carry"]
+    return v["at"] in hexmap.bordering(at) and load(state, steamer) < UNITS[steamer]["carry"]

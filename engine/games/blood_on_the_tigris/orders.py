@@ -1,5 +1,6 @@
 """Typed orders and the situation in words: "move 16/6 to 1444", "cross 16/6 to 1444", "sail
-Odin to 1345|1445", "sail all at 1853|1953 to 1345|1445"; a listed choice by its number or words."""
+Odin to 1345|1445", "sail all at 1853|1953 to 1345|1445", "move depot d2 to
+1444", "carry 16/6 with ford van 1 to 1440"; a listed choice by its number or words."""
 
 from __future__ import annotations
 
@@ -27,6 +28,13 @@ def _unit(state: dict[str, Any], side: str, words: str) -> str:
 def parse(state: dict[str, Any], side: str, text: str, prompt: Prompt) -> dict[str, Any]:
     t = " ".join(text.split())
     low = t.lower()
+    if low.startswith("move depot ") and " to " in low:
+        did, _, dest = t[len("move depot "):].rpartition(" to ")
+        return {"do": "move-depot", "depot": did.strip(), "to": dest.strip()}
+    if low.startswith("carry ") and " with " in low and " to " in low:
+        rest, _, dest = t[len("carry "):].rpartition(" to ")
+        who, _, van = rest.rpartition(" with ")
+        return {"do": "carry", "unit": _unit(state, side, who), "van": _unit(state, side, van), "to": dest.strip()}
     for verb in ("move", "cross"):
         if low.startswith(verb + " ") and " to " in low:
             who, _, dest = t[len(verb) + 1:].rpartition(" to ")

@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction, Prompt
 
-from . import board, combat, counters, fight, hexmap, movement, naval, sequence, supply
+from . import board, combat, counters, fight, hexmap, logistics, movement, naval, sequence, supply
 from .board import enemy, kind, side_of
 from .charts import Charts
 from .counters import UNITS
@@ -48,6 +48,7 @@ def settle(state: dict[str, Any], dice: Any, events: list[dict[str, Any]], chart
 
 def _start_move(state: dict[str, Any], side: str, events: list[dict[str, Any]]) -> None:
     state["phase"] = "move"
+    state["ferried"] = []  # 15.4: a ferry serves the phase it is made in
     state["active"] = side
     sequence.reinforce(state, side, events)
 
@@ -74,14 +75,15 @@ def prompt(state: dict[str, Any], charts: Charts) -> Prompt:
                             f"{state['supply'][side]}", tuple(choices + [Choice("done", {"do": "done"})]))
     if ph == "move":
         return Prompt(side, f"turn {state['turn']}, {side} movement (3.21): orders 'move UNIT to HEX', "
-                            f"'cross UNIT to HEX', 'sail BOAT to HEXSIDE', or one of these",
-                      tuple(move_choices(state, side)), free=True)
+                            f"'cross UNIT to HEX', 'sail BOAT to HEXSIDE', 'move depot ID to HEX', "
+                            f"'carry UNIT with VAN to HEX', or one of these",
+                      tuple(move_choices(state, side, charts)), free=True)
     choices = fight.attack_choices(state, side)
     return Prompt(side, f"turn {state['turn']}, {side} combat (3.22)",
                   tuple(choices + [Choice("end combat", {"do": "end"})]))
 
 
-def move_choices(state: dict[str, Any], side: str) -> list[Choice]:
+def move_choices(state: dict[str, Any], side: str, charts: Charts) -> list[Choice]:
     out = []
     for d, v in sorted(state["depots"].items()):
         if v["side"] == side and not v["flipped"]:
@@ -103,6 +105,9 @@ def move_choices(state: dict[str, Any], side: str) -> list[Choice]:
             for h in hexmap.bordering(state["units"][v["aboard"]]["at"]):
                 if board.occupied_by(state, h) != enemy(side) and hexmap.terrain(h) != "lake":
                     out.append(Choice(f"land {counters.name(uid)} at {h} (15.3)", {"do": "land", "unit": uid, "hex": h}))
+    extra = logistics.ferry_choices(state, side) + logistics.depot_cargo_choices(state, side) \
+        + logistics.fort_choices(state, side) + logistics.burn_choices(charts, state, side)
+    out.extend(Choice(w, a) for w, a in extra)
     if side == "turkish" and state["turn"] == 1 and "tk-ss-ecbatana" in state["units"]:
         out.append(Choice("scuttle the Ecbatana in the Basra-Qurna channel (16.24)", {"do": "ecbatana"}))
     out.append(Choice("end movement", {"do": "end"}))
@@ -142,11 +147,14 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
 
 
 def _mutual(state: dict[str, Any], side: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    listed = [a for _, a in sequence.mutual_choices(state, side)] + [{"do": "done"}]
+    if side != state["active"] or action not in listed:
+        raise IllegalAction(f"{side} cannot do {action} now (3.1)", [w for w, _ in sequence.mutual_choices(state, side)])
     do = action["do"]
     if do == "done":
         state["mutual_done"] = side
     elif do == "depot":  # 12.1
-        site = supply.depot_site(state, side)
+        site = action["hex"]
         state["supply"][side] -= supply.DEPOT_COST[side]
         sequence.new_depot(state, side, site)
         events.append({"text": f"{side} create a depot at {hexmap.label(site)} (12.1)"})
@@ -159,7 +167,7 @@ def _mutual(state: dict[str, Any], side: str, action: dict[str, Any], events: li
 def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, charts: Charts,
           events: list[dict[str, Any]]) -> None:
     do = action.get("do")
-    listed = [c.action for c in move_choices(state, side)]
+    listed = [c.action for c in move_choices(state, side, charts)]
     if do in ("move", "cross"):
         uid, dest = action.get("unit"), action.get("to")
         if uid not in state["units"] or side_of(uid) != side or not board.is_ground(uid):
@@ -190,16 +198,38 @@ def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
             raise IllegalAction(f"the boats cannot reach {action.get('to')} (15.2)")
         naval.sail(state, boats, action["to"], dice, events)
         return
+    if do == "move-depot":  # 12.3
+        did, dest = action.get("depot"), action.get("to")
+        why = logistics.depot_why_not(state, side, did)
+        if why:
+            raise IllegalAction(f"depot {did} may not move: {why}")
+        if dest not in logistics.depot_reach(charts, state, did):
+            raise IllegalAction(f"depot {did} cannot reach {dest} ({logistics.DEPOT_MA} MPs, 12.3)")
+        logistics.move_depot(state, did, dest, events)
+        return
+    if do == "carry":  # 9.6
+        van, uid, dest = action.get("van"), action.get("unit"), action.get("to")
+        why = logistics.carry_why_not(state, side, van, uid) or (why_not_move(state, uid) if uid in state["units"] else "")
+        if why:
+            raise IllegalAction(f"no carry: {why}")
+        if dest not in logistics.van_routes(charts, state, van, uid):
+            raise IllegalAction(f"{counters.name(van)} cannot carry {counters.name(uid)} to {dest} (9.6: 1 MP to pick "
+                                "up, never ending next to an enemy unit)")
+        logistics.carry(state, van, uid, dest, events)
+        return
     if action not in listed:
-        raise IllegalAction(f"{side} cannot do {action} now", [c.label for c in move_choices(state, side)])
+        raise IllegalAction(f"{side} cannot do {action} now", [c.label for c in move_choices(state, side, charts)])
     if do == "end":
+        gap = _garrison_gap(state, side, charts)
+        if gap:
+            raise IllegalAction(f"{hexmap.label(gap)} has lost its garrison and a unit can reach it: send one (16.21)")
         _end_movement(state, side, events)
     elif do == "flip":
         d = state["depots"][action["depot"]]
         d["mode"] = "static" if d["mode"] == "mobile" else "mobile"
         d["flipped"] = True
     elif do == "entrench":  # 9.2: half its movement points; here its move for the phase
-        state["units"][action["unit"]]["entrenched"] = True
+        state["units"][action["unit"]]["entrenched"] = state["turn"]  # the turn: a fort needs a later one (9.2)
         state["units"][action["unit"]]["moved"] = True
         events.append({"text": f"{counters.name(action['unit'])} entrenches (9.2)"})
     elif do == "embark":
@@ -213,6 +243,33 @@ def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
         v["entrenched"] = False
     elif do == "ecbatana":
         naval.ecbatana(state, dice, events)
+    elif do == "ferry":
+        logistics.ferry(state, action["steamer"], events)
+    elif do == "load":
+        logistics.load_depot(state, action["depot"], action["steamer"])
+    elif do == "unload":
+        logistics.unload_depot(state, action["depot"], action["hex"])
+    elif do == "fort":
+        logistics.build_fort(state, action["unit"], events)
+    elif do == "burn":
+        logistics.burn(state, action["unit"], action["boat"], action["hex"], events)
+
+
+def _garrison_gap(state: dict[str, Any], side: str, charts: Charts) -> str:
+    """16.21: a captured Nasirya, Basra or Ahwaz whose garrison was eliminated "must be
+    replaced": the British may not end their movement while one stands empty and a combat
+    unit that has not moved can reach it (ours: if none can, nothing is asked)."""
+    if side != "british":
+        return ""
+    for h in sequence.garrison_hexes(state):
+        if any(kind(u) == "combat" for u in board.ground_at(state, h, side)) or board.occupied_by(state, h):
+            continue
+        for uid in sorted(state["units"]):
+            v = state["units"][uid]
+            if side_of(uid) == side and kind(uid) == "combat" and v["at"] in hexmap.ALL_HEXES_SET \
+                    and not why_not_move(state, uid) and h in movement.reach(charts, state, uid):
+                return h
+    return ""
 
 
 def why_not_move(state: dict[str, Any], uid: str) -> str:
@@ -282,6 +339,7 @@ def _end_movement(state: dict[str, Any], side: str, events: list[dict[str, Any]]
                                  "choices": choices})
         return
     state["phase"] = "combat"
+    state["ferried"] = []
 
 
 # -- combat ----------------------------------------------------------------------------------

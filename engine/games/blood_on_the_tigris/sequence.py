@@ -28,7 +28,8 @@ def fresh(uid: str, at: str) -> dict[str, Any]:
 
 
 def new_state(scenario: str, options: dict[str, Any]) -> dict[str, Any]:
-    places = sorted({p["hex"] for p in hexmap.PLACES.values()})
+    # 12.1 added: control of places, and of the city, grove and marsh hexes a depot may be made in
+    places = sorted({p["hex"] for p in hexmap.PLACES.values()} | set(hexmap.DEPOT_TERRAIN_HEXES))
     return {
         "scenario": scenario, "options": options, "turn": 1,
         "last": min(options.get("turns") or LAST_TURN, LAST_TURN),
@@ -98,10 +99,10 @@ def begin_turn(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
 
 def mutual_choices(state: dict[str, Any], side: str) -> list[tuple[str, dict[str, Any]]]:
     out = []
-    site = supply.depot_site(state, side)
-    if site and state["supply"][side] >= supply.DEPOT_COST[side]:
-        out.append((f"create a depot at {hexmap.label(site)} for {supply.DEPOT_COST[side]} supply point(s) (12.1)",
-                    {"do": "depot"}))
+    if state["supply"][side] >= supply.DEPOT_COST[side]:
+        for site in supply.depot_sites(state, side):
+            out.append((f"create a depot at {hexmap.label(site)} for {supply.DEPOT_COST[side]} supply point(s) (12.1)",
+                        {"do": "depot", "hex": site}))
     if state["supply"][side] >= 1:
         for uid in sorted(state["units"]):
             if side_of(uid) == side and supply.can_replace(state, uid):

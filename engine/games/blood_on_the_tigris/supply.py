@@ -121,7 +121,7 @@ def update_command(state: dict[str, Any]) -> list[dict[str, Any]]:
 
 def sources(state: dict[str, Any], side: str) -> list[tuple[str, str]]:
     """(hex, depot id or "major") of every supply source (12.2)."""
-    out = [(v["hex"], d) for d, v in sorted(state["depots"].items()) if v["side"] == side]
+    out = [(v["hex"], d) for d, v in sorted(state["depots"].items()) if v["side"] == side and not v.get("aboard")]
     if side == "turkish":
         out += [(h, "major") for h in hexmap.BAGHDAD if board.occupied_by(state, h) != "british"]
     else:
@@ -220,16 +220,21 @@ def lose_step(state: dict[str, Any], uid: str, events: list[dict[str, Any]]) -> 
 
 # -- 12.1 depots, 13.2 replacements ----------------------------------------------------------
 
-def depot_site(state: dict[str, Any], side: str) -> str | None:
-    """12.1: British depots appear in Basra (ours: Fao while Basra is not British, as 13.1 does
-    for reinforcements), Turkish ones in Baghdad; the site needs a line home free of enemy ZOC
-    and no more than 5 depots (12.3)."""
-    sites = home(state, side)
-    for h in sites:
-        if board.occupied_by(state, h) == enemy(side) or len(board.depots_at(state, h)) >= DEPOTS_A_HEX:
+def depot_sites(state: dict[str, Any], side: str) -> list[str]:
+    """12.1 and its errata: British depots appear in Basra (ours: Fao while Basra is not
+    British, as 13.1 does for reinforcements), Turkish ones in Baghdad, or in any city, grove or
+    marsh hex the side controls; the site needs a line home free of enemy units and ZOC (12.1
+    added; a friendly ZOC negates, 5.1) and room for a depot (5 a hex, 12.3)."""
+    loc = loc_hexes(state, side)
+    own = [h for h, who in sorted(state["control"].items())
+           if who == side and hexmap.terrain(h) in ("city", "grove", "marsh")]
+    out = []
+    for h in home(state, side) + own:
+        if h in out or board.occupied_by(state, h) == enemy(side) or len(board.depots_at(state, h)) >= DEPOTS_A_HEX:
             continue
-        return h
-    return None
+        if h in loc:
+            out.append(h)
+    return out
 
 
 def can_replace(state: dict[str, Any], uid: str) -> bool:

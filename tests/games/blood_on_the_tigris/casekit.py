@@ -6,7 +6,7 @@
     forts = ["1518"]
     [units]                        every unit on the map: hex (or hexside) -> ["id", "id oos ooc steps=1 moved"]
     air = ["br-30-sqn-a-1"]        aeroplanes available (11.5)
-    depots = [{ side, hex, mode }] depots on the map
+    depots = [{ side, hex, mode, aboard }] depots on the map (aboard: a steamer, hex its hexside)
     phase / active                 where in the sequence (default the British movement phase)
 """
 
@@ -38,7 +38,7 @@ def build(before: dict[str, Any]) -> dict[str, Any]:
     for uid in before.get("air", []):
         state["units"][uid] = sequence.fresh(uid, "air")
     state["depots"] = {f"d{i + 1}": {"side": d["side"], "hex": d["hex"], "mode": d.get("mode", "static"),
-                                     "flipped": False, "moved": False}
+                                     "flipped": False, "moved": False, **({"aboard": d["aboard"]} if "aboard" in d else {})}
                        for i, d in enumerate(before.get("depots", []))}
     state["next_depot"] = len(state["depots"]) + 1
     state["control"].update(before.get("control", {}))
@@ -48,7 +48,7 @@ def build(before: dict[str, Any]) -> dict[str, Any]:
     state["active"] = before.get("active", "british")
     state["pending"] = [dict(p) for p in before.get("pending", [])]
     state["arrived"] = before.get("arrived", state["turn"])
-    for key in ("blocked", "released_35", "captured"):
+    for key in ("blocked", "released_35", "captured", "mutual_done"):
         if key in before:
             state[key] = before[key]
     return state

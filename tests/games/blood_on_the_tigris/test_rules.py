@@ -4,7 +4,8 @@ orders given (as a player types them, or actions), the scripted dice, and what m
     [expect] at = {unit = where}, steps = {unit = n}, lost = [units], oos = [units], ooc = [units],
              supply = {side = n}, result = "...", blocked_until = n, depots = {hex = side},
              reach = {unit, has = [hexes], lacks = [hexes]}, refused = true (the order is illegal),
-             prompt_side = side, air_used = [planes flown], choices_include = ["words"], phase = "..."
+             prompt_side = side, air_used = [planes flown], forts = [hexes], choices_lack = ["words"],
+             choices_include = ["words"], phase = "..."
 """
 
 from __future__ import annotations
@@ -67,6 +68,10 @@ def test_rule_case(path: Path) -> None:
         assert GAME.prompt(state).side == expect["prompt_side"]
     for words in expect.get("choices_include", []):
         assert any(words in c.label for c in GAME.prompt(state).choices), [c.label for c in GAME.prompt(state).choices]
+    if "forts" in expect:
+        assert sorted(state["forts"]) == sorted(expect["forts"])
+    for words in expect.get("choices_lack", []):
+        assert not any(words in c.label for c in GAME.prompt(state).choices), words
     if "air_used" in expect:
         assert sorted(state["air_used"]) == sorted(expect["air_used"])
     if "phase" in expect:
