@@ -18,12 +18,14 @@ from typing import Any, ClassVar
 from pbem_engine.core import Outcome, Prompt, RulesError
 from pbem_engine.dice import Dice
 
-from . import board, charts, combat, counters, hexmap, rules, sequence
+from . import board, charts, combat, counters, hexmap, results, rules, sequence
 
 OPTIONS = {
     "turns": "stop after this many turns (at most 29, errata 2.2)",
     "charts": "the printed charts of a player who owns the game, as the parsed chart file (charts.load_charts)",
     "combat": "combat options: {rounding = 'up' (default) | 'down'} (2.3 against 3.22, RULES.md)",
+    "losses": "who picks the unit for each step loss (7.6): 'strongest' (default: the strongest unit, no "
+              "hand-over) | 'owner' (the owning player, when several units could take it)",
 }
 
 
@@ -68,6 +70,8 @@ class BloodOnTheTigris:
         turns = options.get("turns")
         if turns is not None and (not isinstance(turns, int) or not 1 <= turns <= sequence.LAST_TURN):
             raise RulesError(f"option turns is a whole number 1-{sequence.LAST_TURN}")
+        if options.get("losses", "strongest") not in results.LOSSES:
+            raise RulesError(f"option losses is one of {', '.join(results.LOSSES)}")
         try:
             combat.options_with_defaults(options.get("combat"))
             if options.get("charts") is not None:

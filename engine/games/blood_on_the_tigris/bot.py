@@ -9,8 +9,8 @@ from typing import Any
 
 from pbem_engine.core import Prompt
 
-from . import board, counters, hexmap, movement, rules
-from .board import enemy, side_of
+from . import board, counters, hexmap, logistics, movement, rules
+from .board import side_of
 from .charts import PROVISIONAL
 
 GOAL = {"british": "1302", "turkish": "1345"}
@@ -19,6 +19,21 @@ GOAL = {"british": "1302", "turkish": "1345"}
 def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:
     labels = [c.label for c in prompt.choices]
     if state["phase"] == "move" and not state["pending"]:
+        gap = rules.garrison_gap(state, side, PROVISIONAL)
+        if gap:  # 16.21: send the nearest unit that can reach it
+            for uid in sorted(state["units"], key=lambda u: (hexmap.distance(state["units"][u]["at"], gap)
+                                                              if state["units"][u]["at"] in hexmap.ALL_HEXES_SET else 99, u)):
+                if side_of(uid) == side and board.kind(uid) == "combat" and not rules.why_not_move(state, uid) \
+                        and gap in movement.reach(PROVISIONAL, state, uid):
+                    return f"move {uid} to {gap}"
+        for d, dv in sorted(state["depots"].items()):  # 12.3: mobile depots follow the army
+            if dv["side"] == side and not logistics.depot_why_not(state, side, d):
+                here = hexmap.distance(dv["hex"], GOAL[side])
+                best = sorted((hexmap.distance(h, GOAL[side]), h) for h in logistics.depot_reach(PROVISIONAL, state, d)
+                              if any(board.side_of(u) == side and board.kind(u) == "combat"
+                                     for n in (h, *hexmap.neighbours(h)) for u in board.ground_at(state, n)))
+                if best and best[0][0] < here:
+                    return f"move depot {d} to {best[0][1]}"
         for uid in sorted(state["units"]):
             v = state["units"][uid]
             if side_of(uid) != side or not board.is_ground(uid) or v["moved"] or v.get("aboard"):

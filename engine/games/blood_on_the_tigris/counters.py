@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from .counters_data import DATA
+
 PROVISIONAL = DATA["counters"]["provisional"]
 TYPES: dict[str, dict[str, Any]] = DATA["types"]
 SIZE = {"brigade": 3, "regiment": 3, "battalion": 1}  # 6.0: in thirds of a brigade; two brigades a hex

@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from .map_data import DATA
+
 PROVISIONAL = DATA["map"]["provisional"]
 COLS = tuple(DATA["map"]["columns"])
 ROWS = tuple(DATA["map"]["rows"])

@@ -12,9 +12,9 @@ from collections import deque
 from typing import Any
 
 from . import board, counters, hexmap
-from .logistics import load
 from .board import enemy, kind, side_of
 from .counters import UNITS
+from .logistics import load
 
 GROUNDING_EVERY = 10  # 15.1: a check after every 10 hexsides of seasonal water, dry turns
 

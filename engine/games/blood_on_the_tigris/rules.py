@@ -8,7 +8,18 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction, Prompt
 
-from . import board, combat, counters, fight, hexmap, logistics, movement, naval, sequence, supply
+from . import (
+    board,
+    counters,
+    fight,
+    hexmap,
+    logistics,
+    movement,
+    naval,
+    results,
+    sequence,
+    supply,
+)
 from .board import enemy, kind, side_of
 from .charts import Charts
 from .counters import UNITS
@@ -220,7 +231,7 @@ def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
     if action not in listed:
         raise IllegalAction(f"{side} cannot do {action} now", [c.label for c in move_choices(state, side, charts)])
     if do == "end":
-        gap = _garrison_gap(state, side, charts)
+        gap = garrison_gap(state, side, charts)
         if gap:
             raise IllegalAction(f"{hexmap.label(gap)} has lost its garrison and a unit can reach it: send one (16.21)")
         _end_movement(state, side, events)
@@ -255,7 +266,7 @@ def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
         logistics.burn(state, action["unit"], action["boat"], action["hex"], events)
 
 
-def _garrison_gap(state: dict[str, Any], side: str, charts: Charts) -> str:
+def garrison_gap(state: dict[str, Any], side: str, charts: Charts) -> str:
     """16.21: a captured Nasirya, Basra or Ahwaz whose garrison was eliminated "must be
     replaced": the British may not end their movement while one stands empty and a combat
     unit that has not moved can reach it (ours: if none can, nothing is asked)."""
@@ -350,152 +361,7 @@ def _combat(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any,
         _end_combat(state, dice, events)
         return
     f = fight.declare(state, side, action)
-    _open_defence(state, charts, f, dice, events)
-
-
-def _open_defence(state: dict[str, Any], charts: Charts, f: dict[str, Any], dice: Any,
-                  events: list[dict[str, Any]]) -> None:
-    state["attacked"].append(f["target"])
-    state["attacked"].extend("@" + u for u in board.ground_at(state, f["target"], f["side"]))  # 7.4
-    state["fired"].extend(u for u in f["units"] if u not in state["fired"])
-    if any(UNITS[u].get("division") == "35th" for u in board.ground_at(state, f["target"], "turkish")):
-        state["released_35"] = True  # 16.22: released once attacked
-    options = fight.defend_choices(state, f)
-    if len(options) == 1:
-        _resolve(state, charts, f, options[0].action, dice, events)
-        return
-    f["text"] = f"{f['attacker']} attack {hexmap.label(f['target'])}: decide the defence (7.2, 7.1)"
-    f["choices"] = [(c.label, c.action) for c in options]
-    state["pending"].append(f)
-
-
-def _resolve(state: dict[str, Any], charts: Charts, f: dict[str, Any], answer: dict[str, Any], dice: Any,
-             events: list[dict[str, Any]]) -> None:
-    a_side, d_side, t = f["attacker"], f["side"], f["target"]
-    fighters = fight.planes_for(state, d_side, t, intercept=True) if answer.get("intercept") else []
-    bombers = fight.air_combat(state, charts, f, fighters, dice, events)
-    att_units = [u for u in f["units"] if u in state["units"]]
-    defenders = board.ground_at(state, t, d_side)
-    for s, units, use in ((a_side, att_units, f["depot"]), (d_side, defenders, answer["depot"])):
-        if use:
-            src = supply.combat_source(state, units)
-            if supply.can_expend(state, src, s):
-                events.append({"text": supply.expend(state, src, s)})
-    attack = fight.build(state, charts, f, f["depot"], answer["depot"], bombers)
-    res = combat.resolve(charts, attack, dice, state["options"].get("combat"), f"combat at {t} (3.22)")
-    s = res.setup
-    events.append({"text": f"{a_side} attack {hexmap.label(t)}: {s.attack} against {s.defence}, column "
-                           f"{s.column_label}, DRM {s.drm:+d}, die {res.die}: {res.result.text}"})
-    fight.allocate(state, att_units, res.result.attacker_steps, events)
-    losses = combat.defender_losses(res.result, d_side)
-    attackers_left = [u for u in att_units if u in state["units"]]
-    base = {"attacker": a_side, "target": t, "units": attackers_left, "no_bt": f.get("no_bt", False)}
-    if res.result.breakthrough and not f.get("no_bt"):
-        _ask_retreat(state, charts, base, d_side, losses.forced_retreat, losses.steps, "breakthrough", events)
-        return
-    if res.result.breakthrough:  # 7.8: a second breakthrough is treated normally: no more movement
-        losses = combat.DefenderLosses(combat.BREAKTHROUGH_STEPS, 0, losses.retreat_hexes,
-                                       forced_retreat=combat.BREAKTHROUGH_RETREAT)
-        _ask_retreat(state, charts, base, d_side, losses.forced_retreat, losses.steps, "", events)
-        return
-    fight.allocate(state, defenders, losses.steps, events)
-    defenders = board.ground_at(state, t, d_side)
-    if not defenders:
-        _offer_advance(state, base, [t])
-        return
-    if losses.optional:
-        _ask_losses(state, charts, base, d_side, losses.optional, losses.retreat_hexes, res.result.engaged)
-        return
-    if res.result.engaged:
-        _ask_engaged(state, charts, base, d_side)
-
-
-def _ask_losses(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_side: str, optional: int,
-                rate: int, engaged: bool) -> None:
-    """7.61: each further loss may be a retreat at the national rate instead."""
-    t = base["target"]
-    units = board.ground_at(state, t, d_side)
-    choices = [(f"take {optional} more step loss(es) at {t}", {"do": "losses", "retreats": 0, "to": ""})]
-    for k in range(1, optional + 1):
-        for path, extra in fight.retreat_choices(charts, state, units, k * rate, base["units"]):
-            choices.append((f"take {optional - k} more, retreat {k * rate} hexes{_retreat_words(path, extra, k * rate)}"
-                            " (7.61, 8.0)", {"do": "losses", "retreats": k, "to": path[-1]}))
-    state["pending"].append({"k": "losses", "side": d_side, "base": base, "optional": optional, "rate": rate,
-                             "engaged": engaged, "choices": choices,
-                             "text": f"the defenders of {t} may retreat instead of further losses (7.61)"})
-
-
-def _retreat_words(path: list[str], extra: int, n: int) -> str:
-    """" to HEX", with what the path costs (8.0): steps lost to enemy ZOCs entered and to an
-    over-stacked hex retreated through."""
-    words = f" to {hexmap.label(path[-1])}"
-    if len(path) - 1 > n:
-        words += f" (on past the over-stacked {path[n]})"
-    return words + (f", losing {extra} step(s) on the way" if extra else "")
-
-
-def _ask_retreat(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_side: str, hexes: int, steps: int,
-                 then: str, events: list[dict[str, Any]]) -> None:
-    """7.8: a breakthrough retreats 4 hexes, then loses 2 steps."""
-    t = base["target"]
-    units = board.ground_at(state, t, d_side)
-    paths = fight.retreat_choices(charts, state, units, hexes, base["units"])
-    choices = [(f"retreat{_retreat_words(p, x, hexes)}", {"do": "retreat", "to": p[-1]}) for p, x in paths]
-    if not choices:
-        choices = [("the stack cannot retreat and is eliminated (8.0)", {"do": "retreat", "to": ""})]
-    state["pending"].append({"k": "retreat", "side": d_side, "base": base, "hexes": hexes, "steps": steps,
-                             "then": then, "text": f"the defenders of {t} must retreat {hexes} hexes (7.8)",
-                             "choices": choices})
-
-
-def _ask_engaged(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_side: str) -> None:
-    """7.7: counterattack one attacking hex, or (added) a step more and a retreat."""
-    t = base["target"]
-    units = board.ground_at(state, t, d_side)
-    hexes = sorted({state["units"][u]["at"] for u in base["units"] if u in state["units"] and board.is_ground(u)})
-    choices = [(f"counterattack {hexmap.label(h)} (7.7)", {"do": "counter", "hex": h}) for h in hexes]
-    for path, extra in fight.retreat_choices(charts, state, units, combat.RETREAT_HEXES[d_side], base["units"]):
-        choices.append((f"lose a step and retreat{_retreat_words(path, extra, combat.RETREAT_HEXES[d_side])} (7.7 added)",
-                        {"do": "engaged-retreat", "to": path[-1]}))
-    if choices:
-        state["pending"].append({"k": "engaged", "side": d_side, "base": base, "choices": choices,
-                                 "text": f"engaged at {t}: counterattack or retreat (7.7)"})
-
-
-def _offer_advance(state: dict[str, Any], base: dict[str, Any], path: list[str]) -> None:
-    """8.1: units that took part may advance into the vacated hexes."""
-    choices = []
-    a_side = base["attacker"]
-    for u in base["units"]:
-        if u not in state["units"] or not board.is_ground(u):
-            continue
-        for h in movement.advance_hexes(state, u, path):
-            if board.stack_load(state, h, a_side) + counters.stack_size(u) <= counters.STACK_LIMIT:
-                choices.append((f"advance {counters.name(u)} to {hexmap.label(h)} (8.1)",
-                                {"do": "advance", "unit": u, "to": h}))
-    if choices:
-        state["pending"].append({"k": "advance", "side": a_side, "base": base, "path": path,
-                                 "text": "advance after combat (8.1)",
-                                 "choices": choices + [("no (further) advance", {"do": "stop"})]})
-
-
-def _retreat_stack(state: dict[str, Any], charts: Charts, units: list[str], to: str, base: dict[str, Any],
-                   n: int, events: list[dict[str, Any]]) -> list[str]:
-    """Move the stack along the chosen path and take the path's step losses (8.0)."""
-    start = state["units"][units[0]]["at"]
-    for path, extra in fight.retreat_choices(charts, state, units, n, base["units"]):
-        if path[-1] == to:
-            for u in units:
-                state["units"][u]["at"] = to
-                state["units"][u]["entrenched"] = False
-            events.append({"text": f"the stack at {start} retreats to {hexmap.label(to)} (8.0)"})
-            fight.allocate(state, units, extra, events)
-            return [start] + path[1:]
-    for u in units:  # no path: eliminated (ours; the text is silent)
-        del state["units"][u]
-        state["lost"].append(u)
-        events.append({"text": f"{counters.name(u)} cannot retreat and is eliminated (8.0)"})
-    return [start]
+    results.open_defence(state, charts, f, dice, events)
 
 
 def _apply_pending(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, charts: Charts,
@@ -504,85 +370,10 @@ def _apply_pending(state: dict[str, Any], side: str, action: dict[str, Any], dic
     if action not in [a for _, a in f["choices"]]:
         state["pending"].append(f)
         raise IllegalAction(f"{side} cannot do {action} now: {f['text']}", [w for w, _ in f["choices"]])
-    do = action["do"]
     if f["k"] == "overstack":
         state["units"].pop(action["unit"])
         state["lost"].append(action["unit"])
         events.append({"text": f"{counters.name(action['unit'])} is eliminated for over-stacking (6.0)"})
         _end_movement(state, side, events)
         return
-    if f["k"] == "defend":
-        _resolve(state, charts, f, action, dice, events)
-        return
-    base = f.get("base", {})
-    t = base.get("target")
-    if f["k"] == "losses":
-        units = board.ground_at(state, t, side)
-        k = action["retreats"]
-        fight.allocate(state, units, f["optional"] - k, events)
-        units = board.ground_at(state, t, side)
-        if k and units:
-            path = _retreat_stack(state, charts, units, action["to"], base, k * f["rate"], events)
-            _offer_advance(state, base, path)
-        elif not units:
-            _offer_advance(state, base, [t])
-        elif f["engaged"]:
-            _ask_engaged(state, charts, base, side)
-    elif f["k"] == "retreat":
-        units = board.ground_at(state, t, side)
-        path = _retreat_stack(state, charts, units, action["to"], base, f["hexes"], events) if action["to"] else [t]
-        if not action["to"]:
-            for u in units:
-                state["units"].pop(u, None)
-                state["lost"].append(u)
-        moved = [u for u in units if u in state["units"]]
-        fight.allocate(state, moved, f["steps"], events)
-        if f["then"] == "breakthrough":
-            _offer_breakthrough(state, charts, base)
-        _offer_advance(state, base, path)
-    elif f["k"] == "engaged":
-        units = board.ground_at(state, t, side)
-        if do == "counter":
-            g = {"k": "defend", "side": base["attacker"], "attacker": side, "target": action["hex"], "units": units,
-                 "depot": False, "planes": [], "counter": True, "no_bt": False}
-            _open_defence(state, charts, g, dice, events)
-        else:
-            fight.allocate(state, units, 1, events)
-            units = board.ground_at(state, t, side)
-            if units:
-                path = _retreat_stack(state, charts, units, action["to"], base, combat.RETREAT_HEXES[side], events)
-                _offer_advance(state, base, path)
-    elif f["k"] == "advance":
-        if do == "advance":
-            v = state["units"][action["unit"]]
-            v["at"], v["entrenched"] = action["to"], False
-            events.append({"text": f"{counters.name(action['unit'])} advances to {hexmap.label(action['to'])} (8.1)"})
-            base["units"] = [u for u in base["units"] if u != action["unit"]]
-            _offer_advance(state, base, f["path"])
-    elif f["k"] == "breakthrough":
-        if do == "bt-move":
-            v = state["units"][action["unit"]]
-            v["at"] = action["to"]
-            events.append({"text": f"{counters.name(action['unit'])} breaks through to {hexmap.label(action['to'])} (7.8)"})
-            base["moving"] = [u for u in base["moving"] if u != action["unit"]]
-            _offer_breakthrough(state, charts, base)
-        else:
-            state["fired"] = [u for u in state["fired"] if u not in base["bt_units"]]  # 7.8: one more attack
-            state["bt_done"] = sorted(set(state.get("bt_done", [])) | set(base["bt_units"]))
-
-
-def _offer_breakthrough(state: dict[str, Any], charts: Charts, base: dict[str, Any]) -> None:
-    """7.8: the attacking units may spend 3 MPs more, in any direction, ignoring enemy ZOCs."""
-    base.setdefault("moving", [u for u in base["units"] if u in state["units"] and board.is_ground(u)])
-    base.setdefault("bt_units", list(base["moving"]))
-    choices = []
-    for u in base["moving"]:
-        if u not in state["units"]:
-            continue
-        for h, (cost, _) in sorted(movement.reach(charts, state, u, mp=combat.BREAKTHROUGH_MP, ignore_zoc=True).items()):
-            if board.stack_load(state, h, base["attacker"]) + counters.stack_size(u) <= counters.STACK_LIMIT:
-                choices.append((f"breakthrough: move {counters.name(u)} to {hexmap.label(h)} (7.8)",
-                                {"do": "bt-move", "unit": u, "to": h}))
-    state["pending"].append({"k": "breakthrough", "side": base["attacker"], "base": base,
-                             "text": "breakthrough movement (7.8)",
-                             "choices": choices + [("end breakthrough movement", {"do": "bt-end"})]})
+    results.apply_pending(state, f, side, action, dice, charts, events)

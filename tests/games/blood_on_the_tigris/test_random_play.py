@@ -12,9 +12,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem_engine.core import step
+from pbem_engine.core import IllegalAction, step
 from pbem_engine.dice import Dice
-from pbem_engine.games.blood_on_the_tigris import GAME, board, charts, counters, hexmap, movement, naval, rules
+from pbem_engine.games.blood_on_the_tigris import GAME, board, charts, counters, hexmap, logistics, movement, naval, rules
 
 MAX_ACTIONS = 4000
 
@@ -54,24 +54,38 @@ def random_order(state: dict[str, Any], prompt, rng: random.Random) -> dict[str,
                 reach = movement.reach(charts.PROVISIONAL, state, uid)
                 if reach:
                     return {"do": "move", "unit": uid, "to": rng.choice(sorted(reach))}
-            if k in ("gunboat", "steamer") and not state["units"][uid].get("aground"):
+            if k in ("gunboat", "steamer") and not state["units"][uid].get("aground") and not state["units"][uid]["moved"]:
                 dests = sorted(naval.route(state, state["units"][uid]["at"]))
                 if dests:
                     return {"do": "sail", "boats": [uid], "to": rng.choice(dests)}
+        depots = [d for d, v in sorted(state["depots"].items()) if v["side"] == side
+                  and not logistics.depot_why_not(state, side, d)]
+        if depots and rng.random() < 0.3:
+            d = rng.choice(depots)
+            dests = sorted(logistics.depot_reach(charts.PROVISIONAL, state, d))
+            if dests:
+                return {"do": "move-depot", "depot": d, "to": rng.choice(dests)}
     return rng.choice(prompt.choices).action
 
 
-def play(seed: int, turns: int) -> dict[str, Any]:
-    state = GAME.setup("campaign", {"turns": turns})
-    dice = Dice(seed.to_bytes(8, "big") * 4)
+def play(seed: int, turns: int, scenario: str = "campaign", options: dict[str, Any] | None = None) -> dict[str, Any]:
     rng = random.Random(seed)
+    options = {"turns": turns, **(options or {}), "losses": rng.choice(["strongest", "owner"])}
+    state = GAME.setup(scenario, options)
+    dice = Dice(seed.to_bytes(8, "big") * 4)
     for _ in range(MAX_ACTIONS):
         if GAME.outcome(state) is not None:
             return state
         prompt = GAME.prompt(state)
         assert prompt.side in board.SIDES and (prompt.choices or prompt.free), f"deadlock at {prompt.text}"
-        action = random_order(state, prompt, rng)
-        state, _ = step(GAME, state, prompt.side, action, dice)
+        for _ in range(50):  # a refused order (16.21's garrison, say) leaves the state as it was
+            try:
+                state, _ = step(GAME, state, prompt.side, random_order(state, prompt, rng), dice)
+                break
+            except IllegalAction:
+                continue
+        else:
+            raise AssertionError(f"no legal order found at {prompt.text}")
         invariants(state)
     raise AssertionError("the game did not end")
 
