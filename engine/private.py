@@ -285,3 +285,14 @@ class PrivateContext:
             self.open_out[tok] = opening
         record["opened"][tok] = opening["item"]
         return opening["item"]
+
+
+def shuffle_hidden(value: Any, key: bytes) -> Any:
+    """``value`` with every list made only of ``{"$hide": ...}`` items put in an order drawn
+    from ``key`` (Fisher-Yates over HMAC-SHA256 output): items hidden together go out in an
+    order only the holder of ``key`` knows, so their tokens' order tells nothing."""
+    if isinstance(value, dict):
+        return {k: shuffle_hidden(v, hmac.digest(key, k.encode(), "sha256")) for k, v in value.items()}
+    if isinstance(value, list) and len(value) > 1 and all(isinstance(v, dict) and "$hide" in v for v in value):
+        return Dice(key).shuffle(value, "the order of items hidden together")
+    return value

@@ -104,7 +104,9 @@ def _dice(dice: Dice, ctx: Any) -> Dice:
 
 def run_forced(game: Game, state: dict[str, Any], ctx: Any, error: type[Exception], dice_for=None
                ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """Play every forced decision, of any side, until a real one or the end of the game.
+    """Play every forced decision, of any side, until a real one or the end of the game; in a
+    game with hidden pools also a decision the rules fix in all but the order of the items it
+    hides (``game.forced_action``: the block game's stand-up), ordered with its owner's secret.
     ``dice_for(k, side, action)`` gives the k-th forced action its dice; without it a forced
     roll stops the run (it is played at adjudication).
 
@@ -113,9 +115,14 @@ def run_forced(game: Game, state: dict[str, Any], ctx: Any, error: type[Exceptio
     k = 0
     while game.outcome(state) is None:
         prompt = game.prompt(state)
-        if prompt.side is None or not forced(prompt):
+        if prompt.side is None:
             break
-        action = prompt.choices[0].action
+        if forced(prompt):
+            action = prompt.choices[0].action
+        elif ctx is not None and hasattr(game, "forced_action") and game.forced_action(state, prompt) is not None:
+            action = ctx.ordered(prompt.side, game.forced_action(state, prompt))  # fixed but for its order
+        else:
+            break
         mark = ctx.mark() if ctx is not None else None
         try:
             state, more = step(game, state, prompt.side, action,

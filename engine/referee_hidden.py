@@ -26,7 +26,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .private import PrivateContext, PrivateError, anchor, simulate
+import hmac
+
+from .private import PrivateContext, PrivateError, anchor, shuffle_hidden, simulate
 
 
 class Unknowable(Exception):
@@ -73,6 +75,7 @@ class AllSides:
         self.hidden = hidden  # copied by the caller: chosen items are added
         self.side_links = side_links
         self._contexts: dict[str, PrivateContext] = {}
+        self._ordered: dict[str, int] = {}
 
     def _ctx(self, side: str) -> PrivateContext:
         if side not in self._contexts:
@@ -95,6 +98,16 @@ class AllSides:
                 chosen = dict(self.hidden[side]["chosen"], **dict(ctx.chosen_out))
                 self.hidden[side] = dict(self.hidden[side], chosen=chosen)
                 ctx.chosen_out = []
+
+    def ordered(self, side: str, action: Any) -> Any:
+        """A decision the rules fix in all but the order of the items it hides together
+        (``game.forced_action``), put in an order keyed by ``side``'s secret, as its own tool
+        orders them in a two-player game: the other side cannot tell which token is which."""
+        ctx = self._ctx(side)
+        n = self._ordered[side] = self._ordered.get(side, -1) + 1
+        key = hmac.digest(ctx.secret, b"pbem/v1/referee-order\0" + self.seq.to_bytes(8, "big") + n.to_bytes(8, "big"),
+                          "sha256")
+        return shuffle_hidden(action, key)
 
     # -- what games call (through Dice) ------------------------------------------
     def draw(self, side: str, pool: str, count: int) -> list[str]:

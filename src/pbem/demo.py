@@ -170,7 +170,8 @@ def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str
     directory, store, ids = _workspace(directory, "demo-referee", ("referee", "alice", "bob"))
     first, second = game.sides[0], game.sides[1]
     ref, genesis = Campaign.new_refereed(directory / "referee", module, ids["referee"],
-                                         {first: (ids["alice"].public, "alice"), second: (ids["bob"].public, "bob")})
+                                         {first: (ids["alice"].public, "alice"), second: (ids["bob"].public, "bob")},
+                                         options=DEMO_OPTIONS.get(module))
     echo(f"the referee creates a refereed game of {game.title}: alice is {first}, bob is {second}")
     camps = {"referee": ref}
     who = {"referee": ids["referee"], first: ids["alice"], second: ids["bob"]}
@@ -178,7 +179,8 @@ def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str
         camps[side], joined = Campaign.join(directory / name, genesis.raw, ids[name])
         ref.ingest([(f"{name}'s join", joined.raw)])
     echo("both players join; their joins travel in the referee's first file")
-    for _ in range(500):
+    per_turn: dict[int, int] = {}  # turn files per game turn: a player's orders, a referee's adjudication
+    for _ in range(1000):
         waiting = ref.waiting()
         if waiting is None:
             break
@@ -194,7 +196,13 @@ def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str
                                                         "adjudicates; one sealed view per player"))
         else:
             ref.ingest([(str(result.path), result.path.read_text())])
-            echo(f"  #{result.envelope.seq} {side}: orders sealed to the referee")
+            echo(f"  #{result.envelope.seq} {side}: {len(result.drafted)} order(s) sealed to the referee")
+        turn = game_turn(ref.match()["full"]["game"])
+        if turn is not None:
+            per_turn[turn] = per_turn.get(turn, 0) + 1
+    if per_turn:
+        echo("turn files per game turn (players' orders and the referee's adjudications): "
+             + ", ".join(f"turn {t}: {n}" for t, n in sorted(per_turn.items())))
     for name, camp in (("referee", ref), ("alice", camps[first]), ("bob", camps[second])):
         echo(f"verify {name} ({camp.dir}): {verify_path(camp.dir).summary()}")
     echo("")

@@ -10,12 +10,11 @@ item" otherwise.  The files sent to players only ever hold tokens.
 
 from __future__ import annotations
 
-import hmac
 import re
 from typing import Any
 
 from pbem_engine.core import Choice, Game, Prompt
-from pbem_engine.private import simulate
+from pbem_engine.private import shuffle_hidden, simulate  # noqa: F401 (shuffle_hidden: used through this module)
 
 # [[token]] or [[token|what it is]]; a card of a deck dealt to private hands is [[deck:<deck>:<shuffle>:<position>|card]]
 TOKEN = re.compile(r"\[\[([0-9a-f]{64}|deck:[a-z0-9-]+:\d+:\d+)(?:\|([a-z ]+))?\]\]")
@@ -51,13 +50,3 @@ def show_prompt(prompt: Prompt, known: dict[str, str], game: Game) -> Prompt:
     return Prompt(prompt.side, show(prompt.text, known, game), choices, prompt.free)
 
 
-def shuffle_hidden(value: Any, key: bytes) -> Any:
-    """``value`` with every list made only of ``{"$hide": ...}`` items put in an order drawn
-    from ``key`` (Fisher-Yates over HMAC-SHA256 output)."""
-    if isinstance(value, dict):
-        return {k: shuffle_hidden(v, hmac.digest(key, k.encode(), "sha256")) for k, v in value.items()}
-    if isinstance(value, list) and len(value) > 1 and all(isinstance(v, dict) and "$hide" in v for v in value):
-        from pbem_engine.dice import Dice
-
-        return Dice(key).shuffle(value, "the order of items hidden together")
-    return value

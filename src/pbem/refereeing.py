@@ -155,6 +155,8 @@ def view_payload(game, full: dict[str, Any], seq: int, side: str, events: list[d
         # a game with hidden pools: the public record of every side's tokens, from which our own
         # tool names our items with our secret and runs the rules for several orders a file
         **({"private": full["private"]} if "private" in full else {}),
+        # and the items the referee hid for this side by the rules (a stand-up): its own to name
+        **({"chosen": full["hidden"][side]["chosen"]} if "hidden" in full else {}),
     }
 
 
@@ -320,6 +322,21 @@ def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None
     return PlayResult(envelope, path, [], [], actions)
 
 
+def own_knowledge(campaign, view: dict[str, Any]) -> dict[str, str]:
+    """What a player of a game with hidden pools may name in a view: what the rules opened,
+    and its own items (from its secret, the items it hid and those the referee hid for it)."""
+    from pbem_engine.referee_hidden import known
+
+    from .hidden import public_knowledge
+
+    game_id = campaign.genesis["game"]
+    out = public_knowledge(game_id, {"private": view["private"]})
+    if campaign.side in view["private"] and campaign.private_secret():
+        chosen = {**view.get("chosen", {}), **campaign.chosen_items()}
+        out.update(known(game_id, view["private"], campaign.side, bytes.fromhex(campaign.private_secret()), chosen))
+    return out
+
+
 def _one_order(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None) -> dict[str, Any] | None:
     """A game whose view is not the whole state: the one decision the view offers."""
     prompt = Prompt(campaign.side, view["prompt"]["text"],
@@ -356,11 +373,12 @@ def _orders_from_view(campaign, view: dict[str, Any], orders: list[str], ask: As
     game, side = campaign.game, campaign.side
     game_id = campaign.genesis["game"]
     secret = bytes.fromhex(campaign.private_secret())
-    chosen = campaign.chosen_items()
+    chosen = {**view.get("chosen", {}), **campaign.chosen_items()}
     public = campaign.match()["public"]
     links = {side: {side: public["chains"][side]["link"], REFEREE: public["chains"][REFEREE]["link"]}}
     seq = campaign.ledger.head()[0] + 1
     actions = list(campaign.draft() or [])
+    drafted = len(actions)
     queue = list(orders)
     listed: list | None = None
     refusal: str | None = None
@@ -374,11 +392,15 @@ def _orders_from_view(campaign, view: dict[str, Any], orders: list[str], ask: As
         except Unknowable:
             stopped, state = True, None
         except (IllegalAction, protocol.ProtocolError, PrivateError) as e:
-            if actions and not queue and not orders:  # a draft the rules now refuse: start again
+            if drafted and len(actions) == drafted:  # a draft the rules now refuse: start again
                 campaign.draft_is_damaged(f"the rules refuse it: {str(e)[:200]}")
-                actions = []
+                actions, drafted = [], 0
                 continue
-            raise PbemError("cannot play this", str(e), code="illegal-action") from None
+            if not ask or queue or not actions:
+                raise PbemError("cannot play this", str(e), code="illegal-action") from None
+            actions.pop()  # the order just given: refused, asked again
+            refusal = str(e)
+            continue
         prompt = game.prompt(state) if state is not None else None
         if stopped or prompt.side != side or game.outcome(state) is not None:
             if queue:
@@ -388,6 +410,7 @@ def _orders_from_view(campaign, view: dict[str, Any], orders: list[str], ask: As
             return actions, ctx.chosen(), True
         mine = {**public_knowledge(game_id, {"private": ctx.records}),
                 **own_known(game_id, ctx.records, side, secret, {**chosen, **dict(ctx.chosen())})}
+        drafted = 0
         shown_now = shown(campaign, {"private": ctx.records, "game": state}, prompt, mine)
         campaign.situation = (state, mine)  # what a simulated player may see
         if listed is None:

@@ -159,6 +159,13 @@ class GallipoliBlocks:
             shown = shown._replace(text=shown.text + rules.deploy_names(state, frame, known))
         return shown
 
+    def forced_action(self, state: dict[str, Any], prompt: Prompt) -> dict[str, Any] | None:
+        """10.1 step 11's stand-up: its blocks are fixed by the rules, only their order is the
+        owner's (its tool shuffles them).  A referee, who holds the owner's secret, plays it."""
+        if prompt.side is None or not state.get("standing") or [c.label for c in prompt.choices] != [rules.STAND_UP]:
+            return None
+        return board.stand_up_order(state, board.army_of(state, prompt.side))
+
     def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
         return state  # only tokens and what the rules revealed: the display names one's own items
 
