@@ -18,10 +18,12 @@ from typing import Any, ClassVar
 from pbem_engine.core import Outcome, Prompt, RulesError
 from pbem_engine.dice import Dice
 
-from . import board, charts, combat, counters, hexmap, results, rules, sequence
+from . import board, charts, combat, counters, hexmap, results, rules, scenarios, sequence
 
 OPTIONS = {
-    "turns": "stop after this many turns (at most 29, errata 2.2)",
+    "turns": "stop after this many turns (at most the scenario's last: 29, 18 or 30, errata 2.2)",
+    "fit": "Scenario 3 only: 'extended' (default: the Campaign Game with 19.0's trigger, to turn 30, errata 2.2) "
+           "| 'add-on' (the trigger added to the Campaign Game as written, 29 turns)",
     "charts": "the printed charts of a player who owns the game, as the parsed chart file (charts.load_charts)",
     "combat": "combat options: {rounding = 'up' (default) | 'down'} (2.3 against 3.22, RULES.md)",
     "losses": "who picks the unit for each step loss (7.6): 'strongest' (default: the strongest unit, no "
@@ -36,7 +38,7 @@ class BloodOnTheTigris:
     version: ClassVar[str] = "0"  # not registered yet
     sides: ClassVar[tuple[str, ...]] = board.SIDES
     options: ClassVar[dict[str, str]] = OPTIONS
-    scenarios: ClassVar[dict[str, str]] = {"campaign": "Scenario 1, the Campaign Game, Nov 1914 - Mar 1917 (16.0)"}
+    scenarios: ClassVar[dict[str, str]] = scenarios.NAMES
     provisional: ClassVar[tuple[str, ...]] = (
         "map: " + hexmap.PROVISIONAL,
         "counters: " + counters.PROVISIONAL,
@@ -62,14 +64,13 @@ class BloodOnTheTigris:
 
     def setup(self, scenario: str, options: dict[str, Any]) -> dict[str, Any]:
         if scenario not in self.scenarios:
-            raise RulesError(f"no scenario {scenario!r}; this game has: {', '.join(self.scenarios)} "
-                             "(Scenarios 2 and 3 are not built yet)")
+            raise RulesError(f"no scenario {scenario!r}; this game has: {', '.join(self.scenarios)}")
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise RulesError(f"unknown options {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
-        turns = options.get("turns")
-        if turns is not None and (not isinstance(turns, int) or not 1 <= turns <= sequence.LAST_TURN):
-            raise RulesError(f"option turns is a whole number 1-{sequence.LAST_TURN}")
+        why = scenarios.check_options(scenario, options)
+        if why:
+            raise RulesError(why)
         if options.get("losses", "strongest") not in results.LOSSES:
             raise RulesError(f"option losses is one of {', '.join(results.LOSSES)}")
         try:
@@ -78,7 +79,7 @@ class BloodOnTheTigris:
                 charts.load_charts(options["charts"])
         except ValueError as e:
             raise RulesError(str(e)) from None
-        state = sequence.setup(dict(options))
+        state = sequence.setup(scenario, dict(options))
         rules.settle(state, None, [], self.charts_of(state))
         return state
 

@@ -45,6 +45,7 @@ DATA['types'] = {
     'tk-german-rgt': {'kind': 'combat', 'arm': 'infantry', 'size': 'regiment', 'cf': 3, 'ma': 10, 'tc': 5, 'steps': 1, 'star': True},
     'tk-arty': {'kind': 'combat', 'arm': 'artillery', 'size': 'brigade', 'cf': 3, 'ma': 8, 'tc': 3, 'steps': 1},
     'tk-german-arty': {'kind': 'combat', 'arm': 'artillery', 'size': 'battalion', 'cf': 2, 'ma': 8, 'tc': 5, 'steps': 1, 'star': True},
+    'tk-german-bn': {'kind': 'combat', 'arm': 'infantry', 'size': 'battalion', 'cf': 2, 'ma': 10, 'tc': 5, 'steps': 1, 'star': True},
     'armoured-car': {'kind': 'support', 'arm': 'armoured-car', 'cf': 2, 'ma': 20, 'steps': 1},
     'ford-van': {'kind': 'support', 'arm': 'van', 'cf': 0, 'ma': 20, 'steps': 1, 'carry': 1},
     'hq-division': {'kind': 'hq', 'cf': 1, 'ma': 12, 'steps': 1, 'echelon': 'division', 'command': 1, 'radius': 6},
@@ -143,6 +144,19 @@ DATA['oob'] = {
         {'id': 'tk-fokker-t15-1', 'name': 'Fokker aeroplane 1', 'side': 'turkish', 'type': 'air-fokker', 'turn': 15, 'enters': 'baghdad'},
         {'id': 'tk-fokker-t15-2', 'name': 'Fokker aeroplane 2', 'side': 'turkish', 'type': 'air-fokker', 'turn': 15, 'enters': 'baghdad'},
         {'id': 'tk-marmariss', 'name': 'Marmariss gunboat', 'side': 'turkish', 'type': 'gunboat-tk', 'off_map': True},
+        # Scenario 2 (18.1) names a 45th Division the order of battle (21.0) lacks: three brigades, ours.
+        {'id': 'tk-1-45', 'name': '1/45 Infantry Brigade', 'side': 'turkish', 'type': 'tk-inf', 'division': '45th', 'off_map': True, 'not_in_oob': '18.1'},
+        {'id': 'tk-2-45', 'name': '2/45 Infantry Brigade', 'side': 'turkish', 'type': 'tk-inf', 'division': '45th', 'off_map': True, 'not_in_oob': '18.1'},
+        {'id': 'tk-3-45', 'name': '3/45 Infantry Brigade', 'side': 'turkish', 'type': 'tk-inf', 'division': '45th', 'off_map': True, 'not_in_oob': '18.1'},
+        # Scenario 3 (19.0), Operation Lightning: the 3rd Cavalry Division (three brigades, ours), the
+        # German units 601, 60 and 133 (battalions, ours) and one Albatross, none of them in 21.0.
+        {'id': 'tk-1-3-cav', 'name': '1/3 Cavalry Brigade', 'side': 'turkish', 'type': 'tk-cav', 'division': '3rd Cavalry', 'off_map': True, 'not_in_oob': '19.0', 'lightning': True},
+        {'id': 'tk-2-3-cav', 'name': '2/3 Cavalry Brigade', 'side': 'turkish', 'type': 'tk-cav', 'division': '3rd Cavalry', 'off_map': True, 'not_in_oob': '19.0', 'lightning': True},
+        {'id': 'tk-3-3-cav', 'name': '3/3 Cavalry Brigade', 'side': 'turkish', 'type': 'tk-cav', 'division': '3rd Cavalry', 'off_map': True, 'not_in_oob': '19.0', 'lightning': True},
+        {'id': 'tk-german-601', 'name': 'German Battalion 601', 'side': 'turkish', 'type': 'tk-german-bn', 'off_map': True, 'not_in_oob': '19.0', 'lightning': True},
+        {'id': 'tk-german-60', 'name': 'German Battalion 60', 'side': 'turkish', 'type': 'tk-german-bn', 'off_map': True, 'not_in_oob': '19.0', 'lightning': True},
+        {'id': 'tk-german-133', 'name': 'German Battalion 133', 'side': 'turkish', 'type': 'tk-german-bn', 'off_map': True, 'not_in_oob': '19.0', 'lightning': True},
+        {'id': 'tk-albatross-lightning', 'name': 'Albatross aeroplane (Lightning)', 'side': 'turkish', 'type': 'air-albatross', 'off_map': True, 'not_in_oob': '19.0', 'lightning': True},
         {'id': 'br-mef-hq', 'name': 'MEF HQ', 'side': 'british', 'type': 'hq-army', 'turn': 1, 'enters': 'fao', 'normal_on_entry': True},
         {'id': 'br-i-corps-hq', 'name': 'I Corps HQ', 'side': 'british', 'type': 'hq-corps', 'turn': 23, 'enters': 'basra'},
         {'id': 'br-ii-corps-hq', 'name': 'II Corps HQ', 'side': 'british', 'type': 'hq-corps', 'turn': 6, 'enters': 'basra'},

@@ -67,7 +67,8 @@ def held(state: dict[str, Any], uid: str) -> str:
 
 def tethered(state: dict[str, Any], uid: str, h: str) -> bool:
     """16.22: the 35th Division stays within 5 hexes of Nasirya until attacked or turn 10."""
-    if UNITS[uid].get("division") != "35th" or state["turn"] >= 10 or state.get("released_35"):
+    if UNITS[uid].get("division") != "35th" or state["turn"] >= 10 or state.get("released_35") \
+            or state["scenario"] not in ("campaign", "lightning"):
         return False
     return hexmap.distance(h, hexmap.PLACE_HEX["nasirya"]) > 5
 

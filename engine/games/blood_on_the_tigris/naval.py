@@ -15,6 +15,7 @@ from . import board, counters, hexmap
 from .board import enemy, kind, side_of
 from .counters import UNITS
 from .logistics import load
+from .scenarios import blocked_sides
 
 GROUNDING_EVERY = 10  # 15.1: a check after every 10 hexsides of seasonal water, dry turns
 
@@ -28,6 +29,7 @@ def route(state: dict[str, Any], start: str, goal: str | None = None, mp: int = 
     """Water hexsides a boat can reach from ``start`` (15.2), each with its path; not across
     the blocked channel (16.24)."""
     wet = board.rain(state)
+    closed = blocked_sides(state)  # 18.1
     paths = {start: [start]}
     queue = deque([start])
     while queue:
@@ -35,7 +37,7 @@ def route(state: dict[str, Any], start: str, goal: str | None = None, mp: int = 
         if len(paths[s]) - 1 >= mp:
             continue
         for t in hexmap.boat_links(s, wet):
-            if t not in paths and not blocked(state, t):
+            if t not in paths and not blocked(state, t) and t not in closed:
                 paths[t] = paths[s] + [t]
                 queue.append(t)
     paths.pop(start)

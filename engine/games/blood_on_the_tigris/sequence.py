@@ -10,11 +10,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import board, counters, hexmap, naval, supply
+from . import board, counters, hexmap, naval, scenarios, supply
 from .board import enemy, kind, side_of
 from .counters import UNITS
 
-LAST_TURN = 29  # 2.2 errata: the Campaign Game ends on turn 29
 VP = {"basra": 1, "ahwaz": 1, "amara": 1, "nasirya": 1, "kut": 3, "ctesiphon": 1}  # 17.0
 LEVELS = [(12, "British decisive victory", "british"), (10, "British victory", "british"),
           (8, "British tactical victory", "british"), (6, "draw", None), (0, "Turkish victory", "turkish")]
@@ -32,7 +31,7 @@ def new_state(scenario: str, options: dict[str, Any]) -> dict[str, Any]:
     places = sorted({p["hex"] for p in hexmap.PLACES.values()} | set(hexmap.DEPOT_TERRAIN_HEXES))
     return {
         "scenario": scenario, "options": options, "turn": 1,
-        "last": min(options.get("turns") or LAST_TURN, LAST_TURN),
+        "last": min(options.get("turns") or scenarios.last_turn(scenario, options), scenarios.last_turn(scenario, options)),
         "phase": "mutual", "active": "turkish", "units": {}, "lost": [], "depots": {}, "next_depot": 1,
         "control": {h: "turkish" for h in places},  # 12.1 added: the Turks control everything at first
         "captured": {}, "supply": {"british": 0, "turkish": 0}, "forts": [], "blocked": None,
@@ -41,9 +40,12 @@ def new_state(scenario: str, options: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def setup(options: dict[str, Any]) -> dict[str, Any]:
-    """16.1: only Turkish units begin on the map."""
-    state = new_state("campaign", options)
+def setup(scenario: str, options: dict[str, Any]) -> dict[str, Any]:
+    """16.1: only Turkish units begin on the map (Scenarios 1 and 3); 18.1 for Scenario 2."""
+    state = new_state(scenario, options)
+    if scenario == "turning-point":
+        scenarios.setup_turning_point(state, fresh, new_depot)
+        return state
     for uid, u in sorted(UNITS.items()):
         if "setup" in u:
             state["units"][uid] = fresh(uid, u["setup"])
@@ -70,19 +72,20 @@ def begin_turn(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
     t = state["turn"]
     events.append({"text": f"turn {t} begins{' (rain)' if board.rain(state) else ''}"})
     state["air_used"] = []
+    schedule = scenarios.campaign_rules(state)  # 16.3, 16.25: Scenarios 1 and 3 only
     for side in board.SIDES:
-        n = counters.SUPPLY[side].get(t, 0)
+        n = counters.SUPPLY[side].get(t, 0) if schedule else 0
         if n:
             state["supply"][side] += n
             events.append({"text": f"{side}: {n} supply point(s) arrive (16.3)"})
-    if t % 2 == 0:  # 16.25: one point per objective held, from the next even turn after capture
+    if t % 2 == 0 and schedule:  # 16.25: one point per objective held, from the next even turn after capture
         for p in EXTRA_SUPPLY:
             since = state["captured"].get(p)
             if since is not None and since < t and state["control"].get(hexmap.PLACE_HEX[p]) == "british":
                 state["supply"]["british"] += 1
                 events.append({"text": f"the British draw an extra supply point for {hexmap.PLACES[p]['name']} (16.25)"})
     for uid in sorted(state["units"]):
-        if UNITS[uid].get("removed") == t:
+        if UNITS[uid].get("removed") == t and schedule:
             del state["units"][uid]
             events.append({"text": f"{counters.name(uid)} is withdrawn (16.3)"})
     for v in state["units"].values():
@@ -138,13 +141,24 @@ def reinforce(state: dict[str, Any], side: str, events: list[dict[str, Any]]) ->
     """13.1: reinforcements enter at the start of their side's movement phase, full MA, free
     of cost, possibly over-stacked (6.0) or in an enemy ZOC."""
     t = state["turn"]
-    for uid, u in sorted(UNITS.items()):
-        if u["side"] != side or u.get("turn") != t or uid in state["units"] or uid in state["lost"]:
+    if not scenarios.campaign_rules(state):
+        return  # 18.0 gives Scenario 2 no reinforcements (ours)
+    arriving = [uid for uid, u in sorted(UNITS.items()) if u.get("turn") == t]
+    if side == "turkish" and scenarios.lightning_due(state):  # 19.0: Operation Lightning
+        state["lightning"] = t
+        arriving += scenarios.lightning_units()
+        for _ in range(scenarios.LIGHTNING_DEPOTS):
+            h = _entry_hex(state, side, "baghdad")
+            new_depot(state, side, h)
+            events.append({"text": f"Operation Lightning: a Turkish depot arrives at {hexmap.label(h)} (19.0)"})
+    for uid in arriving:
+        u = UNITS[uid]
+        if u["side"] != side or uid in state["units"] or uid in state["lost"]:
             continue
         if u["kind"] == "air":
             at = "air"  # 11.5: aeroplanes have no place on the map
         else:
-            h = _entry_hex(state, side, u["enters"])
+            h = _entry_hex(state, side, u.get("enters", "baghdad"))
             if u["kind"] in ("gunboat", "steamer"):
                 at = next((s for s in hexmap.sides_of(h) if not naval.blocked(state, s)), None) or \
                     hexmap.LINES["shatt"][-1]
@@ -187,7 +201,10 @@ def update_control(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
 
 
 def garrison_hexes(state: dict[str, Any]) -> list[str]:
-    """16.21: Nasirya, Basra and Ahwaz, once captured, keep a British combat unit."""
+    """16.21: Nasirya, Basra and Ahwaz, once captured, keep a British combat unit (Scenarios 1
+    and 3)."""
+    if not scenarios.campaign_rules(state):
+        return []
     return [hexmap.PLACE_HEX[p] for p in GARRISONS if state["control"].get(hexmap.PLACE_HEX[p]) == "british"]
 
 
@@ -207,6 +224,11 @@ def victory_points(state: dict[str, Any]) -> int:
 
 
 def final(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    if state["scenario"] == "turning-point":  # 18.1
+        state["result"] = scenarios.turning_point_result(state)
+        state["phase"] = "over"
+        events.append({"text": f"the game ends: {state['result']['result']}: {state['result']['reason']}"})
+        return
     vp = victory_points(state)
     state["vp"] = vp
     for floor, text, winner in LEVELS:
@@ -221,7 +243,8 @@ def final(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
 def end_of_turn(state: dict[str, Any], dice: Any, events: list[dict[str, Any]]) -> None:
     """3.4 supply survival; 16.3 turn 4: Ahwaz unoccupied costs the British a point a turn; 3.5."""
     events.extend(supply.update_supply(state, dice))
-    if state["turn"] >= 4 and board.occupied_by(state, hexmap.PLACE_HEX["ahwaz"]) != "british" \
+    if state["turn"] >= 4 and scenarios.campaign_rules(state) \
+            and board.occupied_by(state, hexmap.PLACE_HEX["ahwaz"]) != "british" \
             and state["supply"]["british"] > 0:
         state["supply"]["british"] -= 1
         events.append({"text": "Ahwaz is not British-occupied: the British lose a supply point (16.3 turn 4)"})
