@@ -1,13 +1,15 @@
 """Blood on the Tigris: The Iraq Campaign 1914-1917 (rules document 004): the rules module.
 
-Not yet registered (engine/registry.py): phase 2 of issue 19.  Rules by section: ``sequence``
-(3.0 the turn, 3.1 Mutual Operations, 13.1 reinforcements, 16.1-16.25 Scenario 1, 17.0
-victory), ``movement`` (4.0-5.2, 8.0-8.1, 9.4, 14.0), ``supply`` (3.4, 10.0, 12.0-12.6, 13.2),
-``fight`` and ``combat`` (3.22, 7.0-7.8, 9.0, 11.0), ``naval`` (15.0-15.6, 16.24); ``rules``
-holds the prompts and orders.  The map (``hexmap``, map_data.py), the counters (``counters``,
-counters_data.py) and the charts (``charts_provisional``) are PROVISIONAL reconstructions; a
-player's printed charts come in as the option ``charts`` (the parsed file, checked by
-``charts.load_charts``).  RULES.md says what is enforced and what not.
+Not yet registered (engine/registry.py): phase 3 of issue 19.  Rules by section: ``sequence``
+(3.0 the turn, 3.1 Mutual Operations, 13.1 reinforcements, 16.2x special rules, 17.0
+victory), ``scenarios`` (16.0, 18.0, 19.0), ``movement`` (4.0-5.2, 8.0-8.1, 9.4, 14.0),
+``logistics`` (9.2 forts, 9.6 vans, 12.3 depots moving, 15.1 burning, 15.3-15.4 cargo and
+ferries), ``supply`` (3.4, 10.0, 12.0-12.6, 13.2), ``fight``, ``results`` and ``combat`` (3.22,
+7.0-7.8, 9.0, 11.0), ``naval`` (15.0-15.6, 16.24); ``rules`` holds the prompts and orders.  The
+map (``hexmap``, map_data.py), the counters (``counters``, counters_data.py) and the charts
+(``charts_provisional``) are PROVISIONAL reconstructions; a player's printed charts come in
+as the option ``charts`` (the parsed file, checked by ``charts.load_charts``).  RULES.md says
+what is enforced and what not.
 """
 
 from __future__ import annotations
