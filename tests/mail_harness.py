@@ -267,7 +267,8 @@ def signed_file(output: str) -> Path:
 
 
 def refereed_game(runner: CliRunner, root: Path, relay: Relay, module: str = "hill60",
-                  referee_box: Mailbox | None = None, imap=None) -> tuple[Person, Person, Person, Path, Path, Path]:
+                  referee_box: Mailbox | None = None, imap=None, options: tuple[str, ...] = ()
+                  ) -> tuple[Person, Person, Person, Path, Path, Path]:
     """A refereed game set up by mail alone: the referee's invitations mailed, both players
     joined from the mail (piped in) and their joins mailed back; not yet read by the referee.
     Returns (ref, alice, bob, the referee's campaign, alice's, bob's)."""
@@ -278,7 +279,7 @@ def refereed_game(runner: CliRunner, root: Path, relay: Relay, module: str = "hi
         p.configure(relay)
     game, a, b = root / "ref-game", root / "alice-game", root / "bob-game"
     ref.invoke("new", module, "--referee", "--key", "ref", "--player", f"allied={alice.player.pub}",
-               "--player", f"ottoman={bob.player.pub}", "--campaign", game)
+               "--player", f"ottoman={bob.player.pub}", "--campaign", game, *options)
     for p, side in ((alice, "allied"), (bob, "ottoman")):
         ref.invoke("mail", "address", side, p.address, "--campaign", game)
     ref.invoke("mail", "send", "--campaign", game)
