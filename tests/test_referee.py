@@ -169,7 +169,8 @@ def test_misuse_and_refusals(tmp_path):
     assert_refused(r, "not-your-turn")
     r = invoke(g.runner, "new", "tabletop", "--referee", "--key", "ref", "--player", f"allied={g.alice.pub}",
                "--player", f"ottoman={g.bob.pub}", "--campaign", tmp_path / "tt", env=g.ref.env)
-    assert_refused(r, "bad-module")
+    assert r.exit_code == 2 and "--pack NAME-OR-DIR" in r.output  # table-top is refereed with its pack, as in two-player
+    assert not (tmp_path / "tt").exists()
     g.step()  # the referee starts: each player gets its own file
     before = (g.alice.dir / "campaign.db").read_bytes()
     r = invoke(g.runner, "ingest", "--campaign", g.alice.dir, g.sent_to["ottoman"][0], env=g.alice.env)

@@ -221,3 +221,58 @@ def test_a_game_of_forced_decisions_is_settled_by_the_referee_alone(tmp_path):
     assert g.ref.ledger.head()[0] == 2  # genesis, the start (every roll), the disclosure
     for camp in g.camps.values():
         assert verify_path(camp.dir).summary().startswith("OK")
+
+
+def test_table_top_mode_refereed_a_hand_stays_hidden_until_played(tmp_path):
+    """Table-top mode with a referee, through the CLI: the pack travels in the referee's
+    invitation, red draws from its private deck and plays one card; blue's files and report
+    name only the card played, red's name both; all three verify after the disclosure."""
+    import re
+
+    from click.testing import CliRunner
+
+    from tests.conftest import new_player, pbem
+    from tests.test_tabletop import MINI
+
+    runner = CliRunner()
+    (tmp_path / "mini").mkdir()
+    (tmp_path / "mini" / "pack.toml").write_text(MINI)
+    ref, red, blue = (new_player(runner, tmp_path, n, s) for n, s in (("ref", "referee"), ("alice", "red"),
+                                                                        ("bob", "blue")))
+    run = lambda p, *args: pbem(runner, *args, env=p.env)  # noqa: E731
+    run(ref, "new", "tabletop", "--referee", "--pack", str(tmp_path / "mini"), "--key", "ref",
+        "--player", f"red={red.pub}", "--player", f"blue={blue.pub}", "--campaign", ref.dir)
+    invitation = next((ref.dir / "sent").glob("*genesis.pbem"))
+    for p in (red, blue):
+        run(p, "join", invitation, "--key", p.name, "--campaign", p.dir)
+        run(ref, "ingest", "--campaign", ref.dir, next((p.dir / "sent").glob("*join.pbem")))
+    received = {"red": [], "blue": []}
+
+    def adjudicate():
+        out = run(ref, "play", "--campaign", ref.dir).output
+        for side, path in re.findall(r"for (\w+) \(\w+\): (\S+)", out):
+            received[side].append(Path(path))
+            run({"red": red, "blue": blue}[side], "ingest", "--campaign", {"red": red, "blue": blue}[side].dir, path)
+
+    def act(p, *orders):
+        out = run(p, "play", *orders, "--campaign", p.dir).output
+        path = re.search(r"signed turn file #\d+: (\S+)", out).group(1)
+        run(ref, "ingest", "--campaign", ref.dir, path)
+        adjudicate()
+
+    adjudicate()  # the start: both views
+    act(red, "draw 3 from red orders", "play charge", "pass")  # several orders, one file
+    red_report = run(red, "report", "--campaign", red.dir).output
+    blue_report = run(blue, "report", "--campaign", blue.dir).output
+    assert "red plays Charge" in blue_report and "red plays Charge" in red_report
+    assert re.search(r"red hand: a concealed item a concealed item$", blue_report, re.M), blue_report
+    assert re.search(r"red hand: (Charge|Rally) (Charge|Rally)$", red_report, re.M), red_report
+    held = re.search(r"red hand: (\w+) (\w+)$", red_report, re.M).groups()
+    if "Rally" in held:  # the card red still holds never reaches blue
+        assert all(b"Rally" not in blob for path in received["blue"] for blob in opened_file(path))
+        assert "Rally" not in blue_report
+    act(blue, "end blue concedes")
+    while Campaign.open(ref.dir).waiting() is not None:
+        adjudicate()
+    for p in (ref, red, blue):
+        assert run(p, "verify", p.dir).output.startswith("OK: ")

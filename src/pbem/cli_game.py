@@ -71,10 +71,25 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
             raise click.UsageError("--referee takes --player SIDE=FILE for each side; not --as, --opponent or --dice "
                                    "(a referee game's dice always need the referee's and the player's links)")
         return _new_refereed(ctx, module, key_name, players, scenario, deadline, encrypt_secrets, campaign,
-                             _game_options(game_options, cards_file))
+                             _with_pack(module, pack_name, reveal_concealed, _game_options(game_options, cards_file)))
     if not side or not opponent or players:
         raise click.UsageError("a two-player game needs --as SIDE and --opponent FILE (--player is for --referee)")
-    options: dict[str, Any] = _game_options(game_options, cards_file)
+    options = _with_pack(module, pack_name, reveal_concealed, _game_options(game_options, cards_file))
+    public, comment = _read_public(opponent)
+    name = comment.removeprefix("pbem:") or opponent.stem
+    identity = keystore(ctx).load(key_name, identity_passphrase)
+    directory = campaign or Path(".")
+    camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, options or None,
+                                  mode=mode, deadline_hours=deadline, lock=secrets_lock(encrypt_secrets))
+    path = camp.dir / "sent" / file_name(envelope)
+    click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
+    click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
+    _invitation_mail(ctx, camp, envelope, path)
+    click.echo(f"Send the invitation to {name}: {path}")
+
+
+def _with_pack(module: str, pack_name: str | None, reveal_concealed: bool, options: dict[str, Any]) -> dict[str, Any]:
+    """Table-top mode: the pack the invitation carries (options.pack), checked first."""
     if module == "tabletop" or pack_name:
         from .datapack import check, find, load
 
@@ -88,17 +103,7 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
                             code="bad-pack")
         if reveal_concealed:
             options["reveal_concealed"] = True
-    public, comment = _read_public(opponent)
-    name = comment.removeprefix("pbem:") or opponent.stem
-    identity = keystore(ctx).load(key_name, identity_passphrase)
-    directory = campaign or Path(".")
-    camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, options or None,
-                                  mode=mode, deadline_hours=deadline, lock=secrets_lock(encrypt_secrets))
-    path = camp.dir / "sent" / file_name(envelope)
-    click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
-    click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
-    _invitation_mail(ctx, camp, envelope, path)
-    click.echo(f"Send the invitation to {name}: {path}")
+    return options
 
 
 def _invitation_mail(ctx: click.Context, camp, envelope, path: Path) -> None:

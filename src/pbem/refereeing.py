@@ -37,11 +37,16 @@ def new_genesis(module: str, identity: Identity, players: dict[str, tuple[bytes,
     and box key, hex).  ``Campaign.new_refereed`` creates the referee's campaign with them."""
     from pbem_engine.registry import UnknownGame, get_game
 
-    if module == "tabletop":
-        raise PbemError("table-top mode cannot be refereed yet", "its data pack travels in a two-player invitation; "
-                        "a referee's invitation does not carry one yet", code="bad-module")
     try:
-        game = get_game(module)
+        if module == "tabletop":  # built from the pack its invitation carries (options.pack), as in a two-player game
+            from pbem_engine.registry import tabletop_game
+
+            if not isinstance((options or {}).get("pack"), dict):
+                raise PbemError("table-top mode needs a data pack", "pbem new tabletop --referee --pack NAME-OR-DIR",
+                                code="no-pack")
+            game = tabletop_game(options["pack"])
+        else:
+            game = get_game(module)
     except UnknownGame as e:
         raise PbemError("unknown game module", str(e), code="unknown-module") from None
     if sorted(players) != sorted(game.sides):
