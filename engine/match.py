@@ -262,7 +262,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     over = game.outcome(match["game"]) is not None
     if over and (actions or body.get("private_secret") is None):
         raise ProtocolError("game-over", "the game is over; only private secrets may still be revealed")
-    records = copy_state(match["private"]) if "private" in match else None
+    records = _copy_records(match["private"]) if "private" in match else None
     ctx = None
     if records is not None:
         ctx = private.PrivateContext(match["game_id"], seq, side, records, {s: c["link"] for s, c in chains.items()},
@@ -284,6 +284,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     elif body.get("decks") is not None:
         raise ProtocolError("bad-body", "this game has no dealt decks")
 
+    owned = False  # whether ``state`` is this envelope's own copy yet
     if pending:
         if pending["side"] == side:
             raise ProtocolError("owes-reveal", f"waiting for {_other(game, side)}'s reveal of the roll "
@@ -295,13 +296,15 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         events += new_events
         rolls += new_rolls
         pending = None
+        owned = True  # step gave _resolve a copy of its own
     elif not actions and body.get("private_secret") is None and not _opening_owed(game, match, side) \
             and not owes_deck:
         raise ProtocolError("nothing-to-do", f"{side} sent no actions and owes no reveal")
 
     # A roll reached by forced actions only is sealed by links already revealed: see at_once().
     forced = at_once(match, side, _other(game, side))
-    owned = False  # the actions change one copy of the state in place, with a snapshot before each
+    # The actions change one copy of the state in place (``owned``), with a snapshot before each
+    # that may need one.
     for i, action in enumerate(actions):
         if pending:
             raise ProtocolError("after-roll", f"action {i + 1} follows a roll that waits for "
@@ -309,12 +312,16 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         mark = _mark(ctx)
         prompt = game.prompt(state)
         forced = forced and is_forced(prompt)
-        if not owned:
-            state, owned = copy_state(state), True
         # The way back if the action must wait for dice.  A sealed roll that waits must be the
         # last action, so only the last one needs it, unless a roll can resolve at once here.
         last = i == len(actions) - 1
-        before = marshal.dumps(state) if last or forced or match["mode"] == "unsealed" else None
+        keep = last or forced or match["mode"] == "unsealed"
+        if not owned:  # the copy's bytes are also the snapshot: the state is unchanged between
+            raw = marshal.dumps(state)
+            state, owned = marshal.loads(raw), True
+            before = raw if keep else None
+        else:
+            before = marshal.dumps(state) if keep else None
         try:
             state, new_events = step(game, state, side, action, _with(NoDice(), ctx), prompt=prompt, in_place=True)
             events += new_events
@@ -332,7 +339,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
                 other = _other(game, side)
                 other_link = {"side": other, "index": chains[other]["index"], "link": chains[other]["link"]}
                 state, new_events, new_rolls = _resolve(game, match, state, action, seq, seq, own, other_link,
-                                                        declarations, "sealed", ctx)
+                                                        declarations, "sealed", ctx, in_place=True)
                 events += new_events
                 rolls += new_rolls
                 forced = False  # a second roll after this one's result is known must wait
@@ -346,7 +353,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
                                         f"saw before committing; wait for {other}'s opening reveal") from None
                 other_link = {"side": other, "index": chains[other]["index"], "link": chains[other]["link"]}
                 state, new_events, new_rolls = _resolve(game, match, state, action, seq, seq, own, other_link,
-                                                        declarations, "unsealed", ctx)
+                                                        declarations, "unsealed", ctx, in_place=True)
                 events += new_events
                 rolls += new_rolls
                 continue
@@ -400,7 +407,10 @@ def _advance_referee(game: Game, match: dict[str, Any], seq: int, side: str, bod
                   "links": [actor, ref], "declarations": declarations, "seed": seed.hex()}
         return Dice(seed), source
 
-    return referee.advance(game, match, seq, side, body, chains, seeded, declarations_hash, ProtocolError)
+    from .referee_deck import order_key  # the order of the shuffles of decks the referee holds
+
+    return referee.advance(game, match, seq, side, body, chains, seeded, declarations_hash, ProtocolError,
+                           order_key(salt))
 
 
 def referee_mix(salt: bytes, n: int) -> bytes:
@@ -462,6 +472,15 @@ def at_once(match: dict[str, Any], side: str, other: str) -> bool:
     return match["mode"] == "sealed" and match.get("last", side) == other
 
 
+def _copy_records(records: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the sides' private records that an envelope may change: what ``PrivateContext``
+    and ``_reveal_secret`` change in place (the sizes, the openings, the record's own fields) is
+    copied; the log is a new list sharing its entries, which are only ever appended, never changed
+    (a deep copy of a long game's log cost more than the state's)."""
+    return {side: dict(r, sizes=dict(r["sizes"]), log=list(r["log"]), opened=dict(r["opened"]))
+            for side, r in records.items()}
+
+
 def _mark(ctx: private.PrivateContext | None) -> tuple[int, tuple[int, ...]] | None:
     if ctx is None:
         return None
@@ -497,11 +516,13 @@ def _reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: 
 
 def _resolve(game: Game, match: dict[str, Any], state: dict[str, Any], action: dict[str, Any], declared_in: int,
              resolved_in: int, actor: dict[str, Any], other: dict[str, Any], declarations: str, mode: str,
-             ctx: private.PrivateContext | None = None) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    """Apply ``action`` with dice seeded by both links; every roll records its inputs."""
+             ctx: private.PrivateContext | None = None, in_place: bool = False
+             ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+    """Apply ``action`` with dice seeded by both links; every roll records its inputs.
+    ``in_place``: ``state`` is the caller's own copy (restored from its snapshot), changed in place."""
     seed = roll_seed(match["game_id"], declared_in, actor["link"], other["link"], declarations)
     dice = _with(Dice(seed), ctx)
-    state, events = step(game, state, actor["side"], action, dice)
+    state, events = step(game, state, actor["side"], action, dice, in_place=in_place)
     source = {"actor": actor["side"], "declared_in": declared_in, "resolved_in": resolved_in, "mode": mode,
               "links": [actor, other], "declarations": declarations, "seed": seed.hex()}
     return state, events, [dict(r, **source) for r in dice.rolls]
