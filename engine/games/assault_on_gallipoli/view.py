@@ -16,9 +16,9 @@ from .data import AREAS, SIDES
 
 # x east, y north, in the pack's units; placed between the pack's areas they border (provisional)
 MORE_COORDS = {
-    "no-1-outpost": [3, 13], "chailak-dere": [5, 13], "rhododendron-spur": [7, 12], "hill-971": [11, 14],
-    "plugges-plateau": [4, 9], "monash-valley": [6, 8], "the-nek": [7, 10], "baby-700": [8, 11],
-    "battleship-hill": [9, 12], "the-400-plateau": [6, 7], "pine-ridge": [8, 5], "legge-valley": [8, 7],
+    "no-1-outpost": [3, 13], "chailak-dere": [5, 13], "rhododendron-spur": [7, 13], "hill-971": [11, 14],
+    "plugges-plateau": [4, 9], "monash-valley": [5, 8], "the-nek": [7, 10], "baby-700": [8, 11],
+    "battleship-hill": [8, 12], "the-400-plateau": [7, 7], "pine-ridge": [8, 5], "legge-valley": [9, 6],
     "scrubby-knoll": [10, 10],
 }
 TERRAIN = {0: "beach", 1: "open", 2: "hill", 3: "hill"}  # the map's colours by elevation
