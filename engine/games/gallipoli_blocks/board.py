@@ -85,34 +85,62 @@ def block_name(block_id: str) -> str:
     return BLOCKS[block_id][0]
 
 
-def tokens(state: dict[str, Any], space: str | None = None, army: str | None = None) -> list[str]:
+Occupancy = dict[str, list[str]]  # space -> its tokens, in the blocks' dict order
+
+
+def occupancy(state: dict[str, Any]) -> Occupancy:
+    """Where every token stands, read once from the blocks: the index a caller that asks many
+    questions about one unchanging state (a prompt, a supply trace) passes to ``tokens``,
+    ``occupant``, ``room`` and ``may_enter`` as ``occ``.  It is never stored in the state: it
+    answers for the state it was read from, until that state changes."""
+    occ: Occupancy = {}
+    for t, b in state["blocks"].items():
+        at = b["at"]
+        if at in occ:
+            occ[at].append(t)
+        else:
+            occ[at] = [t]
+    return occ
+
+
+def tokens(state: dict[str, Any], space: str | None = None, army: str | None = None,
+           occ: Occupancy | None = None) -> list[str]:
     """Tokens on the board in a defined order, by entry then token: never the dict's order,
     which a state read back from its canonical (key-sorted) JSON does not keep."""
-    return sorted((t for t, b in state["blocks"].items()
-                   if (space is None or b["at"] == space) and (army is None or b["army"] == army)),
-                  key=lambda t: (state["blocks"][t]["born"], t))
+    blocks = state["blocks"]
+    if space is not None and occ is not None:
+        found = occ.get(space, ()) if army is None else [t for t in occ.get(space, ()) if blocks[t]["army"] == army]
+    else:
+        found = [t for t, b in blocks.items()
+                 if (space is None or b["at"] == space) and (army is None or b["army"] == army)]
+    return sorted(found, key=lambda t: (blocks[t]["born"], t))
 
 
-def occupant(state: dict[str, Any], space: str) -> str | None:
+def occupant(state: dict[str, Any], space: str, occ: Occupancy | None = None) -> str | None:
+    if occ is not None:
+        here = occ.get(space)
+        return state["blocks"][here[0]]["army"] if here else None
     for b in state["blocks"].values():
         if b["at"] == space:
             return b["army"]
     return None
 
 
-def room(state: dict[str, Any], space: str) -> int:
+def room(state: dict[str, Any], space: str, occ: Occupancy | None = None) -> int:
     if is_hq(space):
         return 10**6
+    if occ is not None:
+        return STACK - len(occ.get(space, ()))
     return STACK - sum(1 for b in state["blocks"].values() if b["at"] == space)  # a count: no need to sort
 
 
-def may_enter(state: dict[str, Any], army: str, space: str) -> bool:
+def may_enter(state: dict[str, Any], army: str, space: str, occ: Occupancy | None = None) -> bool:
     """8.1.1: not enemy-occupied, not an enemy HQ, not Suvla before its card, within the stacking limit."""
     if is_hq(space) and space not in HQ[army]:
         return False
     if in_suvla(space) and not state["suvla_open"]:
         return False
-    return occupant(state, space) in (None, army) and room(state, space) > 0
+    return occupant(state, space, occ) in (None, army) and room(state, space, occ) > 0
 
 
 def parse_sealed(value: str) -> tuple[str, int | None]:

@@ -14,32 +14,38 @@ LANDING_HIT = 3  # 9.1: each die of 3 or more
 
 
 # ------------------------------------------------------------------ 8.1 OPS
-def movable(state: dict[str, Any], army: str, tok: str) -> list[str]:
-    """Where one block may go from its space (8.1.1), landings (9.0) included."""
+def movable(state: dict[str, Any], army: str, tok: str, occ: board.Occupancy | None = None) -> list[str]:
+    """Where one block may go from its space (8.1.1), landings (9.0) included.  ``occ``:
+    ``board.occupancy(state)``, when the caller asks about several blocks of one state."""
     b = state["blocks"][tok]
     if b["stop"]:
         return []
-    return [s for s in board.adjacent(b["at"]) if board.may_enter(state, army, s) or is_landing(state, army, b["at"], s)]
+    occ = board.occupancy(state) if occ is None else occ
+    return [s for s in board.adjacent(b["at"])
+            if board.may_enter(state, army, s, occ) or is_landing(state, army, b["at"], s, occ)]
 
 
-def destinations(state: dict[str, Any], frame: dict[str, Any], army: str, tok: str) -> list[str]:
+def destinations(state: dict[str, Any], frame: dict[str, Any], army: str, tok: str,
+                 occ: board.Occupancy | None = None) -> list[str]:
     """``movable`` less the beaches whose landing party already fills the space (4.5)."""
-    return [s for s in movable(state, army, tok)
-            if len(frame["landing"].get(s, [])) < board.room(state, s) or board.occupant(state, s)]
+    occ = board.occupancy(state) if occ is None else occ
+    return [s for s in movable(state, army, tok, occ)
+            if len(frame["landing"].get(s, [])) < board.room(state, s, occ) or board.occupant(state, s, occ)]
 
 
-def is_landing(state: dict[str, Any], army: str, src: str, dst: str) -> bool:
+def is_landing(state: dict[str, Any], army: str, src: str, dst: str, occ: board.Occupancy | None = None) -> bool:
     """8.1.1, 9.1: from an HQ space to a beach that is empty or (a landing attack) enemy-held."""
-    return (board.is_hq(src) and board.terrain(dst) == "beach" and board.occupant(state, dst) != army
+    return (board.is_hq(src) and board.terrain(dst) == "beach" and board.occupant(state, dst, occ) != army
             and not (board.in_suvla(dst) and not state["suvla_open"]))
 
 
-def attacks(state: dict[str, Any], army: str) -> list[tuple[str, str]]:
+def attacks(state: dict[str, Any], army: str, occ: board.Occupancy | None = None) -> list[tuple[str, str]]:
     """8.1.2: (attacking space, battle space) pairs; an attack from an HQ onto a beach is a landing."""
+    occ = board.occupancy(state) if occ is None else occ
     out = []
     for src in sorted({b["at"] for b in state["blocks"].values() if b["army"] == army and not b["stop"]}):
         for dst in board.adjacent(src):
-            if board.occupant(state, dst) == enemy(army) and not board.is_hq(dst):
+            if board.occupant(state, dst, occ) == enemy(army) and not board.is_hq(dst):
                 out.append((src, dst))
     return out
 
@@ -53,7 +59,8 @@ def do_ops(state: dict[str, Any], frame: dict[str, Any], army: str, action: dict
         return
     if do == "activate":  # 8.1.1
         space = action["space"]
-        if not any(movable(state, army, t) for t in board.tokens(state, space, army)):
+        occ = board.occupancy(state)
+        if not any(movable(state, army, t, occ) for t in board.tokens(state, space, army, occ)):
             raise IllegalAction(f"no {army} block at {space} can move")
         frame["left"] -= 1
         state["frames"].append({"k": "move", "army": army, "space": space, "moved": [], "landing": {}})

@@ -73,9 +73,10 @@ def frame_prompt(state: dict[str, Any], cards: dict) -> Prompt:
     if kind == "ops":
         return ops_prompt(state, frame, side, army)
     if kind == "move":
+        occ = board.occupancy(state)
         choices = [Choice(f"move [[{t}|block]] to {board.name(s)}", {"do": "move", "block": t, "to": s})
-                   for t in board.tokens(state, frame["space"], army) if t not in frame["moved"]
-                   for s in ops.destinations(state, frame, army, t)]
+                   for t in board.tokens(state, frame["space"], army, occ) if t not in frame["moved"]
+                   for s in ops.destinations(state, frame, army, t, occ)]
         return Prompt(side, f"{army}: move blocks from {board.name(frame['space'])} (8.1.1)",
                       tuple(choices + [Choice("done moving", {"do": "done"})]))
     if kind == "landing":
@@ -130,11 +131,12 @@ def deploy_help(state: dict[str, Any], frame: dict[str, Any]) -> str:
 
 
 def ops_prompt(state: dict[str, Any], frame: dict[str, Any], side: str, army: str) -> Prompt:
+    occ = board.occupancy(state)  # one reading of the board for every question below
     spaces = sorted({b["at"] for b in state["blocks"].values() if b["army"] == army})
     choices = [Choice(f"activate {board.name(s)}", {"do": "activate", "space": s}) for s in spaces
-               if any(ops.movable(state, army, t) for t in board.tokens(state, s, army))]
-    for src, dst in ops.attacks(state, army):
-        landing = " (a landing)" if ops.is_landing(state, army, src, dst) else ""
+               if any(ops.movable(state, army, t, occ) for t in board.tokens(state, s, army, occ))]
+    for src, dst in ops.attacks(state, army, occ):
+        landing = " (a landing)" if ops.is_landing(state, army, src, dst, occ) else ""
         choices.append(Choice(f"attack {board.name(dst)} from {board.name(src)}{landing}",
                               {"do": "attack", "from": src, "to": dst}))
     choices.append(Choice("end operations", {"do": "end"}))

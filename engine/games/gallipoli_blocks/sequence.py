@@ -372,15 +372,17 @@ def do_manual(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
 FORTS = ("sedd-el-bahr", "kilid-bahr")
 
 
-def traces(state: dict[str, Any], army: str, space: str) -> bool:
+def traces(state: dict[str, Any], army: str, space: str, occ: board.Occupancy | None = None) -> bool:
     """A route to a friendly HQ through no enemy-occupied space (and never the enemy's HQ)."""
+    occ = board.occupancy(state) if occ is None else occ
     seen, todo = {space}, [space]
     while todo:
         here = todo.pop()
         if here in board.HQ[army]:
             return True
         for nxt in board.adjacent(here):
-            if nxt in seen or (board.is_hq(nxt) and nxt not in board.HQ[army]) or board.occupant(state, nxt) == enemy(army):
+            if nxt in seen or (board.is_hq(nxt) and nxt not in board.HQ[army]) \
+                    or board.occupant(state, nxt, occ) == enemy(army):
                 continue
             seen.add(nxt)
             todo.append(nxt)
@@ -388,8 +390,9 @@ def traces(state: dict[str, Any], army: str, space: str) -> bool:
 
 
 def out_of_supply(state: dict[str, Any], army: str) -> list[str]:
+    occ = board.occupancy(state)
     spaces = sorted({b["at"] for b in state["blocks"].values() if b["army"] == army})
-    return [t for s in spaces if not traces(state, army, s) for t in board.tokens(state, s, army)]
+    return [t for s in spaces if not traces(state, army, s, occ) for t in board.tokens(state, s, army, occ)]
 
 
 def supply_check(state: dict[str, Any], events: list) -> None:
