@@ -29,15 +29,17 @@ file: after each order, and after each adjudication, until a real decision,
 the end of the game, or (when a player's orders are applied) a roll.  A
 forced roll at adjudication takes its own seed, the decision's side's last
 link and the referee's new one, numbered so that no two rolls share one.
-Games whose shared decks are dealt to private hands (``dealt_decks``: the
-two-sided mental-poker deck) are not yet supported in referee mode.
+Games whose shared decks are dealt to private hands (``dealt_decks``) get a deck the
+referee holds (engine.referee_deck) in place of the two-sided mental-poker deck: the same
+interface for the rules, every shuffle's order keyed by the referee's salt and every
+party's latest link, each player's view naming only the cards it has seen.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from . import referee_hidden
+from . import referee_deck, referee_hidden
 from .core import Game, IllegalAction, Prompt, copy_state, step
 from .dice import Dice, DiceNotReady, NoDice
 
@@ -50,11 +52,18 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any], state: d
         raise error("bad-genesis", "a referee game is created by the referee")
     match = {"game_id": game_id, "module": game.name, "mode": "referee", "seq": 0,
              "chains": {REFEREE: anchor}, "pending": None, "adjudicate": False, "game": state}
-    if hasattr(game, "dealt_decks") and game.dealt_decks():
-        raise error("bad-genesis", f"{game.name} deals shared decks to private hands; referee mode does not deal them yet")
+    dealt = game.dealt_decks() if hasattr(game, "dealt_decks") else {}
+    if dealt and version < 2:
+        raise error("bad-genesis", f"{game.name} deals shared decks to private hands; referee mode deals them "
+                    "from protocol 2 on")
     pools = game.private_pools(state) if hasattr(game, "private_pools") else {}
     if pools and version < 2:
         raise error("bad-genesis", f"{game.name} has hidden pools; referee mode holds them from protocol 2 on")
+    if dealt:  # the referee holds the deck: the public record, and the order only it knows
+        try:
+            match["dealt"], match["deal_order"] = referee_deck.new_record(list(game.sides), dealt)
+        except referee_deck.DeckError as e:
+            raise error("bad-genesis", f"{game.name}: {e}") from None
     if version >= 2:  # older histories keep their state hashes
         match["protocol"] = version
     if pools:
@@ -97,18 +106,26 @@ def forced(prompt: Prompt) -> bool:
     return not prompt.free and len(prompt.choices) == 1
 
 
-def _dice(dice: Dice, ctx: Any) -> Dice:
+def _dice(dice: Dice, ctx: Any, decks: Any = None) -> Dice:
     dice.private = ctx
+    dice.decks = decks
     return dice
 
 
-def run_forced(game: Game, state: dict[str, Any], ctx: Any, error: type[Exception], dice_for=None
-               ) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def _mark(ctx: Any, decks: Any) -> tuple[Any, Any]:
+    """Changes to private pools and dealt decks so far (an action that makes one and then rolls
+    is refused: the roll waits, and the change would be made twice)."""
+    return (ctx.mark() if ctx is not None else None, decks.mark() if decks is not None else None)
+
+
+def run_forced(game: Game, state: dict[str, Any], ctx: Any, error: type[Exception], dice_for=None,
+               decks: Any = None) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """Play every forced decision, of any side, until a real one or the end of the game; in a
     game with hidden pools also a decision the rules fix in all but the order of the items it
     hides (``game.forced_action``: the block game's stand-up), ordered with its owner's secret.
     ``dice_for(k, side, action)`` gives the k-th forced action its dice; without it a forced
-    roll stops the run (it is played at adjudication).
+    roll stops the run (it is played at adjudication).  ``decks``: the dealt decks
+    (engine.referee_deck), the rules' ``dice.decks``.
 
     :raises referee_hidden.Unknowable: in a player's own tool, the rules open another's item."""
     events: list[dict[str, Any]] = []
@@ -123,12 +140,13 @@ def run_forced(game: Game, state: dict[str, Any], ctx: Any, error: type[Exceptio
             action = ctx.ordered(prompt.side, game.forced_action(state, prompt))  # fixed but for its order
         else:
             break
-        mark = ctx.mark() if ctx is not None else None
+        mark = _mark(ctx, decks)
         try:
             state, more = step(game, state, prompt.side, action,
-                               _dice(dice_for(k, prompt.side, action) if dice_for else NoDice(), ctx), prompt=prompt)
+                               _dice(dice_for(k, prompt.side, action) if dice_for else NoDice(), ctx, decks),
+                               prompt=prompt)
         except DiceNotReady:
-            if ctx is not None and ctx.mark() != mark:
+            if _mark(ctx, decks) != mark:
                 raise error("bad-private", f"{prompt.side}'s forced decision both changes its private pools and "
                             "rolls dice; the rules must split it in two") from None
             break
@@ -138,7 +156,8 @@ def run_forced(game: Game, state: dict[str, Any], ctx: Any, error: type[Exceptio
 
 
 def run_orders(game: Game, state: dict[str, Any], side: str, actions: list[dict[str, Any]], ctx: Any,
-               auto: bool, error: type[Exception]) -> tuple[dict[str, Any], list[dict[str, Any]], int | None]:
+               auto: bool, error: type[Exception], decks: Any = None
+               ) -> tuple[dict[str, Any], list[dict[str, Any]], int | None]:
     """A player's orders in turn (with the forced decisions between them when ``auto``): the
     state, events, and the index of the last order if it waits for dice (else None).
 
@@ -147,13 +166,13 @@ def run_orders(game: Game, state: dict[str, Any], side: str, actions: list[dict[
     events: list[dict[str, Any]] = []
     for i, action in enumerate(actions):
         if i and auto:
-            state, more = run_forced(game, state, ctx, error)
+            state, more = run_forced(game, state, ctx, error, decks=decks)
             events += more
-        mark = ctx.mark() if ctx is not None else None
+        mark = _mark(ctx, decks)
         try:
-            state, more = step(game, state, side, action, _dice(NoDice(), ctx))
+            state, more = step(game, state, side, action, _dice(NoDice(), ctx, decks))
         except DiceNotReady:
-            if ctx is not None and ctx.mark() != mark:
+            if _mark(ctx, decks) != mark:
                 raise error("bad-private", f"order {i + 1} both changes {side}'s private pools and rolls dice; "
                             "the rules must split it in two") from None
             if i != len(actions) - 1:
@@ -163,18 +182,19 @@ def run_orders(game: Game, state: dict[str, Any], side: str, actions: list[dict[
             raise IllegalAction(f"order {i + 1}: {e}", e.legal) from None
         events += more
     if auto and actions:
-        state, more = run_forced(game, state, ctx, error)
+        state, more = run_forced(game, state, ctx, error, decks=decks)
         events += more
     return state, events, None
 
 
 def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any], chains: dict[str, Any],
-            seeded, declarations, error: type[Exception]
+            seeded, declarations, error: type[Exception], deck_key: bytes | None = None
             ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """One envelope of a referee game: a player's orders, or the referee's adjudication.
 
     ``seeded(declared_in, actor, ref, declarations)`` gives the referee's dice for a roll and
-    what to record of it: ``(Dice, source)``."""
+    what to record of it: ``(Dice, source)``.  ``deck_key``: the referee's key for the order
+    of its shuffles (engine.referee_deck.order_key), in a game with dealt decks."""
     actions = body.get("actions", [])
     state, pending = match["game"], match["pending"]
     auto = match.get("protocol", 1) >= 2
@@ -186,6 +206,13 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
         new["private"], new["hidden"] = copy_state(match["private"]), dict(match["hidden"])
         ctx = referee_hidden.AllSides(match["game_id"], seq, new["private"], new["hidden"],
                                       referee_hidden.links(chains, REFEREE))
+    decks = None
+    if "dealt" in match:
+        if deck_key is None:
+            raise error("needs-referee-secret", "only the referee's replay deals the shared decks")
+        new["dealt"], new["deal_order"] = copy_state(match["dealt"]), copy_state(match["deal_order"])
+        decks = referee_deck.RefereeDeck(new["dealt"], new["deal_order"],
+                                         referee_deck.seeder(deck_key, match["game_id"], seq, chains))
     if side == REFEREE:
         if not (match["adjudicate"] or pending):
             raise error("nothing-to-do", "there is nothing for the referee to adjudicate")
@@ -197,7 +224,7 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
             actor = {"side": pending["side"], "index": pending["index"], "link": pending["link"]}
             dice, source = seeded(pending["declared_in"], actor, ref, pending["declarations"])
             used.append((dice, source))
-            state, events = step(game, state, actor["side"], pending["action"], _dice(dice, ctx))
+            state, events = step(game, state, actor["side"], pending["action"], _dice(dice, ctx, decks))
         if auto:
             def dice_for(k: int, decider: str, action: dict[str, Any]) -> Dice:
                 actor = {"side": decider, "index": chains[decider]["index"], "link": chains[decider]["link"]}
@@ -205,7 +232,7 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
                 used.append((dice, source))
                 return dice
 
-            state, more = run_forced(game, state, ctx, error, dice_for)
+            state, more = run_forced(game, state, ctx, error, dice_for, decks)
             events += more
         rolls = [dict(r, **source) for dice, source in used for r in dice.rolls]
         if ctx is not None:
@@ -215,7 +242,7 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
         raise error("owes-adjudication", f"waiting for the referee to adjudicate envelope #{match['seq']}")
     if not actions:
         raise error("nothing-to-do", f"{side} sent no orders")
-    state, events, waits = run_orders(game, state, side, actions, ctx, auto, error)
+    state, events, waits = run_orders(game, state, side, actions, ctx, auto, error, decks)
     if waits is not None:
         pending = {"side": side, "action": actions[waits], "declared_in": seq, "link": body["reveal"],
                    "index": chains[side]["index"], "declarations": declarations(actions[:waits + 1])}

@@ -15,6 +15,7 @@ from pbem_engine import match as protocol
 from pbem_engine import referee as protocol_referee
 from pbem_engine.canonical import canonical_json
 from pbem_engine.core import Choice, IllegalAction, Prompt, find_choice
+from pbem_engine.referee_deck import known as dealt_known
 
 from . import history, referee
 from .armor import find_blocks
@@ -59,9 +60,6 @@ def new_genesis(module: str, identity: Identity, players: dict[str, tuple[bytes,
     chain_secret, salt = secrets_mod.token_bytes(32), secrets_mod.token_bytes(32)
     box_private, box_public = referee.box_keypair()
     anchor = protocol.chain_links(game_id, REFEREE, chain_secret)[0]
-    if hasattr(game, "dealt_decks") and game.dealt_decks():
-        raise PbemError("this game cannot be refereed yet", "its shared decks are dealt by the two players' "
-                        "mental-poker protocol, which a referee does not run yet", code="bad-module")
     body = {"mode": "referee", "protocol": protocol.PROTOCOLS[-1], "scenario": scenario or next(iter(game.scenarios)), "options": options or {},
             "title": game.title, "chain": protocol.CHAIN_LENGTH, "anchor": anchor.hex(), "deadline_hours": deadline_hours,
             "referee": {"key": base64.b64encode(identity.public).decode(), "name": identity.name, "box": box_public.hex()},
@@ -162,6 +160,10 @@ def view_payload(game, full: dict[str, Any], seq: int, side: str, events: list[d
         **({"private": full["private"]} if "private" in full else {}),
         # and the items the referee hid for this side by the rules (a stand-up): its own to name
         **({"chosen": full["hidden"][side]["chosen"]} if "hidden" in full else {}),
+        # a game with dealt decks: the public record of the decks the referee holds (positions,
+        # cards face up), and the cards this side has seen (its hand, a hand shown to it)
+        **({"dealt": full["dealt"], "cards": dealt_known(full["dealt"], full["deal_order"], side)}
+           if "dealt" in full else {}),
     }
 
 
@@ -303,7 +305,7 @@ def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None
     view = latest_view(campaign)
     if view is None or view["prompt"] is None:
         raise PbemError("no decision in your latest view", "wait for the referee's next file", code="not-your-turn")
-    if "private" in view:
+    if "private" in view or "dealt" in view:
         actions, chosen, done = _orders_from_view(campaign, view, orders, ask)
         if not done:
             return PlayResult(None, None, [], [], actions)
@@ -335,11 +337,20 @@ def own_knowledge(campaign, view: dict[str, Any]) -> dict[str, str]:
     from .hidden import public_knowledge
 
     game_id = campaign.genesis["game"]
-    out = public_knowledge(game_id, {"private": view["private"]})
-    if campaign.side in view["private"] and campaign.private_secret():
+    out = public_knowledge(game_id, {"private": view.get("private", {})})
+    if campaign.side in view.get("private", {}) and campaign.private_secret():
         chosen = {**view.get("chosen", {}), **campaign.chosen_items()}
         out.update(known(game_id, view["private"], campaign.side, bytes.fromhex(campaign.private_secret()), chosen))
+    out.update(dealt_public(view))
+    out.update(view.get("cards", {}))  # the dealt cards the referee names to us: our hand, a hand shown us
     return out
+
+
+def dealt_public(view: dict[str, Any]) -> dict[str, str]:
+    """The cards of the referee's dealt decks that anyone may name: those face up."""
+    from pbem_engine.referee_deck import face_up
+
+    return face_up(view["dealt"]) if "dealt" in view else {}
 
 
 def _one_order(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None) -> dict[str, Any] | None:
@@ -369,7 +380,9 @@ def _orders_from_view(campaign, view: dict[str, Any], orders: list[str], ask: As
     the decision passes, a roll waits for the referee's dice, or the rules open an item only
     the referee can open.  Returns (actions, the items they hide as (token, item), done): not
     done when orders run out while the decision is ours (the actions are kept as a draft)."""
+    from pbem_engine.deck_group import DeckError
     from pbem_engine.private import PrivateError
+    from pbem_engine.referee_deck import OwnDeck
     from pbem_engine.referee_hidden import OwnSide, Unknowable, known as own_known
 
     from .hidden import public_knowledge, show
@@ -377,7 +390,7 @@ def _orders_from_view(campaign, view: dict[str, Any], orders: list[str], ask: As
 
     game, side = campaign.game, campaign.side
     game_id = campaign.genesis["game"]
-    secret = bytes.fromhex(campaign.private_secret())
+    secret = bytes.fromhex(campaign.private_secret()) if "private" in view else b""
     chosen = {**view.get("chosen", {}), **campaign.chosen_items()}
     public = campaign.match()["public"]
     links = {side: {side: public["chains"][side]["link"], REFEREE: public["chains"][REFEREE]["link"]}}
@@ -389,14 +402,16 @@ def _orders_from_view(campaign, view: dict[str, Any], orders: list[str], ask: As
     refusal: str | None = None
     events: list[dict[str, Any]] = [{"text": t} for t in view["events"]]
     while True:
-        ctx = OwnSide(game_id, seq, json.loads(json.dumps(view["private"])), side, secret, chosen, links)
+        ctx = OwnSide(game_id, seq, json.loads(json.dumps(view["private"])), side, secret, chosen, links) \
+            if "private" in view else None
+        decks = OwnDeck(view["dealt"], view.get("cards", {}), side) if "dealt" in view else None
         try:
             state, _, waits = protocol_referee.run_orders(game, json.loads(json.dumps(view["view"])), side, actions,
-                                                          ctx, True, protocol.ProtocolError)
+                                                          ctx, True, protocol.ProtocolError, decks)
             stopped = waits is not None
         except Unknowable:
             stopped, state = True, None
-        except (IllegalAction, protocol.ProtocolError, PrivateError) as e:
+        except (IllegalAction, protocol.ProtocolError, PrivateError, DeckError) as e:
             if drafted and len(actions) == drafted:  # a draft the rules now refuse: start again
                 campaign.draft_is_damaged(f"the rules refuse it: {str(e)[:200]}")
                 actions, drafted = [], 0
@@ -412,11 +427,14 @@ def _orders_from_view(campaign, view: dict[str, Any], orders: list[str], ask: As
                 raise PbemError(f"{len(queue)} order(s) come after this turn file is signed",
                                 f"'{queue[0]}' would follow the point where the referee must resolve your orders; "
                                 "nothing was signed. Give the rest in your next turn", code="too-many-orders")
-            return actions, ctx.chosen(), True
+            return actions, ctx.chosen() if ctx is not None else [], True
         mine = {**public_knowledge(game_id, {"private": ctx.records}),
-                **own_known(game_id, ctx.records, side, secret, {**chosen, **dict(ctx.chosen())})}
+                **own_known(game_id, ctx.records, side, secret, {**chosen, **dict(ctx.chosen())})} \
+            if ctx is not None else {}
+        if decks is not None:  # the dealt cards we may name: face up, our hand, a hand shown to us
+            mine.update(decks.known())
         drafted = 0
-        shown_now = shown(campaign, {"private": ctx.records, "game": state}, prompt, mine)
+        shown_now = shown(campaign, {"private": ctx.records if ctx is not None else {}, "game": state}, prompt, mine)
         campaign.situation = (state, mine)  # what a simulated player may see
         if listed is None:
             listed = list(shown_now.choices)

@@ -229,7 +229,7 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int, entries
                     pack_dir: Path | None = None, image: bool = True) -> dict[str, Any]:
     """A player in a referee game knows only the views the referee sealed to it (and, in a game
     with hidden pools, its own items, named with its own secret)."""
-    from .refereeing import latest_view, own_knowledge
+    from .refereeing import dealt_public, latest_view, own_knowledge
 
     for _, view_seq, _, _, payload in campaign.ledger.views(side):
         if view_seq > since and view_seq in entries:
@@ -245,9 +245,9 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int, entries
     labels = [label for label, _ in view["prompt"]["choices"]] if mine else []
     text = view["prompt"]["text"] if mine else ""
     known: dict[str, str] = {}
-    if view is not None and "private" in view:  # name our own hidden items, conceal everyone else's
+    if view is not None and ("private" in view or "dealt" in view):  # name our own hidden items, conceal others'
         known = own_knowledge(campaign, view) if side == campaign.side else \
-            public_knowledge(campaign.genesis["game"], {"private": view["private"]})
+            {**public_knowledge(campaign.genesis["game"], {"private": view.get("private", {})}), **dealt_public(view)}
         lines = [show(line, known, game) for line in lines]
         labels, text = [show(label, known, game) for label in labels], show(text, known, game)
         for entry in entries.values():
