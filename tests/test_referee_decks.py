@@ -229,7 +229,7 @@ def test_table_top_pack_with_a_dealt_deck_refereed_through_the_cli(tmp_path):
     file blue receives and its report name only the cards played or shown to it."""
     from click.testing import CliRunner
 
-    from tests.conftest import new_player, pbem
+    from tests.conftest import assert_refused, invoke, new_player, pbem
     from tests.test_tabletop_shared_deck import SMALL
 
     runner = CliRunner()
@@ -273,6 +273,11 @@ def test_table_top_pack_with_a_dealt_deck_refereed_through_the_cli(tmp_path):
         return names[card.split("#")[0]]
 
     adjudicate()  # the start
+    before = (red.dir / "campaign.db").read_bytes()
+    for orders in (("draw 1 from tricks",), ("shuffle tricks", "draw 2 from tricks", "pass")):
+        refused = invoke(runner, "play", *orders, "--campaign", red.dir, env=red.env)
+        assert_refused(refused, ("illegal-action", "too-many-orders"))  # not shuffled; an order past the draw
+    assert (red.dir / "campaign.db").read_bytes() == before and not list((red.dir / "sent").glob("*turn*"))
     act(red, "shuffle tricks", "draw 2 from tricks")  # one file: the draw is where the referee goes on
     assert len(hand("red")) == 2
     act(red, f"play {name(hand('red')[0])}", "pass")
