@@ -152,7 +152,7 @@ def _anchor(body: dict[str, Any], side: str) -> dict[str, Any]:
 
 
 def _is_hex(text: str) -> bool:
-    return all(c in "0123456789abcdef" for c in text)
+    return not text.strip("0123456789abcdef")  # nothing left once the lowercase hex digits go
 
 
 def join(match: dict[str, Any], side: str, body: dict[str, Any], game: Game | None = None, seq: int = 1

@@ -21,6 +21,7 @@ in (the group's public record), as a player at the table would.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Any
 
 from pbem_engine.core import IllegalAction
@@ -176,17 +177,16 @@ def check_origin(state: dict[str, Any], tok: str, block_id: str, steps: int | No
         entering = b.get("entering", [])
         if block_id not in entering or steps != 4:
             raise IllegalAction(f"cheating: {block_id} is not a block the card brings at full strength")
-    live = [(t, x) for t, x in list(state["blocks"].items()) + list(state["gone"].items())
-            if t != tok and x.get("id") == block_id]
-    for other, x in live:
-        if x["born"] < b.get("died", 10**9) and b["born"] < x.get("died", 10**9):
+    for other, x in chain(state["blocks"].items(), state["gone"].items()):
+        if x.get("id") == block_id and other != tok \
+                and x["born"] < b.get("died", 10**9) and b["born"] < x.get("died", 10**9):
             raise IllegalAction(f"cheating: {block_name(block_id)} is on the board twice")
     if origin.startswith("again:") and sealed_value(block_id, steps) not in state["again"][origin]:
         raise IllegalAction(f"cheating: {block_name(block_id)} at {steps} steps was not among the blocks "
                             f"stood up again together")
     quota = state["quota"].get(origin)
     if quota is not None:
-        spent = sum(x["sealed_steps"] for x in list(state["blocks"].values()) + list(state["gone"].values())
+        spent = sum(x["sealed_steps"] for x in chain(state["blocks"].values(), state["gone"].values())
                     if x["origin"] == origin and x.get("sealed_steps") is not None)
         if spent + (steps or 0) > quota:
             raise IllegalAction(f"cheating: more than {quota} steps deployed for {origin}")
