@@ -133,7 +133,9 @@ def concealed_now(match: dict, army: str, ever_opened: set[str]) -> set[str]:
     _, openings = simulate(match["game_id"], army, record, bytes.fromhex(hidden["secret"]), hidden["chosen"])
     ever_opened |= {i.partition(":")[0] for i in record["opened"].values()}
     items = {o["item"].partition(":")[0] for tok, o in openings.items() if tok not in record["opened"]}
-    return {i for i in items - ever_opened if len(i) > 6 and " " not in i and len(i) != 64}  # not token lists
+    public = canonical_json(match["game"]).decode()  # what the rules name openly (a card's reinforcements)
+    return {i for i in items - ever_opened
+            if len(i) > 6 and " " not in i and len(i) != 64 and i not in public}  # not token lists
 
 
 @pytest.fixture(scope="module")

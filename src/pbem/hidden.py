@@ -17,7 +17,7 @@ from pbem_engine.core import Choice, Game, Prompt
 from pbem_engine.private import shuffle_hidden, simulate  # noqa: F401 (shuffle_hidden: used through this module)
 
 # [[token]] or [[token|what it is]]; a card of a deck dealt to private hands is [[deck:<deck>:<shuffle>:<position>|card]]
-TOKEN = re.compile(r"\[\[([0-9a-f]{64}|deck:[a-z0-9-]+:\d+:\d+)(?:\|([a-z ]+))?\]\]")
+TOKEN = re.compile(r"\[\[([0-9a-f]{64}|deck:[a-z0-9-]+:\d+:\d+)(?:\|([A-Za-z ]+))?\]\]")
 CONCEALED = "a concealed item"
 
 
