@@ -96,10 +96,42 @@ class Game(Protocol):
     def describe(self, view: dict[str, Any]) -> list[str]: ...
 
 
-def copy_state(state: State) -> State:
+def copy_state(state: State, frozen: tuple[str, ...] = ()) -> State:
     """A deep copy of plain JSON data.  marshal round-trips dicts, lists, strings and
-    integers exactly and is several times faster than json or copy.deepcopy."""
-    return marshal.loads(marshal.dumps(state))
+    integers exactly and is several times faster than json or copy.deepcopy.
+
+    ``frozen``: top-level maps of ``state`` whose entries are never changed once added (a
+    game's ``frozen_entries``): the copy has its own such map, sharing the entries."""
+    return restore(snapshot(state, frozen))
+
+
+Snapshot = Any  # bytes, or (bytes, {key: map}) with frozen maps
+
+
+def snapshot(state: State, frozen: tuple[str, ...] = ()) -> Snapshot:
+    """What ``restore`` turns back into a copy of ``state`` as it is now, whatever is done to
+    ``state`` in between, except changing an entry of a ``frozen`` map (no rule does: the game
+    declares it).  The maps themselves are copied, so entries may be added and removed."""
+    maps = {k: dict(state[k]) for k in frozen if type(state.get(k)) is dict}
+    if not maps:
+        return marshal.dumps(state)
+    return marshal.dumps({k: None if k in maps else v for k, v in state.items()}), maps  # keys in order
+
+
+def restore(snap: Snapshot) -> State:
+    """A fresh copy of the state ``snap`` was taken of (each call gives a new one)."""
+    if type(snap) is bytes:
+        return marshal.loads(snap)
+    data, maps = snap
+    state = marshal.loads(data)
+    state.update((k, dict(v)) for k, v in maps.items())  # the keys are there: their order stays
+    return state
+
+
+def frozen_entries(game: Any) -> tuple[str, ...]:
+    """The top-level maps of ``game``'s state whose entries are never changed once added: copies
+    of its states share those entries (a long game's eliminated pieces, say)."""
+    return getattr(game, "frozen_entries", ())
 
 
 def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice, *,
@@ -124,7 +156,7 @@ def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice
             f"{side} cannot do {json.dumps(action, sort_keys=True)} now: {prompt.text}",
             [c.label for c in prompt.choices],
         )
-    return game.apply(state if in_place else copy_state(state), side, action, dice)
+    return game.apply(state if in_place else copy_state(state, frozen_entries(game)), side, action, dice)
 
 
 def find_choice(prompt: Prompt, order: str) -> Choice:

@@ -24,13 +24,12 @@ Until ``b`` arrives, the action is *pending* and the game waits for it.
 from __future__ import annotations
 
 import hmac
-import marshal
 from typing import Any
 
 from . import deck_table, private, referee
 from .deck import DeckError
 from .canonical import canonical_json, digest
-from .core import Game, IllegalAction, Prompt, RulesError, copy_state, step
+from .core import Game, IllegalAction, Prompt, RulesError, copy_state, frozen_entries, restore, snapshot, step
 from .dice import Dice, DiceNotReady, NoDice, NoPrivateItems
 
 CHAIN_LENGTH = 4096
@@ -303,6 +302,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
 
     # A roll reached by forced actions only is sealed by links already revealed: see at_once().
     forced = at_once(match, side, _other(game, side))
+    frozen = frozen_entries(game)
     # The actions change one copy of the state in place (``owned``), with a snapshot before each
     # that may need one.
     for i, action in enumerate(actions):
@@ -316,12 +316,12 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         # last action, so only the last one needs it, unless a roll can resolve at once here.
         last = i == len(actions) - 1
         keep = last or forced or match["mode"] == "unsealed"
-        if not owned:  # the copy's bytes are also the snapshot: the state is unchanged between
-            raw = marshal.dumps(state)
-            state, owned = marshal.loads(raw), True
-            before = raw if keep else None
+        if not owned:  # the copy's snapshot is also the action's: the state is unchanged between
+            taken = snapshot(state, frozen)
+            state, owned = restore(taken), True
+            before = taken if keep else None
         else:
-            before = marshal.dumps(state) if keep else None
+            before = snapshot(state, frozen) if keep else None
         try:
             state, new_events = step(game, state, side, action, _with(NoDice(), ctx), prompt=prompt, in_place=True)
             events += new_events
@@ -332,7 +332,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
             if before is None:  # a roll that waits, with more actions after it
                 raise ProtocolError("after-roll", f"action {i + 2} follows a roll that waits for "
                                     f"{_other(game, side)}'s reveal; it belongs in a later envelope") from None
-            state = marshal.loads(before)
+            state = restore(before)
             declarations = declarations_hash(as_signed(actions[:i + 1], ctx))
             own = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
             if forced:  # at_once(): the other side's link of the envelope just before this one

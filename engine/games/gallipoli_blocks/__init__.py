@@ -42,6 +42,10 @@ class GallipoliBlocks:
     sides: ClassVar[tuple[str, ...]] = ("allied", "ottoman")
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = {"full-game": "the whole campaign, until a victory check ends it (7.1.4)"}
+    # Eliminated and retired blocks (board.eliminate, stand_up): added with their last values,
+    # then only read (check_origin). Copies of a state share these records (engine.core.snapshot);
+    # they are most of a long game's state. tests/games/gallipoli_blocks/test_frozen.py checks it.
+    frozen_entries: ClassVar[tuple[str, ...]] = ("gone",)
     provisional: ClassVar[tuple[str, ...]] = (
         "map: connections, terrain, beaches, objectives and HQ links reconstructed from the peninsula's geography "
         "(the rules name the spaces only); sources in packs/gallipoli-blocks",
