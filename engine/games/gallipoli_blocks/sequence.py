@@ -398,10 +398,11 @@ def out_of_supply(state: dict[str, Any], army: str) -> list[str]:
 def supply_check(state: dict[str, Any], events: list) -> None:
     """Known blocks lose their step now; concealed ones (and a fort's choice of the two blocks
     it keeps in supply) are their owner's to resolve, in a ``supply`` frame."""
-    if not any(out_of_supply(state, army) for army in ARMIES):
+    cuts = {army: out_of_supply(state, army) for army in ARMIES}
+    if not any(cuts.values()):
         events.append({"text": "supply check (7.1.3): every block traces to its HQ"})
     for army in reversed(ARMIES):  # frames are a stack: the Allied player resolves first
-        cut = out_of_supply(state, army)
+        cut = cuts[army]  # found before any block lost a step here: see the end of the loop
         if not cut:
             continue
         events.append({"text": f"supply check: {len(cut)} {army} block(s) out of supply"})
@@ -416,6 +417,7 @@ def supply_check(state: dict[str, Any], events: list) -> None:
                 cut.remove(t)
         for t in cut:
             events.append({"text": "out of supply: " + board.hit(state, t)})
+        cuts = {a: out_of_supply(state, a) for a in ARMIES}  # an eliminated block may reopen a route
 
 
 def do_supply(state: dict[str, Any], frame: dict[str, Any], army: str, action: dict[str, Any], dice: Any,
