@@ -481,10 +481,12 @@ def _copy_records(records: dict[str, Any]) -> dict[str, Any]:
             for side, r in records.items()}
 
 
-def _mark(ctx: private.PrivateContext | None) -> tuple[int, tuple[int, ...]] | None:
+def _mark(ctx: private.PrivateContext | None) -> tuple[int, list[int]] | None:
+    """How far the private records have grown: compared only with a mark of the same context
+    (the same records, in the same order), so neither sorted nor a tuple."""
     if ctx is None:
         return None
-    return len(ctx.draws_out), tuple(len(r["log"]) for _, r in sorted(ctx.records.items()))
+    return len(ctx.draws_out), [len(r["log"]) for r in ctx.records.values()]
 
 
 def _with(dice: Dice, ctx: private.PrivateContext | None) -> Dice:
