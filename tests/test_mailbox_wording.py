@@ -45,7 +45,7 @@ def test_keys_new_speaks_of_the_referee_and_the_demo_calls_the_referee_a_referee
     monkeypatch.chdir(tmp_path)
     demo = pbem(runner, "demo", "--referee", "--dir", tmp_path / "demo", env={"PBEM_HOME": str(tmp_path / "h")}).output
     assert "umpire" not in demo and "the referee creates a refereed game" in demo
-    assert re.search(r"#\d+ allied: orders sealed to the referee", demo)
+    assert re.search(r"#\d+ allied: \d+ order\(s\) sealed to the referee", demo)
 
 
 def test_dice_statistics_count_each_roll_for_the_side_whose_roll_it_is():
