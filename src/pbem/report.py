@@ -229,7 +229,8 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int, entries
                     pack_dir: Path | None = None, image: bool = True) -> dict[str, Any]:
     """A player in a referee game knows only the views the referee sealed to it (and, in a game
     with hidden pools, its own items, named with its own secret)."""
-    from .refereeing import dealt_public, latest_view, own_knowledge
+    from .referee_orders import dealt_public, own_knowledge
+    from .refereeing import latest_view
 
     for _, view_seq, _, _, payload in campaign.ledger.views(side):
         if view_seq > since and view_seq in entries:

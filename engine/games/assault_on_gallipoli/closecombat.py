@@ -67,11 +67,14 @@ def pending(state: dict[str, Any], fought: list[str]) -> list[str]:
 
 def new_combat(state: dict[str, Any], area: str) -> dict[str, Any]:
     """10.1.3: the defender controls the area; 10.4.1 the attacker starts with the initiative,
-    14.6 unless the area holds Wire."""
+    14.6 unless the area holds Wire.  The side without the initiative draws first (the text does
+    not order the deal, DIGEST R4; with two copies of the deck the order changes no odds), so the
+    side that leads draws and leads in one turn file (RULES.md, "Hand-overs")."""
     defender = board.controller(state, area) or "turkish"  # never None in play: the first to enter controls
     att = enemy(defender)
-    return {"k": "cc", "area": area, "att": att, "def": defender, "step": "deal", "todo": [att, defender],
-            "init": defender if area in state["wire"] else att, "round": 1, "played": {s: 0 for s in SIDES},
+    init = defender if area in state["wire"] else att
+    return {"k": "cc", "area": area, "att": att, "def": defender, "step": "deal", "todo": [enemy(init), init],
+            "init": init, "round": 1, "played": {s: 0 for s in SIDES},
             "lead": None, "winner": None, "how": None, "last": None}
 
 

@@ -505,7 +505,7 @@ def _wrong_units(state: dict[str, Any], side: str) -> dict[str, list[str]]:
             if a != v["at"] and board.has_enemy(state, a, foe):
                 continue  # stops on entering the card player's units
             for b in sorted(board.ADJ[a]):
-                if board.walkable(a, b):
+                if board.walkable(a, b) and b not in state["off"]:  # areas not in play (Scenarios 3, 4)
                     c = best[a] + board.move_cost(a, b)
                     if c <= 3 and c < best.get(b, 99):
                         best[b] = c

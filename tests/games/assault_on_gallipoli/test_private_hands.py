@@ -47,14 +47,14 @@ def combat():
     dice = PrivateDice({"anzac": [["ambush", "ambush", "infiltrate", "raid", "reserve-trench", "bayonet-charge"]],
                         "turkish": [["infiltrate", "reserve-trench", "raid", "creeping-barrage"]]}, [])
     rules.settle(state, dice, [])
-    for side in ("anzac", "turkish"):
+    for side in ("turkish", "anzac"):  # the side without the initiative draws first
         state, _ = step(GAME, state, side, {"do": "draw"}, dice)
     return state, dice
 
 
 def test_hands_are_tokens_and_only_the_played_card_opens():
     state, dice = combat()
-    assert dice.pools == [("anzac", "close-combat", 6), ("turkish", "close-combat-kemal", 4)]
+    assert dice.pools == [("turkish", "close-combat-kemal", 4), ("anzac", "close-combat", 6)]
     hand = state["ccdeck"]["anzac"]["hand"]
     assert all(len(t) == 64 for t in hand)
     assert state["ccdeck"]["turkish"]["hand"][-1] == "bayonet-charge"  # Kemal's card, public (10.2.4)
