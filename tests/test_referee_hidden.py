@@ -278,3 +278,31 @@ def test_table_top_mode_refereed_a_hand_stays_hidden_until_played(tmp_path):
         adjudicate()
     for p in (ref, red, blue):
         assert run(p, "verify", p.dir).output.startswith("OK: ")
+
+
+def test_the_browser_page_of_a_refereed_player_offers_the_decision_after_its_draft(tmp_path):
+    """pbem serve: a player of a refereed block game drafts orders one click at a time; the
+    page's decision is the one after the draft (its own tool runs the rules on its view), not
+    the view's first one again, and the orders sign together."""
+    from pbem.serve_game import Seat
+
+    g = Game(tmp_path, options={"turns": 1})
+    while g.ref.waiting()["side"] != "ottoman":
+        g.step()
+    seat = Seat(g.dirs["ottoman"], g.who["ottoman"])
+    first = seat.page()["decision"]
+    assert first["free"] and "deploy" in first["text"] and first["choices"]
+    from pbem import referee_orders
+
+    camp = Campaign.open(g.dirs["ottoman"], readonly=True)
+    draft = referee_orders.run(camp, refereeing.latest_view(camp), [])
+    order = camp.game.player(draft.state, "ottoman", draft.prompt, draft.known)  # the game's own player's first
+    camp.close()
+    assert order != "done"
+    assert seat.choose(order)["signed"] is False
+    after = seat.page()
+    assert after["draft"]["count"] == 1
+    assert after["decision"]["text"] != first["text"]  # what is left to deploy, after the draft
+    assert seat.choose("done", confirm=True)["signed"] is True  # the deployment and 'done' in one file
+    g.ref.ingest([(str(p), p.read_text()) for p in sorted((g.dirs["ottoman"] / "sent").glob("*-turn.pbem"))[-1:]])
+    assert g.ref.waiting()["side"] == "referee"

@@ -12,12 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from pbem_engine import match as protocol
-from pbem_engine import referee as protocol_referee
 from pbem_engine.canonical import canonical_json
-from pbem_engine.core import Choice, IllegalAction, Prompt, find_choice
 from pbem_engine.referee_deck import known as dealt_known
 
-from . import history, referee
+from . import history, referee, referee_orders
 from .armor import find_blocks
 from .envelope import Envelope, open_block, seal
 from .errors import PbemError, RefusedTurn
@@ -296,7 +294,7 @@ def verify_views(campaign) -> int:
 def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
     """Our turn in a refereed game: the referee adjudicates (or starts, or discloses); a player
     seals his orders to the referee.  In a game with hidden pools a player gives every order
-    his own tool can follow (``_orders_from_view``); elsewhere one order, the view's decision.
+    his own tool can follow (``pbem.referee_orders``); elsewhere one order, the view's decision.
 
     :raises PbemError: not our turn, an order that is not a legal choice."""
     campaign.check_turn(identity)
@@ -305,12 +303,12 @@ def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None
     view = latest_view(campaign)
     if view is None or view["prompt"] is None:
         raise PbemError("no decision in your latest view", "wait for the referee's next file", code="not-your-turn")
-    if "private" in view or "dealt" in view:
-        actions, chosen, done = _orders_from_view(campaign, view, orders, ask)
+    if referee_orders.follows_rules(view):
+        actions, chosen, done = referee_orders.from_view(campaign, view, orders, ask)
         if not done:
             return PlayResult(None, None, [], [], actions)
     else:
-        action = _one_order(campaign, view, orders, ask)
+        action = referee_orders.one_order(campaign, view, orders, ask)
         if action is None:
             return PlayResult(None, None, [], [], [])
         actions, chosen = [action], []
@@ -327,137 +325,6 @@ def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None
     campaign.save_draft([])
     path = campaign.archive("sent", envelope)
     return PlayResult(envelope, path, [], [], actions)
-
-
-def own_knowledge(campaign, view: dict[str, Any]) -> dict[str, str]:
-    """What a player of a game with hidden pools may name in a view: what the rules opened,
-    and its own items (from its secret, the items it hid and those the referee hid for it)."""
-    from pbem_engine.referee_hidden import known
-
-    from .hidden import public_knowledge
-
-    game_id = campaign.genesis["game"]
-    out = public_knowledge(game_id, {"private": view.get("private", {})})
-    if campaign.side in view.get("private", {}) and campaign.private_secret():
-        chosen = {**view.get("chosen", {}), **campaign.chosen_items()}
-        out.update(known(game_id, view["private"], campaign.side, bytes.fromhex(campaign.private_secret()), chosen))
-    out.update(dealt_public(view))
-    out.update(view.get("cards", {}))  # the dealt cards the referee names to us: our hand, a hand shown us
-    return out
-
-
-def dealt_public(view: dict[str, Any]) -> dict[str, str]:
-    """The cards of the referee's dealt decks that anyone may name: those face up."""
-    from pbem_engine.referee_deck import face_up
-
-    return face_up(view["dealt"]) if "dealt" in view else {}
-
-
-def _one_order(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None) -> dict[str, Any] | None:
-    """A game whose view is not the whole state: the one decision the view offers."""
-    prompt = Prompt(campaign.side, view["prompt"]["text"],
-                    tuple(Choice(label, action) for label, action in view["prompt"]["choices"]))
-    refusal = None
-    queue = list(orders)
-    while True:
-        order = queue.pop(0) if queue else (ask(prompt, [{"text": t} for t in view["events"]], [], refusal)
-                                             if ask else None)
-        if order is None:
-            return None
-        try:
-            return find_choice(prompt, order).action
-        except IllegalAction as e:
-            if not ask or queue:
-                raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
-            refusal = str(e)
-
-
-def _orders_from_view(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None
-                      ) -> tuple[list[dict[str, Any]], list[tuple[str, str]], bool]:
-    """Orders for a game with hidden pools.  The view is the whole state with every hidden item
-    a token, so our tool runs the rules on it with our own private secret, as in a two-player
-    game: order after order, the forced decisions played as the referee will play them, until
-    the decision passes, a roll waits for the referee's dice, or the rules open an item only
-    the referee can open.  Returns (actions, the items they hide as (token, item), done): not
-    done when orders run out while the decision is ours (the actions are kept as a draft)."""
-    from pbem_engine.deck_group import DeckError
-    from pbem_engine.private import PrivateError
-    from pbem_engine.referee_deck import OwnDeck
-    from pbem_engine.referee_hidden import OwnSide, Unknowable, known as own_known
-
-    from .hidden import public_knowledge, show
-    from .turns import shown, shuffle_order
-
-    game, side = campaign.game, campaign.side
-    game_id = campaign.genesis["game"]
-    secret = bytes.fromhex(campaign.private_secret()) if "private" in view else b""
-    chosen = {**view.get("chosen", {}), **campaign.chosen_items()}
-    public = campaign.match()["public"]
-    links = {side: {side: public["chains"][side]["link"], REFEREE: public["chains"][REFEREE]["link"]}}
-    seq = campaign.ledger.head()[0] + 1
-    actions = list(campaign.draft() or [])
-    drafted = len(actions)
-    queue = list(orders)
-    listed: list | None = None
-    refusal: str | None = None
-    events: list[dict[str, Any]] = [{"text": t} for t in view["events"]]
-    while True:
-        ctx = OwnSide(game_id, seq, json.loads(json.dumps(view["private"])), side, secret, chosen, links) \
-            if "private" in view else None
-        decks = OwnDeck(view["dealt"], view.get("cards", {}), side) if "dealt" in view else None
-        try:
-            state, _, waits = protocol_referee.run_orders(game, json.loads(json.dumps(view["view"])), side, actions,
-                                                          ctx, True, protocol.ProtocolError, decks)
-            stopped = waits is not None
-        except Unknowable:
-            stopped, state = True, None
-        except (IllegalAction, protocol.ProtocolError, PrivateError, DeckError) as e:
-            if drafted and len(actions) == drafted:  # a draft the rules now refuse: start again
-                campaign.draft_is_damaged(f"the rules refuse it: {str(e)[:200]}")
-                actions, drafted = [], 0
-                continue
-            if not ask or queue or not actions:
-                raise PbemError("cannot play this", str(e), code="illegal-action") from None
-            actions.pop()  # the order just given: refused, asked again
-            refusal = str(e)
-            continue
-        prompt = game.prompt(state) if state is not None else None
-        if stopped or prompt.side != side or game.outcome(state) is not None:
-            if queue:
-                raise PbemError(f"{len(queue)} order(s) come after this turn file is signed",
-                                f"'{queue[0]}' would follow the point where the referee must resolve your orders; "
-                                "nothing was signed. Give the rest in your next turn", code="too-many-orders")
-            return actions, ctx.chosen() if ctx is not None else [], True
-        mine = {**public_knowledge(game_id, {"private": ctx.records}),
-                **own_known(game_id, ctx.records, side, secret, {**chosen, **dict(ctx.chosen())})} \
-            if ctx is not None else {}
-        if decks is not None:  # the dealt cards we may name: face up, our hand, a hand shown to us
-            mine.update(decks.known())
-        drafted = 0
-        shown_now = shown(campaign, {"private": ctx.records if ctx is not None else {}, "game": state}, prompt, mine)
-        campaign.situation = (state, mine)  # what a simulated player may see
-        if listed is None:
-            listed = list(shown_now.choices)
-        order = queue.pop(0) if queue else (ask(shown_now, [dict(e, text=show(e["text"], mine, game)) for e in events],
-                                                [], refusal) if ask else None)
-        events = []
-        refusal = None
-        if order is None:
-            campaign.save_draft(actions)
-            return actions, [], False
-        if order.strip().lower() in ("undo", "take back"):
-            if actions:
-                actions.pop()
-            continue
-        try:
-            if shown_now.free and hasattr(game, "parse_order"):  # free play: orders in the game's words
-                actions.append(shuffle_order(campaign, game.parse_order(state, side, order, mine), len(actions)))
-            else:
-                actions.append(find_choice(shown_now, order).action)
-        except IllegalAction as e:
-            if queue or not ask:
-                raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
-            refusal = str(e)
 
 
 def _sign_chain(campaign, identity: Identity, body: dict[str, Any], joins: dict[str, dict] | None = None,

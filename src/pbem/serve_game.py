@@ -173,8 +173,20 @@ class Seat:
                                          for i, c in enumerate(prompt.choices, 1)],
                                 templates=_templates(prompt.text, prompt.free, camp.game.name == "tabletop"))
         elif mine and camp.refereed and waiting["why"] == "decide":
-            decision.update(text=out["prompt"], choices=[{"n": i, "label": label, "words": []}
-                                                         for i, label in enumerate(out["choices"], 1)])
+            from .referee_orders import decision as drafted_decision, follows_rules
+            from .refereeing import latest_view
+
+            view = latest_view(camp)
+            prompt, count = drafted_decision(camp, view) if view and follows_rules(view) else (None, 0)
+            if prompt is not None:  # our orders so far, run on our view: the decision after them
+                draft["count"] = count
+                decision.update(text=prompt.text, free=prompt.free,
+                                choices=[{"n": i, "label": c.label, "words": sorted(_words(c.action))}
+                                         for i, c in enumerate(prompt.choices, 1)],
+                                templates=_templates(prompt.text, prompt.free, camp.game.name == "tabletop"))
+            else:
+                decision.update(text=out["prompt"], choices=[{"n": i, "label": label, "words": []}
+                                                             for i, label in enumerate(out["choices"], 1)])
         if mine and waiting["why"] in SIGN_BUTTONS and not (decision["choices"] or decision["free"]):
             decision["button"] = SIGN_BUTTONS[waiting["why"]]  # (a reveal a decision follows goes with it)
         return {**out, "version": version, "waiting": waiting, "mine": mine, "decision": decision,
