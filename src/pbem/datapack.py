@@ -100,6 +100,8 @@ def check(pack: dict[str, Any]) -> list[Problem]:
         add("[pack]", f"sides must be two or more distinct names, got {sides}")
     if head.get("rows", "north") not in ("north", "south"):
         add("[pack]", f"rows {head.get('rows')!r} is not 'north' or 'south'")
+    if head.get("offset", "odd") not in ("odd", "even"):
+        add("[pack]", f"offset {head.get('offset')!r} is not 'odd' or 'even' (the hex columns drawn half a hex lower)")
     if head.get("dice", "d6") not in ("d6", "d10", "d100"):
         add("[pack]", f"dice {head.get('dice')!r} is not d6, d10 or d100")
 

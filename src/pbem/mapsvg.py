@@ -14,6 +14,14 @@ gold, in place of the pack's ``objective`` tags), ``cubes`` (location -> side: a
 in that side's colour), ``notes`` (location -> a few words under its name: trenches, wire),
 ``off`` (locations not in play, drawn faded) and pieces with ``exhausted`` (drawn pale). A
 location may give ``links`` (neighbour -> "road" | "river" | "red") to draw its connections.
+
+Hex grids: a hex's column-row coordinates put every other column half a hex lower; which ones
+is a map setting, ``offset`` = "odd" (the default) or "even", from the pack (``[pack] offset``)
+or the board.  A location marked ``quiet`` (a plain hex of a large map) is drawn only where a
+piece, marker or mark stands on it, so a report of a map of a thousand hexes stays small (its
+``short`` name, the hex number, in small print); the map's extent is still every location's.  A board may give ``markers`` (small diamonds in a side's
+colour with a letter: depots), ``statuses`` (a short code -> what it means; a piece's ``status``
+lists its codes, each drawn as a coloured bar under it) and ``legend`` (more lines of legend).
 """
 
 from __future__ import annotations
@@ -25,7 +33,9 @@ from typing import Any
 WIDTH = 960  # px at most: readable at 1280 px wide with the page's margins
 SIDE_COLOURS = ("#2f5d9e", "#a8322d", "#4a7d3a", "#8a5a1c", "#6b3f8f", "#2d7f80")
 TERRAIN = {"beach": "#efe0b0", "hill": "#c8b08a", "fort": "#a9a9a9", "open": "#dde8cf", "hq": "#f5f5f5",
-           "town": "#e3d3c3", "city": "#d9c2ad", "sea": "#cfe3f3", None: "#ececec"}
+           "town": "#e3d3c3", "city": "#d9c2ad", "sea": "#cfe3f3", "desert": "#f3ecd9", "marsh": "#c9dcc9",
+           "grove": "#b9d6a0", "lake": "#cfe3f3", None: "#ececec"}
+STATUS_COLOURS = ("#e07b00", "#7b3fa0", "#0a8f8f", "#c2185b")  # a piece's status codes, in the board's order
 LINKS = {"road": ' stroke="#8a5a1c" stroke-width="2.5"', "river": ' stroke="#3b7fc4" stroke-width="2.5"',
          "red": ' stroke="#d00" stroke-width="2" stroke-dasharray="2 3"'}  # red: a red line, no movement
 CHIP, GAP = 11, 2
@@ -36,36 +46,51 @@ def colours(sides: tuple[str, ...]) -> dict[str, str]:
     return {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(sides)}
 
 
-def _points(locations: list[dict[str, Any]], rows: str | None) -> dict[str, tuple[float, float]]:
+def _points(locations: list[dict[str, Any]], rows: str | None, offset: str | None = None) -> dict[str, tuple[float, float]]:
     """Unit-spaced positions, y down, for every location the pack places. ``rows``: which way
-    the second coordinate grows ("north" or "south"; default north for spaces, south for hexes)."""
+    the second coordinate grows ("north" or "south"; default north for spaces, south for hexes);
+    ``offset``: which hex columns sit half a hex along ("odd", the default, or "even")."""
     out = {}
+    shifted = 0 if offset == "even" else 1
     for loc in locations:
         c = loc.get("coords")
         if not (isinstance(c, list) and len(c) == 2 and all(isinstance(v, int) for v in c)):
             continue
         hex_ = loc.get("kind") == "hex"
         down = (rows or ("south" if hex_ else "north")) == "south"
-        y = c[1] + (0.5 * (c[0] % 2) if hex_ else 0.0)  # odd hex columns sit half a hex along
+        y = c[1] + (0.5 * (c[0] % 2 == shifted) if hex_ else 0.0)  # every other hex column half a hex along
         out[loc["id"]] = (c[0] * (0.866 if hex_ else 1.0), y if down else -y)
     return out
 
 
+def _nearest(points: list[tuple[float, float]]) -> float:
+    """The smallest distance between two points (a sweep along x: a large hex map stays quick)."""
+    pts = sorted(points)
+    best = math.inf
+    for i, a in enumerate(pts):
+        for b in pts[i + 1:]:
+            if b[0] - a[0] >= best:
+                break
+            best = min(best, math.dist(a, b))
+    return 1.0 if best == math.inf else best
+
+
 def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[str, ...], title: str,
          rows: str | None = None, background: tuple[bytes, str, list[int]] | None = None,
-         provisional: bool = False) -> str:
+         provisional: bool = False, offset: str | None = None) -> str:
     """The SVG, or "" when the pack places no location (then the report keeps its tables).
     ``background``: a map image the player owns (bytes, MIME type, extent in coordinates).
-    ``provisional``: the pack says its geometry is reconstructed (``[map] provisional``)."""
-    points = _points(locations, rows)
+    ``provisional``: the pack says its geometry is reconstructed (``[map] provisional``).
+    ``offset``: the hex columns drawn half a hex lower, "odd" (default) or "even" (the pack's;
+    else the board's)."""
+    points = _points(locations, rows, offset or board.get("offset"))
     if not points:
         return ""
     xs, ys = [p[0] for p in points.values()], [p[1] for p in points.values()]
-    near = min((math.dist(a, b) for i, a in enumerate(points.values()) for b in list(points.values())[i + 1:]),
-               default=1.0)
+    near = _nearest(list(points.values()))
     scale = min((WIDTH - 160) / max(1e-9, max(xs) - min(xs)), 150 / max(near, 1e-9), 90.0)
     radius = max(5.0, min(16.0, scale * near * 0.3))
-    pad_x, pad_top = 80, 150
+    pad_x, pad_top = 80, 150 + 18 * max(0, len(_more_legend(board, any(loc.get("links") for loc in locations))) - 1)
     width = (max(xs) - min(xs)) * scale + 2 * pad_x
     height = (max(ys) - min(ys)) * scale + pad_top + 60
 
@@ -78,12 +103,13 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
            f'width="100%" style="max-width:{width:.0f}px;height:auto" role="img" aria-label="{escape(title)}">',
            '<style>text{font-family:system-ui,sans-serif}.n{font-size:10px;fill:#222}'
-           '.t{font-size:12px;fill:#222}.c{font-size:8px;fill:#fff;font-weight:bold}</style>']
+           '.t{font-size:12px;fill:#222}.c{font-size:8px;fill:#fff;font-weight:bold}.q{font-size:7px;fill:#777}</style>']
     if background is not None:  # the owner's own map under everything, its corners at their coordinates
         import base64
 
         data, mime, (left, bottom, right, top) = background
-        corners = _points([{"id": "a", "coords": [left, bottom]}, {"id": "b", "coords": [right, top]}], rows)
+        corners = _points([{"id": "a", "coords": [left, bottom]}, {"id": "b", "coords": [right, top]}], rows,
+                          offset or board.get("offset"))
         (ax, ay), (bx, by) = corners["a"], corners["b"]
         x0, y0 = (min(ax, bx) - min(xs)) * scale + pad_x, (min(ay, by) - min(ys)) * scale + pad_top
         out.append(f'<image class="background" x="{x0:.1f}" y="{y0:.1f}" width="{abs(bx - ax) * scale:.1f}" '
@@ -99,7 +125,11 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
     marks = board.get("marks", {})
     objectives = set(board["objectives"]) if "objectives" in board else None
     off, cubes, notes = set(board.get("off", [])), board.get("cubes", {}), board.get("notes", {})
+    markers = [m for m in board.get("markers", []) if m.get("at") in points]
+    busy = {p["at"] for p in board.get("pieces", [])} | {m["at"] for m in markers} | set(marks) | set(notes) | set(cubes)
     for lid in sorted(points):
+        if by_id[lid].get("quiet") and lid not in busy:
+            continue  # a plain hex with nothing on it
         loc, (x, y) = by_id[lid], at(lid)
         tags = set(loc.get("tags", []))
         if objectives is not None:
@@ -127,14 +157,31 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
             cube = (f'<rect class="cube" data-side="{escape(str(cubes[lid]))}" x="{x + radius * 0.55:.1f}" '
                     f'y="{y + radius * 0.2:.1f}" width="8" height="8" fill="{c}" stroke="#fff" stroke-width="1">'
                     f'<title>VP cube: {escape(str(cubes[lid]))}</title></rect>')
+        named = (f'<text class="q" x="{x}" y="{y + radius + 8}" text-anchor="middle">{escape(loc["short"])}</text>'
+                 if loc.get("quiet") and loc.get("short") else
+                 f'<text class="n" x="{x}" y="{y + radius + 11}" text-anchor="middle">{escape(loc.get("name", lid))}</text>')
         out.append(f'<g class="loc" data-id="{escape(lid)}"{faded}><title>{escape(tip)}</title>{shape}'
-                   f'<text class="n" x="{x}" y="{y + radius + 11}" text-anchor="middle">'
-                   f'{escape(loc.get("name", lid))}</text>{under}{cube}</g>')
+                   f'{named}{under}{cube}</g>')
         if lid in marks:
             moved = all(m == MOVED for m in marks[lid])  # only changed: blue; a battle or landing: red
             out.append(f'<circle class="mark" data-at="{escape(lid)}" cx="{x}" cy="{y}" r="{radius + 5}" fill="none" '
                        f'stroke="{"#1f77b4" if moved else "#d00"}" stroke-width="2" stroke-dasharray="4 3">'
                        f'<title>{escape(", ".join(marks[lid]))}</title></circle>')
+    by_place: dict[str, list[dict[str, Any]]] = {}
+    for m in markers:
+        by_place.setdefault(m["at"], []).append(m)
+    for lid, here in sorted(by_place.items()):
+        x, y = at(lid)
+        for i, m in enumerate(here):
+            mx, my, h = x - (len(here) - 1) * 6 + i * 12, y + radius * 0.45, 5.5
+            colour = palette.get(m.get("side"), "#666")
+            out.append(f'<g class="marker" data-at="{escape(lid)}" data-side="{escape(str(m.get("side")))}">'
+                       f'<title>{escape(m.get("label", ""))}</title>'
+                       f'<path d="M{mx:.1f} {my - h:.1f} L{mx + h:.1f} {my:.1f} L{mx:.1f} {my + h:.1f} '
+                       f'L{mx - h:.1f} {my:.1f} Z" fill="{colour}" stroke="#fff" stroke-width="1"/>'
+                       + (f'<text class="c" x="{mx:.1f}" y="{my + 2.8:.1f}" text-anchor="middle">'
+                          f'{escape(m["badge"])}</text>' if m.get("badge") else "") + "</g>")
+    status_colour = {code: STATUS_COLOURS[i % len(STATUS_COLOURS)] for i, code in enumerate(board.get("statuses", {}))}
     stacks: dict[str, list[dict[str, Any]]] = {}
     for piece in board.get("pieces", []):
         if piece["at"] in points:
@@ -157,11 +204,33 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
                        f'stroke="{colour}" stroke-width="1.5"/>'
                        + (f'<text class="c" x="{px + CHIP / 2:.1f}" y="{py + CHIP - 2.5:.1f}" text-anchor="middle">'
                           f'{escape(piece["badge"])}</text>' if piece["badge"] and fill != "#fff" else "")
+                       + "".join(f'<rect class="status" data-status="{escape(code)}" x="{px + j * CHIP / 2:.1f}" '
+                                 f'y="{py + CHIP + 0.5:.1f}" width="{CHIP / 2:.1f}" height="2.5" '
+                                 f'fill="{status_colour.get(code, "#000")}"/>'
+                                 for j, code in enumerate(piece.get("status", [])[:2]))
                        + "</g>")
     out.append(_legend(board, palette, provisional or any(loc.get("provisional") for loc in locations),
                        any(loc.get("links") for loc in locations)))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _more_legend(board: dict[str, Any], links: bool) -> list[str]:
+    """The legend's further lines (what this board uses), joined by " · " up to about 120 characters a line."""
+    more = (["pale piece: exhausted"] if any(p.get("exhausted") for p in board.get("pieces", [])) else []) + \
+        (["small square: the VP cube's colour"] if board.get("cubes") else []) + \
+        (["faded area: not in play"] if board.get("off") else []) + \
+        (["lines: brown road, blue river, red dashed no movement"] if links else []) + \
+        [f"{('orange', 'violet', 'teal', 'pink')[i % len(STATUS_COLOURS)]} bar: {code}, {what}"
+         for i, (code, what) in enumerate(board.get("statuses", {}).items())] + \
+        [str(line) for line in board.get("legend", [])]
+    lines: list[str] = []
+    for item in more:
+        if lines and len(lines[-1]) + 3 + len(item) <= 120:
+            lines[-1] += " · " + item
+        else:
+            lines.append(item)
+    return lines
 
 
 def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool, links: bool = False) -> str:
@@ -184,12 +253,8 @@ def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool, l
                  f'stroke-dasharray="4 3"/><text class="t" x="{x + 18}" y="20">changed since your last turn</text>')
     tracks = " · ".join(f"{name}: {value}" for name, value in board.get("tracks", []))
     parts.append(f'<text class="t" x="10" y="42">{escape(tracks)}</text>')
-    more = (["pale piece: exhausted"] if any(p.get("exhausted") for p in board.get("pieces", [])) else []) + \
-        (["small square: the VP cube's colour"] if board.get("cubes") else []) + \
-        (["faded area: not in play"] if board.get("off") else []) + \
-        (["lines: brown road, blue river, red dashed no movement"] if links else [])
-    if more:
-        parts.append(f'<text class="t" x="10" y="82">{escape(" · ".join(more))}</text>')
+    for i, line in enumerate(_more_legend(board, links)):
+        parts.append(f'<text class="t" x="10" y="{82 + 18 * i}">{escape(line)}</text>')
     if provisional:
         parts.append('<text class="t" x="10" y="62" fill="#8a6100">Map geometry is PROVISIONAL: reconstructed, '
                      'not from the rulebook (dashed outlines); a pack of your own can give better coordinates.</text>')

@@ -116,7 +116,9 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
         piece["known"] = bool(tokens) and all(tok in known for tok, _ in tokens)
         piece["label"] = show(piece["label"], known, game)
     locations, rows, background = _locations(game, pack_dir)
-    pack_map = (_pack_of(game, pack_dir) or {}).get("map", {})
+    pack = _pack_of(game, pack_dir) or {}
+    pack_map = pack.get("map", {})
+    offset = pack.get("pack", {}).get("offset") if isinstance(pack.get("pack"), dict) else None
     names = {loc["id"]: loc.get("name", loc["id"]) for loc in locations}
     spaces: dict[str, dict[str, Any]] = {}
     for piece in board["pieces"]:
@@ -135,7 +137,8 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
         hands.append({"side": army, "cards": held, "deck": board.get("decks", {}).get(army, "")})
     return {"map_svg": mapsvg.draw(locations, board, tuple(game.sides), game.title, rows,
                                   background if image else None,
-                                  provisional=isinstance(pack_map, dict) and bool(pack_map.get("provisional"))), "spaces": table,
+                                  provisional=isinstance(pack_map, dict) and bool(pack_map.get("provisional")),
+                                  offset=offset), "spaces": table,
             "hands": hands,
             "tracks": board.get("tracks", []), "side_colours": mapsvg.colours(tuple(game.sides))}
 
