@@ -312,19 +312,25 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         mark = _mark(ctx)
         prompt = game.prompt(state)
         forced = forced and is_forced(prompt)
-        # The way back if the action must wait for dice.  A sealed roll that waits must be the
-        # last action, so only the last one needs it, unless a roll can resolve at once here.
-        last = i == len(actions) - 1
-        keep = last or forced or match["mode"] == "unsealed"
+        # A roll this action makes is resolved here (at_once, or unsealed dice) or waits for the
+        # other side's reveal.  One that waits needs the way back: a snapshot before the action,
+        # and it must be the last action, so only the last one takes one.
+        now = "sealed" if forced else "unsealed" if match["mode"] == "unsealed" else None
+        keep = now is None and i == len(actions) - 1
         if not owned:  # the copy's snapshot is also the action's: the state is unchanged between
             taken = snapshot(state, frozen)
             state, owned = restore(taken), True
             before = taken if keep else None
         else:
             before = snapshot(state, frozen) if keep else None
+        dice = _with(NoDice() if now is None else _AtOnce(_seeding(game, match, seq, side, body, chains, actions, i,
+                                                                    now, ctx, mark)), ctx)
         try:
-            state, new_events = step(game, state, side, action, _with(NoDice(), ctx), prompt=prompt, in_place=True)
+            state, new_events = step(game, state, side, action, dice, prompt=prompt, in_place=True)
             events += new_events
+            if now is not None and dice.source is not None:  # it rolled: resolved at once, in this one go
+                rolls += [dict(r, **dice.source) for r in dice.rolls]
+                forced = False  # a second roll after this one's result is known must wait
         except DiceNotReady:
             if _mark(ctx) != mark:
                 raise ProtocolError("bad-private", f"action {i + 1} both changes {side}'s private pools and rolls "
@@ -334,34 +340,13 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
                                     f"{_other(game, side)}'s reveal; it belongs in a later envelope") from None
             state = restore(before)
             declarations = declarations_hash(as_signed(actions[:i + 1], ctx))
-            own = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
-            if forced:  # at_once(): the other side's link of the envelope just before this one
-                other = _other(game, side)
-                other_link = {"side": other, "index": chains[other]["index"], "link": chains[other]["link"]}
-                state, new_events, new_rolls = _resolve(game, match, state, action, seq, seq, own, other_link,
-                                                        declarations, "sealed", ctx, in_place=True)
-                events += new_events
-                rolls += new_rolls
-                forced = False  # a second roll after this one's result is known must wait
-                continue
-            if match["mode"] == "unsealed":
-                # The actor uses the other side's last revealed link: no round trip, but the
-                # actor could compute the roll before signing.  Labelled UNSEALED everywhere.
-                other = _other(game, side)
-                if needs_opening(game, dict(match, chains=chains), side):
-                    raise ProtocolError("too-early", f"{side} cannot roll unsealed dice on {other}'s anchor, which it "
-                                        f"saw before committing; wait for {other}'s opening reveal") from None
-                other_link = {"side": other, "index": chains[other]["index"], "link": chains[other]["link"]}
-                state, new_events, new_rolls = _resolve(game, match, state, action, seq, seq, own, other_link,
-                                                        declarations, "unsealed", ctx, in_place=True)
-                events += new_events
-                rolls += new_rolls
-                continue
             pending = {"side": side, "action": action, "declared_in": seq, "link": body["reveal"],
                        "index": chains[side]["index"], "declarations": declarations}
             events.append({"text": f"{side} declares: {_label(game, state, action)} "
                                    f"(dice wait for {_other(game, side)}'s reveal)"})
         except IllegalAction as e:
+            if now is not None and dice.source is not None:  # refused once its dice were rolled: as a
+                raise  # roll resolved after a first try without them was refused (unnumbered)
             raise IllegalAction(f"action {i + 1}: {e}", e.legal) from None
     new = dict(match, seq=seq, chains=chains, pending=pending, game=state)
     if "last" in match:
@@ -472,6 +457,57 @@ def at_once(match: dict[str, Any], side: str, other: str) -> bool:
     return match["mode"] == "sealed" and match.get("last", side) == other
 
 
+class _AtOnce(Dice):
+    """The dice of an action whose roll, if it makes one, is resolved in this envelope (``at_once``,
+    or unsealed play).  Seeded when the rules first ask for randomness (where a first try with
+    ``NoDice`` would stop), by ``seeding``, which makes the checks made there and gives the seed
+    and the record of its inputs (``source``).  The action is so applied once, with the dice
+    ``_resolve`` would give it after going back to the state before it."""
+
+    def __init__(self, seeding: Any) -> None:
+        super().__init__(b"")
+        self._seeding = seeding
+        self.source: dict[str, Any] | None = None  # set once rolled: what each roll's record adds
+
+    def _seeded(self) -> None:
+        if self.source is None:
+            self._seed, self.source = self._seeding()
+
+    def _uniform(self, n: int) -> int:
+        self._seeded()
+        return super()._uniform(n)
+
+    def _faces(self, count: int, sides: int, low: int) -> list[int]:
+        self._seeded()
+        return super()._faces(count, sides, low)
+
+
+def _seeding(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any], chains: dict[str, Any],
+             actions: list[Any], i: int, mode: str, ctx: private.PrivateContext | None, mark: Any) -> Any:
+    """For ``_AtOnce``: at action ``i``'s first roll, the checks a roll resolved at once must pass
+    (in the order ``_advance`` makes them after a first try), then its seed and ``_resolve``'s record."""
+
+    def seeding() -> tuple[bytes, dict[str, Any]]:
+        if _mark(ctx) != mark:
+            raise ProtocolError("bad-private", f"action {i + 1} both changes {side}'s private pools and rolls "
+                                "shared dice; the rules must split it in two")
+        declarations = declarations_hash(as_signed(actions[:i + 1], ctx))
+        own = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
+        other = _other(game, side)
+        if mode == "unsealed" and needs_opening(game, dict(match, chains=chains), side):
+            # The actor uses the other side's last revealed link: no round trip, but the
+            # actor could compute the roll before signing.  Labelled UNSEALED everywhere.
+            raise ProtocolError("too-early", f"{side} cannot roll unsealed dice on {other}'s anchor, which it "
+                                f"saw before committing; wait for {other}'s opening reveal")
+        # at_once(): the other side's link of the envelope just before this one; unsealed: its last
+        other_link = {"side": other, "index": chains[other]["index"], "link": chains[other]["link"]}
+        seed = roll_seed(match["game_id"], seq, own["link"], other_link["link"], declarations)
+        return seed, {"actor": side, "declared_in": seq, "resolved_in": seq, "mode": mode,
+                      "links": [own, other_link], "declarations": declarations, "seed": seed.hex()}
+
+    return seeding
+
+
 def _copy_records(records: dict[str, Any]) -> dict[str, Any]:
     """A copy of the sides' private records that an envelope may change: what ``PrivateContext``
     and ``_reveal_secret`` change in place (the sizes, the openings, the record's own fields) is
@@ -518,13 +554,12 @@ def _reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: 
 
 def _resolve(game: Game, match: dict[str, Any], state: dict[str, Any], action: dict[str, Any], declared_in: int,
              resolved_in: int, actor: dict[str, Any], other: dict[str, Any], declarations: str, mode: str,
-             ctx: private.PrivateContext | None = None, in_place: bool = False
+             ctx: private.PrivateContext | None = None
              ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    """Apply ``action`` with dice seeded by both links; every roll records its inputs.
-    ``in_place``: ``state`` is the caller's own copy (restored from its snapshot), changed in place."""
+    """Apply ``action`` with dice seeded by both links; every roll records its inputs."""
     seed = roll_seed(match["game_id"], declared_in, actor["link"], other["link"], declarations)
     dice = _with(Dice(seed), ctx)
-    state, events = step(game, state, actor["side"], action, dice, in_place=in_place)
+    state, events = step(game, state, actor["side"], action, dice)
     source = {"actor": actor["side"], "declared_in": declared_in, "resolved_in": resolved_in, "mode": mode,
               "links": [actor, other], "declarations": declarations, "seed": seed.hex()}
     return state, events, [dict(r, **source) for r in dice.rolls]
