@@ -8,7 +8,8 @@ Registered as ``assault-on-gallipoli``.  Rules by section: ``sequence``
 5.4 over-stacking), ``board`` (geometry, 7 control, 9.4 Remnants, 15.3 lone Leaders).  The
 data the text lacks is in ``data`` (provisional), the five scenarios with the optional Leaders
 (22) in ``scenarios``; what the tool shows is in ``view`` (the map) and ``forecast`` (the odds
-before a fire); RULES.md says what is enforced and what not.
+before a fire); the landing plan, a standing order that saves turn files, in ``plans``; RULES.md
+says what is enforced and what not, and what a game turn costs by e-mail ("Hand-overs").
 
 Units are public (5.5: players may look at each other's units).  Close Combat (10-11) is phase 2
 (``closecombat``); each side's close combat hand is a private draw from its own copy of the
@@ -54,7 +55,9 @@ CHOICES = {"casualties": ("cumulative", "turn"), "target_bounds": ("none", "1-9"
 class AssaultOnGallipoli:
     name: ClassVar[str] = "assault-on-gallipoli"
     title: ClassVar[str] = "Assault on Gallipoli: The ANZAC Landing Campaign 1915 (rules document 001)"
-    version: ClassVar[str] = "1"  # 1: the Action Cards (17), dealt from the shared deck
+    # 1: the Action Cards (17), dealt from the shared deck; 2: the side without the initiative draws its
+    # close combat hand first, landing plans (plans.py; RULES.md, "Hand-overs")
+    version: ClassVar[str] = "2"
     sides: ClassVar[tuple[str, ...]] = SIDES
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = {k: v["title"] for k, v in SCENARIOS.items()}

@@ -8,7 +8,7 @@ from typing import Any
 
 from pbem_engine.core import Prompt
 
-from . import board
+from . import board, plans, rules
 
 
 def goal_distance(state: dict[str, Any], side: str, area: str) -> int:
@@ -33,11 +33,17 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
             got = pick(lambda a: a["do"] == "move" and any(b in near for b in board.ADJ[a["from"]]))
             if got:
                 return got
+        got = pick(lambda a: a["do"] == "land" and a.get("plan"))  # a landing plan (plans.py) saves two files
+        if got:
+            return got
         for do in ("land", "fire", "reinforce", "move", "refresh"):  # a contested area is left to close combat
             got = pick(lambda a, do=do: a["do"] == do and not (do == "fire" and board.contested(state, a["from"])))
             if got:
                 return got
         return pick(lambda a: a["do"] == "pass") or "1"
+    if k == "landplan":  # what it would do at that beach: its own choice on the board the plan foresees
+        sim, planned = plans.simulate(state, f, f["beach"], rules.prompt, rules.apply)
+        return order(sim, side, planned, known) if planned else str(len(choices))
     if k == "fire":
         return (pick(lambda a: a["do"] == "with") or pick(lambda a: a["do"] == "leader")
                 or pick(lambda a: a["do"] == "fire" and not board.contested(state, a["at"]))

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction, Prompt
 
-from . import board, cards, closecombat as cc, effects, fire, move, sequence
+from . import board, cards, closecombat as cc, effects, fire, move, plans, sequence
 from .board import name
 
 
@@ -53,6 +53,8 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
     if k == "ships":
         return Prompt(side, head + "place your ships in the Aegean Sea, at most 3 an area (16.2)",
                       tuple(sequence.ship_choices(state, f)))
+    if k == "landplan":
+        return Prompt(side, head + plans.text(f), tuple(plans.choices(state, f, prompt, apply)))
     if k == "round":
         return Prompt(side, head + f"{side} Round: activate units in one area, bring on a group, or pass (4)",
                       tuple(sequence.round_prompt_choices(state, side)))
@@ -124,6 +126,8 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
         sequence.do_ships(state, f, action, events)
     elif k == "round":
         sequence.do_round(state, f, action, dice, events)
+    elif k == "landplan":
+        plans.do_plan(state, f, action, dice, events, prompt, apply)
     elif k == "fire":
         fire.do_fire(state, f, action, dice, events)
     elif k == "move":

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction
 
-from . import board, cards, closecombat, effects, fire, move, scenarios
+from . import board, cards, closecombat, effects, fire, move, plans, scenarios
 from .board import enemy, kind, label, name, units_at
 from .data import AREAS, SCENARIOS, SIDES
 
@@ -230,7 +230,10 @@ def round_choices(state: dict[str, Any], side: str) -> list[Choice]:
             out.append(Choice(f"bring on group {g} at {name(entry)}", {"do": "reinforce", "group": g}))
     if side == "anzac" and state["waves"]:
         for i, boat in enumerate(state["waves"][0]):
-            out.append(Choice(f"land a boat: {', '.join(board.unit_name(u) for u in boat)}", {"do": "land", "boat": i}))
+            units = ', '.join(board.unit_name(u) for u in boat)
+            out.append(Choice(f"land a boat: {units}", {"do": "land", "boat": i}))
+            out.append(Choice(f"land a boat with a landing plan for each beach: {units}",  # RULES.md, "Hand-overs"
+                              {"do": "land", "boat": i, "plan": True}))
     return out
 
 
@@ -240,6 +243,9 @@ def round_prompt_choices(state: dict[str, Any], side: str) -> list[Choice]:
 
 def do_round(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: Any, events: list) -> None:
     side, do = f["side"], action["do"]
+    if do == "land" and action.get("plan"):  # a standing order first: the roll comes once it is made
+        state["frames"].append(plans.new(action["boat"]))
+        return
     f["acted"] = True
     if do != "pass":
         state["passes"] = 0
