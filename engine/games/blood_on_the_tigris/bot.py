@@ -11,25 +11,33 @@ from pbem_engine.core import Prompt
 
 from . import board, counters, hexmap, logistics, movement, rules
 from .board import side_of
-from .charts import PROVISIONAL
+from .charts import Charts
 
 GOAL = {"british": "1302", "turkish": "1345"}
 
 
+def _charts(state: dict[str, Any]) -> Charts:
+    """The charts in use: a player's supplied ones change movement costs too."""
+    from . import GAME
+
+    return GAME.charts_of(state)
+
+
 def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:
     labels = [c.label for c in prompt.choices]
+    used = _charts(state)  # the charts in use, ours or a player's
     if state["phase"] == "move" and not state["pending"]:
-        gap = rules.garrison_gap(state, side, PROVISIONAL)
+        gap = rules.garrison_gap(state, side, used)
         if gap:  # 16.21: send the nearest unit that can reach it
             for uid in sorted(state["units"], key=lambda u: (hexmap.distance(state["units"][u]["at"], gap)
                                                               if state["units"][u]["at"] in hexmap.ALL_HEXES_SET else 99, u)):
                 if side_of(uid) == side and board.kind(uid) == "combat" and not rules.why_not_move(state, uid) \
-                        and gap in movement.reach(PROVISIONAL, state, uid):
+                        and gap in movement.reach(used, state, uid):
                     return f"move {uid} to {gap}"
         for d, dv in sorted(state["depots"].items()):  # 12.3: mobile depots follow the army
             if dv["side"] == side and not logistics.depot_why_not(state, side, d):
                 here = hexmap.distance(dv["hex"], GOAL[side])
-                best = sorted((hexmap.distance(h, GOAL[side]), h) for h in logistics.depot_reach(PROVISIONAL, state, d)
+                best = sorted((hexmap.distance(h, GOAL[side]), h) for h in logistics.depot_reach(used, state, d)
                               if any(board.side_of(u) == side and board.kind(u) == "combat"
                                      for n in (h, *hexmap.neighbours(h)) for u in board.ground_at(state, n)))
                 if best and best[0][0] < here:
@@ -40,7 +48,7 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
                 continue
             if rules.why_not_move(state, uid) or board.kind(uid) == "hq" and uid.endswith("army-hq"):
                 continue
-            reach = movement.reach(PROVISIONAL, state, uid)
+            reach = movement.reach(used, state, uid)
             here = hexmap.distance(v["at"], GOAL[side])
             best = sorted((hexmap.distance(h, GOAL[side]), h) for h in reach
                           if board.stack_load(state, h, side) + counters.stack_size(uid) <= counters.STACK_LIMIT)

@@ -279,6 +279,11 @@ def _mp(v: Any) -> str | None:
 TA_FIELDS = {"name": _text, "side": _one_of(*TA_SIDES), "value": _whole, "counts": _one_of(*TA_COUNTS),
              "terrain": _flag, "across": _flag}
 TEC_FIELDS = {"name": _text, "mp": _mp, "hexside": _flag, "motorized": _one_of(*MOTORIZED), "ta": _text}
+# The entries the rules look up by id, so a chart file must give them (under these ids): the
+# advantages fight.py claims (7.5, 7.51, 9.2) and the terrain movement.py reads (4.2: a hex
+# not on the chart costs as clear; the hexsides rivers, wadis and seasonal water cross).
+REQUIRED = {"tactical_advantages": ("river", "wadi", "trench", "fort", "combined_arms", "hq"),
+            "terrain_effects": ("clear", "river", "wadi", "seasonal_water")}
 
 
 def load_charts(data: Mapping[str, Any] | None) -> Charts:
@@ -305,6 +310,11 @@ def load_charts(data: Mapping[str, Any] | None) -> Charts:
         if "tactical_advantages" in data else {}
     tec = _entries("terrain_effects", data["terrain_effects"], TEC_FIELDS, problems) \
         if "terrain_effects" in data else {}
+    for name, needed in REQUIRED.items():
+        given = data.get(name)
+        missing = [k for k in needed if isinstance(given, Mapping) and k not in given]
+        if missing:
+            problems.append(f"{name}: missing {', '.join(missing)} (the rules look these entries up by id)")
     for key, entry in tec.items():
         ta = entry.get("ta")
         if isinstance(ta, str) and ta and ta not in tas and "tactical_advantages" in data:

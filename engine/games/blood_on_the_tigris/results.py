@@ -297,9 +297,10 @@ def apply_pending(state: dict[str, Any], f: dict[str, Any], side: str, action: d
         if action["to"]:
             retreat_stack(state, charts, units, action["to"], base, f["hexes"], "forced", ctx, dice, events)
             return
-        for u in units:
+        for u in units:  # no path (8.0): eliminated, and said so
             state["units"].pop(u, None)
             state["lost"].append(u)
+            events.append({"text": f"{counters.name(u)} cannot retreat {f['hexes']} hexes and is eliminated (8.0)"})
         _broken(state, charts, {**ctx, "path": [t]}, dice, events)
     elif f["k"] == "engaged":
         units = board.ground_at(state, t, side)

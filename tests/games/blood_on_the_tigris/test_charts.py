@@ -63,6 +63,8 @@ def test_a_broken_chart_file_lists_every_problem_at_once():
         "terrain_effects.clear.mp: must be a number of movement points",  # non-numeric
         "terrain_effects.clear.ta: 'hill' is not an entry of tactical_advantages",
         "unknown table 'weather'",
+        "tactical_advantages: missing river, wadi, fort, combined_arms, hq",  # what the rules look up
+        "terrain_effects: missing river, wadi, seasonal_water",
     ]
     for text in expected:
         assert any(text in p for p in problems), (text, problems)
@@ -118,13 +120,26 @@ def test_a_supplied_chart_file_is_used_whole_and_changes_results():
     assert combat.resolve_air(charts.PROVISIONAL, [2], [1], True, ScriptedDice([3])).row == 2
 
 
+def test_a_chart_file_without_an_entry_the_rules_look_up_is_refused_before_play():
+    """A file that parsed but lacks the river advantage or the wadi hexside would fail in the
+    middle of a combat or a move: it is refused whole instead."""
+    data = json.loads(json.dumps(OWNER))
+    del data["tactical_advantages"]["river"], data["terrain_effects"]["seasonal_water"]
+    with pytest.raises(charts.ChartError) as err:
+        charts.load_charts(data)
+    assert err.value.problems == [
+        "tactical_advantages: missing river (the rules look these entries up by id)",
+        "terrain_effects: missing seasonal_water (the rules look these entries up by id)",
+        "terrain_effects.river.ta: 'river' is not an entry of tactical_advantages"]
+
+
 def test_a_json_chart_file_is_read_the_same():
     assert charts.load_charts(json.loads(json.dumps(OWNER))) == charts.load_charts(OWNER)
 
 
 def test_an_unknown_tactical_advantage_is_refused():
     with pytest.raises(ValueError, match="not on the Tactical Advantages Chart"):
-        combat.prepare(charts.load_charts(OWNER), attack(7, 4, defender_tas={"river": 1}))
+        combat.prepare(charts.load_charts(OWNER), attack(7, 4, defender_tas={"grove": 1}))
     with pytest.raises(ValueError, match="defender's advantage"):
         combat.prepare(charts.PROVISIONAL, attack(7, 4, attacker_tas={"fort": 1}))
 

@@ -110,3 +110,21 @@ def test_bots_play_a_campaign_start() -> None:
         invariants(state)
     assert GAME.outcome(state) is not None
     assert state["turn"] == 8
+
+
+def test_bots_play_on_a_players_own_charts() -> None:
+    """The bot moves by the charts in use: a player's TEC (other costs) never gets its orders refused."""
+    import tomllib
+    from pathlib import Path
+
+    owner = tomllib.loads((Path(__file__).parent / "charts" / "test-owner-charts.toml").read_text())
+    state = GAME.setup("campaign", {"turns": 8, "charts": owner})
+    dice = Dice(b"bot-owner".ljust(32, b"."))
+    for _ in range(MAX_ACTIONS):
+        if GAME.outcome(state) is not None:
+            break
+        prompt = GAME.prompt(state)
+        action = GAME.parse_order(state, prompt.side, GAME.player(state, prompt.side, prompt, {}))
+        state, _ = step(GAME, state, prompt.side, action, dice)  # IllegalAction here: the bot misread the TEC
+        invariants(state)
+    assert GAME.outcome(state) is not None
