@@ -38,13 +38,14 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     game = campaign.game
     genesis = campaign.genesis
     seq, match = campaign.ledger.state(at)
-    authors = {s: a for s, _, a, _, _, _ in campaign.ledger.envelopes() if s <= seq}
+    listed = [(s, author, kind, received) for s, _, author, kind, _, received in campaign.ledger.envelopes()
+              if s <= seq]  # one pass over the history (a long one is most of a report's time)
     if since is None:
-        own = [s for s, a in authors.items() if a == side]
+        own = [s for s, author, _, _ in listed if author == side]
         since = own[-1] if own else -1
     entries: dict[int, dict[str, Any]] = {}
-    for s, _, author, kind, _, received in campaign.ledger.envelopes():
-        if since < s <= seq:
+    for s, author, kind, received in listed:
+        if since < s:
             entries[s] = {"seq": s, "author": author, "kind": kind, "received": received, "events": [], "rolls": []}
     for event in campaign.ledger.events(since):
         if event["seq"] in entries and (event["to"] is None or side in event["to"]):
