@@ -116,8 +116,9 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
         tokens = TOKEN.findall(piece["label"])
         piece["known"] = bool(tokens) and all(tok in known for tok, _ in tokens)
         piece["label"] = show(piece["label"], known, game)
-    locations, rows, background = _locations(game, pack_dir)
-    pack = _pack_of(game, pack_dir) or {}
+    loaded = _pack_of(game, pack_dir)  # read once: the locations below come from it too
+    locations, rows, background = _locations(game, pack_dir, loaded)
+    pack = loaded or {}
     pack_map = pack.get("map", {})
     offset = pack.get("pack", {}).get("offset") if isinstance(pack.get("pack"), dict) else None
     names = {loc["id"]: loc.get("name", loc["id"]) for loc in locations}
@@ -156,23 +157,26 @@ def _pack_of(game, pack_dir: Path | None) -> dict[str, Any] | None:
     return datapack.load(shipped[game.name]) if game.name in shipped else None
 
 
-def _locations(game, pack_dir: Path | None = None) -> tuple[list[dict[str, Any]], str | None, Any]:
+def _locations(game, pack_dir: Path | None = None, pack: dict[str, Any] | None = None
+               ) -> tuple[list[dict[str, Any]], str | None, Any]:
     """The locations to draw, the pack's ``rows`` direction and the owner's background image:
     a pack the player gives (``--pack DIR``: better coordinates, a map image he owns); else a
     table-top game's own pack; for a rules module, the shipped pack of the same name.  A rules
     module whose map has more places than its pack (``map_locations``) names them all, drawn at
-    the pack's coordinates where the pack has them."""
-    locations, rows, background = _pack_locations(game, pack_dir)
+    the pack's coordinates where the pack has them.  ``pack``: that pack, when the caller has
+    read it already (``_pack_of``)."""
+    locations, rows, background = _pack_locations(game, pack_dir, pack)
     if hasattr(game, "map_locations"):
         locations = game.map_locations(locations)
     return locations, rows, background
 
 
-def _pack_locations(game, pack_dir: Path | None) -> tuple[list[dict[str, Any]], str | None, Any]:
+def _pack_locations(game, pack_dir: Path | None, pack: dict[str, Any] | None = None
+                    ) -> tuple[list[dict[str, Any]], str | None, Any]:
     from . import datapack
 
     if pack_dir is not None:
-        pack = datapack.load(pack_dir)
+        pack = datapack.load(pack_dir) if pack is None else pack
         problems = datapack.check(pack)
         if problems:
             raise PbemError("the pack to draw the map with has problems", "; ".join(map(str, problems[:5])),
@@ -183,7 +187,7 @@ def _pack_locations(game, pack_dir: Path | None) -> tuple[list[dict[str, Any]], 
     shipped = datapack.shipped()
     if game.name not in shipped:
         return [], None, None
-    pack = datapack.load(shipped[game.name])
+    pack = datapack.load(shipped[game.name]) if pack is None else pack
     return list(pack.get("location", [])), pack.get("pack", {}).get("rows"), None
 
 
