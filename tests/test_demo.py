@@ -73,6 +73,41 @@ def test_demo_of_assault_on_gallipoli(tmp_path):
     assert len(counts) == 2 and all(n >= 10 for n in counts), line
 
 
+def test_demo_of_blood_on_the_tigris(tmp_path):
+    """Its own players, Scenario 2's turns 13 and 14: attacks (air-to-air, depots expended, a
+    breakthrough) and the supply survival rolls; both sides verify to one state; the turn files of
+    each game turn are counted: two a full turn, plus a round trip for each attack's roll and for
+    the survival rolls the Turks' Mutual Operations wait on; none only confirms a forced choice."""
+    import re
+
+    from pbem.campaign import Campaign
+    from pbem.envelope import read_envelopes
+
+    result = CliRunner().invoke(cli, ["demo", "--dir", str(tmp_path / "d"), "--game", "blood-on-the-tigris"])
+    assert result.exit_code == 0, result.output
+    out = result.output
+    verified = [line for line in out.splitlines() if line.startswith("verify ")]
+    assert len(verified) == 2 and all(": OK: " in line for line in verified), verified
+    assert len({line.rsplit("state ", 1)[1] for line in verified}) == 1  # both sides reach the same state
+    camp = Campaign.open(tmp_path / "d" / "alice", readonly=True)
+    try:
+        log = "\n".join(e["text"] for e in camp.ledger.events())
+        sent = {seq: read_envelopes(raw)[0].content["body"].get("actions", [])
+                for seq, _, _, kind, raw, _ in camp.ledger.envelopes() if kind == "turn"}
+        seeded = {r["seq"] for r in camp.ledger.rolls()}
+    finally:
+        camp.ledger.close()
+    for what in ("british attack", "turkish attack", "air-to-air", "expended (12.4)", "out of supply (3.4)",
+                 "survives", "turn 14 begins"):
+        assert what in log, what
+    [line] = [line for line in out.splitlines() if line.startswith("turn files per game turn")]
+    counts = {int(t): int(n) for t, n in re.findall(r"turn (\d+): (\d+)", line)}
+    assert sorted(counts) == [13, 14] and sum(counts.values()) == len(sent), line
+    assert counts[14] <= 4, line
+    assert all(actions or seq in seeded for seq, actions in sent.items())  # a file without orders resolves rolls
+    assert "column" in (tmp_path / "d" / "alice" / "report.html").read_text()  # the map's report, with odds
+
+
 def test_demo_of_the_small_game_by_name(tmp_path):
     result = CliRunner().invoke(cli, ["demo", "--game", "hill60", "--dir", str(tmp_path)])
     assert result.exit_code == 0, result.output
@@ -117,7 +152,8 @@ def test_demo_of_an_unknown_game_is_a_usage_error_naming_the_known_ones(tmp_path
         assert_no_traceback(result)
         assert result.exit_code == 2, result.output
         assert "no game module 'hill61'" in result.stderr
-        assert "known: assault-on-gallipoli, barrage, gallipoli-blocks, hill60, raid" in result.stderr
+        assert "known: assault-on-gallipoli, barrage, blood-on-the-tigris, gallipoli-blocks, hill60, raid" \
+            in result.stderr
         assert not (tmp_path / "d").exists()  # refused before anything is written
 
 

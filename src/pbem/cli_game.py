@@ -50,13 +50,16 @@ def _read_public(path: Path) -> tuple[bytes, str]:
 @click.option("--cards", "cards_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Your printed card values (TOML or JSON, by card id) for a module that takes them "
                    "(gallipoli-blocks: see its RULES.md).")
+@click.option("--charts", "charts_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="Your printed charts (TOML or JSON) for a module that takes them (blood-on-the-tigris: see its "
+                   "RULES.md); checked whole, every problem listed, and carried in the invitation.")
 @encrypt_option
 @campaign_option
 @click.pass_context
 def new(ctx: click.Context, module: str, side: str | None, key_name: str, opponent: Path | None, as_referee: bool,
         players: tuple[str, ...], scenario: str | None, mode: str, deadline: int | None, pack_name: str | None,
-        reveal_concealed: bool, game_options: tuple[str, ...], cards_file: Path | None, encrypt_secrets: bool,
-        campaign: Path | None) -> None:
+        reveal_concealed: bool, game_options: tuple[str, ...], cards_file: Path | None, charts_file: Path | None,
+        encrypt_secrets: bool, campaign: Path | None) -> None:
     """Create a game of MODULE and write the invitation (the genesis turn file).
 
     \b
@@ -71,10 +74,12 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
             raise click.UsageError("--referee takes --player SIDE=FILE for each side; not --as, --opponent or --dice "
                                    "(a referee game's dice always need the referee's and the player's links)")
         return _new_refereed(ctx, module, key_name, players, scenario, deadline, encrypt_secrets, campaign,
-                             _with_pack(module, pack_name, reveal_concealed, _game_options(game_options, cards_file)))
+                             _with_charts(module, charts_file, _with_pack(module, pack_name, reveal_concealed,
+                                                                         _game_options(game_options, cards_file))))
     if not side or not opponent or players:
         raise click.UsageError("a two-player game needs --as SIDE and --opponent FILE (--player is for --referee)")
-    options = _with_pack(module, pack_name, reveal_concealed, _game_options(game_options, cards_file))
+    options = _with_charts(module, charts_file,
+                           _with_pack(module, pack_name, reveal_concealed, _game_options(game_options, cards_file)))
     public, comment = _read_public(opponent)
     name = comment.removeprefix("pbem:") or opponent.stem
     identity = keystore(ctx).load(key_name, identity_passphrase)
@@ -104,6 +109,55 @@ def _with_pack(module: str, pack_name: str | None, reveal_concealed: bool, optio
         if reveal_concealed:
             options["reveal_concealed"] = True
     return options
+
+
+def _with_charts(module: str, charts_file: Path | None, options: dict[str, Any]) -> dict[str, Any]:
+    """``--charts FILE``: a player's printed charts, read here (the engine reads no file), checked
+    whole by the module's ``check_charts`` (every problem listed at once) and passed as its
+    option ``charts``, so they travel in the signed invitation."""
+    if charts_file is None:
+        return options
+    from pbem_engine.registry import UnknownGame, get_game
+
+    try:
+        game = get_game(module)
+    except UnknownGame as e:
+        raise PbemError("no such game module", str(e), code="bad-module") from None
+    if not hasattr(game, "check_charts"):
+        raise click.UsageError(f"{module} takes no --charts (its charts are its rules)")
+    if "charts" in options:
+        raise click.UsageError("give the charts once: --charts FILE or --option charts=..., not both")
+    try:
+        text = charts_file.read_text(encoding="utf-8")
+        if charts_file.suffix.lower() == ".json":
+            import json
+
+            data = json.loads(text)
+        else:
+            import tomllib
+
+            data = tomllib.loads(text)
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        raise PbemError(f"cannot read the charts in {charts_file.name}", str(e), code="bad-charts") from None
+    problems = game.check_charts(data) + [
+        f"{where}: not a whole number (the charts travel in the signed invitation, which holds whole numbers only)"
+        for where in _fractions(data, "")]
+    if problems:
+        raise PbemError(f"the charts in {charts_file.name} have {len(problems)} problem(s); nothing was written",
+                        "\n  ".join(problems), code="bad-charts")
+    options["charts"] = data
+    return options
+
+
+def _fractions(value: Any, path: str) -> list[str]:
+    """Where a parsed file holds a number that is not whole (canonical JSON has none)."""
+    if isinstance(value, float):
+        return [path or "the file"]
+    if isinstance(value, dict):
+        return [p for k, v in value.items() for p in _fractions(v, f"{path}.{k}" if path else str(k))]
+    if isinstance(value, list):
+        return [p for i, v in enumerate(value) for p in _fractions(v, f"{path}[{i}]")]
+    return []
 
 
 def _invitation_mail(ctx: click.Context, camp, envelope, path: Path) -> None:

@@ -25,7 +25,9 @@ PREFERENCES = ("assault", "naval bombardment", "hit", "advance", "move", "dig in
 
 DEFAULT = "gallipoli-blocks"  # what `pbem demo` plays; `--game hill60` for the small demonstration game
 DEMO_OPTIONS = {"gallipoli-blocks": {"turns": 4},  # a few full turns: landings, battles, supply checks
-                "assault-on-gallipoli": {"turns": 2}}  # the landing (turn 1), fire, close combats, Action Cards
+                "assault-on-gallipoli": {"turns": 2},  # the landing (turn 1), fire, close combats, Action Cards
+                "blood-on-the-tigris": {"turns": 14}}  # Scenario 2's turns 13-14: attacks, supply survival
+DEMO_SCENARIOS = {"blood-on-the-tigris": "turning-point"}  # the armies in contact from the first order
 
 
 def choose(prompt: Prompt, camp: Campaign | None = None) -> str:
@@ -83,7 +85,7 @@ def run(directory: Path | None, module: str | None, echo: Callable[[str], None],
     camps: dict[str, Campaign] = {}
     options = DEMO_OPTIONS.get(module)
     camps[first], genesis = Campaign.new(directory / "alice", module, first, identities["alice"],
-                                         identities["bob"].public, "bob", options=options)
+                                         identities["bob"].public, "bob", DEMO_SCENARIOS.get(module), options=options)
     echo(f"alice creates {game.title} as {first}: {camps[first].dir / 'sent'}")
     invitation = (camps[first].dir / "sent" / _file(genesis)).read_text()
     camps[second], joined = Campaign.join(directory / "bob", invitation, identities["bob"])

@@ -1,6 +1,6 @@
 """Blood on the Tigris: The Iraq Campaign 1914-1917 (rules document 004): the rules module.
 
-Not yet registered (engine/registry.py): phase 3 of issue 19.  Rules by section: ``sequence``
+Registered as ``blood-on-the-tigris`` (engine/registry.py).  Rules by section: ``sequence``
 (3.0 the turn, 3.1 Mutual Operations, 13.1 reinforcements, 16.2x special rules, 17.0
 victory), ``scenarios`` (16.0, 18.0, 19.0), ``movement`` (4.0-5.2, 8.0-8.1, 9.4, 14.0),
 ``logistics`` (9.2 forts, 9.6 vans, 12.3 depots moving, 15.1 burning, 15.3-15.4 cargo and
@@ -8,8 +8,11 @@ ferries), ``supply`` (3.4, 10.0, 12.0-12.6, 13.2), ``fight``, ``results`` and ``
 7.0-7.8, 9.0, 11.0), ``naval`` (15.0-15.6, 16.24); ``rules`` holds the prompts and orders.  The
 map (``hexmap``, map_data.py), the counters (``counters``, counters_data.py) and the charts
 (``charts_provisional``) are PROVISIONAL reconstructions; a player's printed charts come in
-as the option ``charts`` (the parsed file, checked by ``charts.load_charts``).  RULES.md says
-what is enforced and what not.
+as the option ``charts`` (the parsed file, checked by ``charts.load_charts``; ``pbem new
+--charts FILE`` reads it and asks ``check_charts``).  What the product shows: ``board`` and
+``map_locations`` (view.py: the hex map, supply states, depots, turn and weather),
+``playable`` (forecast.py: the odds column and each result's chance before an attack).
+RULES.md says what is enforced and what not.
 """
 
 from __future__ import annotations
@@ -37,7 +40,7 @@ class BloodOnTheTigris:
     _loaded: ClassVar[dict[str, charts.Charts]] = {}
     name: ClassVar[str] = "blood-on-the-tigris"
     title: ClassVar[str] = "Blood on the Tigris: The Iraq Campaign 1914-1917 (rules document 004)"
-    version: ClassVar[str] = "0"  # not registered yet
+    version: ClassVar[str] = "1"
     sides: ClassVar[tuple[str, ...]] = board.SIDES
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = scenarios.NAMES
@@ -54,6 +57,15 @@ class BloodOnTheTigris:
         from .bot import order
 
         return order(state, side, prompt, known)
+
+    @staticmethod
+    def check_charts(data: Any) -> list[str]:
+        """Every problem of a player's parsed chart file (``pbem new --charts FILE``), or []."""
+        try:
+            charts.load_charts(data)
+        except charts.ChartError as e:
+            return list(e.problems)
+        return []
 
     def charts_of(self, state: dict[str, Any]) -> charts.Charts:
         supplied = state["options"].get("charts")
@@ -96,6 +108,26 @@ class BloodOnTheTigris:
 
         return parse(state, side, text, self.prompt(state))
 
+    def playable(self, state: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
+        """The prompt as its owner's tool shows it: each attack with its odds column and the chance
+        of each CRT result (forecast.py)."""
+        from .forecast import playable
+
+        return playable(self.charts_of(state), state, prompt)
+
+    def board(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What the report's map shows (view.py)."""
+        from .view import map_view
+
+        return map_view(view)
+
+    @staticmethod
+    def map_locations(pack_locations: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Every hex of the map at its hex number, as the shipped pack numbers them (view.py)."""
+        from .view import locations
+
+        return locations(pack_locations)
+
     def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
         return state  # no hidden information in the base rules
 
@@ -105,8 +137,13 @@ class BloodOnTheTigris:
 
     def describe(self, view: dict[str, Any]) -> list[str]:
         from .orders import describe
+        from .view import supply_line
 
-        return describe(view)
+        used = self.charts_of(view)
+        who = (f"charts: supplied by a player who owns the game ({used.label[:80]})" if used.supplied else
+               "charts: PROVISIONAL, ours (charts_provisional.py), not the publisher's: supply yours with --charts FILE")
+        lines = describe(view)
+        return [lines[0], who, *(supply_line(view, s) for s in self.sides), *lines[1:]]
 
 
 GAME = BloodOnTheTigris()
