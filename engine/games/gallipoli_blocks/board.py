@@ -60,8 +60,11 @@ def adjacent(space: str) -> tuple[str, ...]:
     return SPACES[space][4]
 
 
+_IS_HQ = {s: v[2] == "hq" for s, v in SPACES.items()}  # asked for every neighbour of every move
+
+
 def is_hq(space: str) -> bool:
-    return terrain(space) == "hq"
+    return _IS_HQ[space]  # a KeyError for no space of the map, as terrain() gives
 
 
 def in_suvla(space: str) -> bool:

@@ -25,6 +25,13 @@ def movable(state: dict[str, Any], army: str, tok: str, occ: board.Occupancy | N
             if board.may_enter(state, army, s, occ) or is_landing(state, army, b["at"], s, occ)]
 
 
+def can_move(state: dict[str, Any], army: str, tok: str, occ: board.Occupancy) -> bool:
+    """Whether ``movable`` finds anywhere to go (it stops at the first place)."""
+    b = state["blocks"][tok]
+    return not b["stop"] and any(board.may_enter(state, army, s, occ) or is_landing(state, army, b["at"], s, occ)
+                                 for s in board.adjacent(b["at"]))
+
+
 def destinations(state: dict[str, Any], frame: dict[str, Any], army: str, tok: str,
                  occ: board.Occupancy | None = None) -> list[str]:
     """``movable`` less the beaches whose landing party already fills the space (4.5)."""
@@ -60,7 +67,7 @@ def do_ops(state: dict[str, Any], frame: dict[str, Any], army: str, action: dict
     if do == "activate":  # 8.1.1
         space = action["space"]
         occ = board.occupancy(state)
-        if not any(movable(state, army, t, occ) for t in board.tokens(state, space, army, occ)):
+        if not any(can_move(state, army, t, occ) for t in board.tokens(state, space, army, occ)):
             raise IllegalAction(f"no {army} block at {space} can move")
         frame["left"] -= 1
         state["frames"].append({"k": "move", "army": army, "space": space, "moved": [], "landing": {}})
