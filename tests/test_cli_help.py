@@ -88,3 +88,27 @@ def test_examples_use_options_and_arguments_that_exist(path):
             assert "does not exist" in str(e), f"{' '.join(words)}: {e}"
         except click.UsageError as e:
             pytest.fail(f"example 'pbem {' '.join(path)} {' '.join(words)}' does not parse: {e}")
+
+
+def test_an_option_or_card_file_an_invitation_cannot_carry_is_refused_without_a_traceback(tmp_path):
+    """A fraction has no canonical JSON form: refused before anything is written (misuse, exit 2;
+    a card file, exit 1), for a two-player and a refereed game alike."""
+    from click.testing import CliRunner
+
+    from tests.conftest import assert_no_traceback, new_player, pbem
+
+    runner = CliRunner()
+    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
+    for extra in (["--as", "allied", "--opponent", str(bob.pub)],
+                  ["--referee", "--player", f"allied={bob.pub}", "--player", f"ottoman={alice.pub}"]):
+        r = runner.invoke(cli, ["new", "gallipoli-blocks", "--key", "alice", *extra, "--option", "turns=1.5",
+                                "--campaign", str(tmp_path / "g")], env=alice.env)
+        assert_no_traceback(r)
+        assert r.exit_code == 2 and "cannot go in an invitation" in r.output
+        assert not (tmp_path / "g").exists()
+    (tmp_path / "cards.toml").write_text("x = 0.5\n")
+    r = runner.invoke(cli, ["new", "gallipoli-blocks", "--key", "alice", "--as", "allied", "--opponent", str(bob.pub),
+                            "--cards", str(tmp_path / "cards.toml"), "--campaign", str(tmp_path / "g")], env=alice.env)
+    assert_no_traceback(r)
+    assert r.exit_code == 1 and "bad-cards" in r.output + (r.stderr or "")
+    assert not (tmp_path / "g").exists()

@@ -177,6 +177,8 @@ def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, 
     """``--option KEY=VALUE`` (VALUE as JSON when it parses, else text) and ``--cards FILE``."""
     import json
 
+    from pbem_engine.canonical import NotCanonical, canonical_json
+
     options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
@@ -186,6 +188,11 @@ def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, 
             options[key.strip()] = json.loads(value)
         except ValueError:
             options[key.strip()] = value
+        try:  # what the signed invitation can carry: no fractions, no huge numbers
+            canonical_json(options[key.strip()])
+        except NotCanonical as e:
+            raise click.UsageError(f"--option {key.strip()}: {value!r} cannot go in an invitation ({e}); "
+                                   "give a whole number, text, true/false or a list of them") from None
     if cards_file is not None:
         try:
             text = cards_file.read_text()
@@ -195,6 +202,7 @@ def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, 
                 import tomllib
 
                 options["cards"] = tomllib.loads(text)
+            canonical_json(options["cards"])  # ValueError (NotCanonical): a fraction, a date, a huge number
         except (OSError, UnicodeDecodeError, ValueError) as e:
             raise PbemError(f"cannot read the card values in {cards_file}", str(e), code="bad-cards") from None
     return options
