@@ -49,10 +49,12 @@ def is_landing(state: dict[str, Any], army: str, src: str, dst: str, occ: board.
 def attacks(state: dict[str, Any], army: str, occ: board.Occupancy | None = None) -> list[tuple[str, str]]:
     """8.1.2: (attacking space, battle space) pairs; an attack from an HQ onto a beach is a landing."""
     occ = board.occupancy(state) if occ is None else occ
+    blocks, foe = state["blocks"], enemy(army)
     out = []
-    for src in sorted({b["at"] for b in state["blocks"].values() if b["army"] == army and not b["stop"]}):
+    for src in sorted({b["at"] for b in blocks.values() if b["army"] == army and not b["stop"]}):
         for dst in board.adjacent(src):
-            if board.occupant(state, dst, occ) == enemy(army) and not board.is_hq(dst):
+            here = occ.get(dst)  # board.occupant, inline: this is asked of every neighbour
+            if here and blocks[here[0]]["army"] == foe and not board.is_hq(dst):
                 out.append((src, dst))
     return out
 
