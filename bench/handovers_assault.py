@@ -57,10 +57,11 @@ def _roll(action: dict[str, Any], state: dict[str, Any]) -> str:
 def play_one(seed: int, root: Path, options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """One game by the game's own player: a record for each turn file after the join (its game
     turn, side, class, what it opens with, its actions and rolls, and why the next one is owed)."""
+    from pbem_engine.registry import get_game
+
     from pbem.campaign import Campaign
     from pbem.demo import choose
     from pbem.keys import Identity
-    from pbem_engine.registry import get_game
 
     game = get_game(MODULE)
     first, second = game.sides

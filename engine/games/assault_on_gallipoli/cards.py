@@ -6,7 +6,7 @@ One deck shared by both sides, dealt to secret hands.  In a match the module dec
 (engine.deck_table): a hand holds deck positions (``deck:action:0:7``) that only its holder
 reads.  Without a deck context (rule tests, random play, face to face) the same rules draw
 from the public pile with the shared dice and a hand holds card names.  The seam is
-``_dealt``/``_open``/``_draw``: one code path.
+``dealt``/``open_card``/``_draw``: one code path.
 
 A card played is opened face up to the table of the deck (its name checked against both keys)
 and kept in this module's discard pile; a reshuffle moves those to the deck's discard pile
@@ -96,11 +96,11 @@ def hand(state: dict[str, Any], side: str) -> list[str]:
 
 
 # ------------------------------------------------------------------ the seam: dealt deck or shared dice
-def _dealt(dice: Any) -> bool:
+def dealt(dice: Any) -> bool:
     return getattr(dice, "decks", None) is not None
 
 
-def _open(state: dict[str, Any], side: str, entry: str, dice: Any) -> str:
+def open_card(state: dict[str, Any], side: str, entry: str, dice: Any) -> str:
     """Turn a hand entry face up: a card name already public, or a deck position played to the table."""
     if entry in DECK:
         return entry
@@ -112,7 +112,7 @@ def _open(state: dict[str, Any], side: str, entry: str, dice: Any) -> str:
 def _draw(state: dict[str, Any], side: str, n: int, dice: Any, events: list) -> int:
     """Draw up to ``n`` into ``side``'s hand; returns how many still wait for a reshuffle."""
     ac = state["ac"]
-    if _dealt(dice):
+    if dealt(dice):
         ac["dealt"], ac["pile"] = True, []  # the deck's own record holds the pile (engine.deck_table)
         why = dice.decks.ready(ac["deck"])
         if why and "not been shuffled" not in why:
@@ -180,7 +180,7 @@ def do_draw(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], di
     side = f["side"]
     if action["do"] == "discard":
         hand(state, side).remove(action["card"])
-        card = _open(state, side, action["card"], dice)
+        card = open_card(state, side, action["card"], dice)
         discard(state, card)
         events.append({"text": f"{side} discards {card_name(card)} (17.3)"})
         return
@@ -232,40 +232,6 @@ def timing(state: dict[str, Any], side: str, card: str) -> str | None:
     return None
 
 
-def card_choices(state: dict[str, Any], f: dict[str, Any], side: str) -> list[Choice]:
-    from . import effects
-
-    out = []
-    for e in dict.fromkeys(hand(state, side)):
-        if e in DECK and (timing(state, side, e) or not effects.uses(state, side, e)):
-            continue  # a public card offered only where it has a use
-        out.append(Choice(f"play Action Card {label(e)}", {"do": "card", "card": e}))
-    return out
-
-
-def play(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, events: list) -> None:
-    """Open the card face up, check its colour and timing and that it has a use now, then ask how."""
-    from . import effects
-
-    entry = action["card"]
-    if entry not in hand(state, side):
-        raise IllegalAction(f"{side} holds no such Action Card")
-    card = _open(state, side, entry, dice)
-    why = timing(state, side, card)
-    if why:
-        raise IllegalAction(why)
-    if not effects.uses(state, side, card):
-        raise IllegalAction(f"{NAMES[kind(card)]} has no use now")
-    hand(state, side).remove(entry)
-    r = state["ac"]["round"]
-    if COLOUR[kind(card)] == "brown":
-        r["brown"] += 1
-    elif COLOUR[kind(card)] == "red":
-        r["red"] = True
-    state["frames"].append({"k": "card", "side": side, "card": card})
-    events.append({"text": f"{side} plays {NAMES[kind(card)]} ({COLOUR[kind(card)]})"})
-
-
 # ------------------------------------------------------------------ Aerial Recon: the other side discards
 def owed_choices(state: dict[str, Any], side: str) -> list[Choice]:
     return [Choice(f"discard {label(e)} (Aerial Recon)", {"do": "owed-discard", "card": e})
@@ -278,7 +244,7 @@ def owes(state: dict[str, Any], side: str | None) -> bool:
 
 def do_owed(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, events: list) -> None:
     hand(state, side).remove(action["card"])
-    card = _open(state, side, action["card"], dice)
+    card = open_card(state, side, action["card"], dice)
     discard(state, card)
     state["ac"]["owe"][side] -= 1
     events.append({"text": f"{side} discards {card_name(card)} (the other side's Aerial Recon)"})

@@ -13,8 +13,10 @@ from typing import Any
 from pbem_engine.core import Choice, IllegalAction
 
 from . import board, cards, fire, move
+from .activation import dig_choices, fire_cands, killing_time_start
 from .board import enemy, kind, label, name, units_at
 from .cards import COLOUR, NAMES
+from .closecombat import cc_side, resolve_card
 
 CC_CARDS = ("bayonet-charge", "infiltrate", "ambush", "raid", "creeping-barrage")
 SNIPER = {0: 6, 1: 5, 2: 4, 3: 3}  # Sniper!: kill on this or less by distance in areas
@@ -29,8 +31,6 @@ def land(state: dict[str, Any], side: str) -> list[str]:
 
 
 def _kt_up(state: dict[str, Any], n: int) -> int:
-    from .sequence import killing_time_start
-
     return min(killing_time_start(state), state["kt"] + n)  # provisional: the track tops at the turn's start
 
 
@@ -44,7 +44,7 @@ def uses(state: dict[str, Any], side: str, card: str) -> list[Choice]:
         out.append(Choice(f"{NAMES[k]}: {text}", {"do": "use", "use": use, **extra}))
 
     damage = f["k"] == "damage" and f["side"] == side and f["left"] > 0 and "rolls" in f
-    cc = f["k"] == "cc" and f["step"] in ("lead", "match") and _cc_side(f) == side
+    cc = f["k"] == "cc" and f["step"] in ("lead", "match") and cc_side(f) == side
     if k in ("courage-under-fire", "fight-to-the-death", "heroic-act") and damage:
         add(f"ignore {1 if k == 'courage-under-fire' else 2} Damage Point(s) of this fire", "ignore")
     if k == "courage-under-fire" and cc and (f["step"] == "lead" or f["lead"] == "bayonet-charge"):
@@ -80,7 +80,7 @@ def uses(state: dict[str, Any], side: str, card: str) -> list[Choice]:
         if f["k"] == "fire" and f["side"] == side:
             add("re-roll one missed die of this fire", "lucky")
     if k == "hand-grenades":
-        if f["k"] == "cc" and f["step"] == "deal" and _cc_side(f) == side:
+        if f["k"] == "cc" and f["step"] == "deal" and cc_side(f) == side:
             add("2 more close combat cards here (at most 18)", "grenades")
         if f["k"] == "fire" and f["side"] == side and (f["mode"] == "opportunity" or board.contested(state, f["from"])):
             add("2 more dice in this fire (in your own area)", "dice")
@@ -100,12 +100,6 @@ def uses(state: dict[str, Any], side: str, card: str) -> list[Choice]:
 def _own_top(state: dict[str, Any], side: str) -> bool:
     f = under(state)
     return f["k"] == "round" and f["side"] == side and not f["acted"]
-
-
-def _cc_side(f: dict[str, Any]) -> str:
-    from .closecombat import cc_side
-
-    return cc_side(f)
 
 
 def brown_red(state: dict[str, Any], side: str, card: str, f: dict[str, Any]) -> list[Choice]:
@@ -147,7 +141,8 @@ def brown_red(state: dict[str, Any], side: str, card: str, f: dict[str, Any]) ->
                 add(f"{'deepen the' if state['trenches'].get(a) else 'a shallow'} trench at {name(a)}", "dig", area=a)
     if k == "field-hospital":
         at = "mal-tepe" if side == "turkish" else "anzac-cove"
-        if not board.has_enemy(state, at, side) and len(units_at(state, at, side)) < board.LAND_LIMIT:
+        if at not in state["off"] and not board.has_enemy(state, at, side) \
+                and len(units_at(state, at, side)) < board.LAND_LIMIT:  # ours: no use where the area is not in play
             for u in dict.fromkeys(state["lost"][side]):
                 if kind(u) != "ship" and u not in state["units"]:
                     add(f"{board.unit_name(u)} comes back fresh at {name(at)}", "hospital", unit=u)
@@ -208,6 +203,37 @@ def _waiting(state: dict[str, Any], side: str) -> list[str]:
     return list(dict.fromkeys(out))
 
 
+# ------------------------------------------------------------------ 17.5-17.10 playing a card
+def card_choices(state: dict[str, Any], f: dict[str, Any], side: str) -> list[Choice]:
+    out = []
+    for e in dict.fromkeys(cards.hand(state, side)):
+        if e in cards.DECK and (cards.timing(state, side, e) or not uses(state, side, e)):
+            continue  # a public card offered only where it has a use
+        out.append(Choice(f"play Action Card {cards.label(e)}", {"do": "card", "card": e}))
+    return out
+
+
+def play(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, events: list) -> None:
+    """Open the card face up, check its colour and timing and that it has a use now, then ask how."""
+    entry = action["card"]
+    if entry not in cards.hand(state, side):
+        raise IllegalAction(f"{side} holds no such Action Card")
+    card = cards.open_card(state, side, entry, dice)
+    why = cards.timing(state, side, card)
+    if why:
+        raise IllegalAction(why)
+    if not uses(state, side, card):
+        raise IllegalAction(f"{NAMES[cards.kind(card)]} has no use now")
+    cards.hand(state, side).remove(entry)
+    r = state["ac"]["round"]
+    if COLOUR[cards.kind(card)] == "brown":
+        r["brown"] += 1
+    elif COLOUR[cards.kind(card)] == "red":
+        r["red"] = True
+    state["frames"].append({"k": "card", "side": side, "card": card})
+    events.append({"text": f"{side} plays {NAMES[cards.kind(card)]} ({COLOUR[cards.kind(card)]})"})
+
+
 # ------------------------------------------------------------------ applying a use
 def use(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: Any, events: list) -> None:
     side, card = f["side"], f["card"]
@@ -223,8 +249,6 @@ def use(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: 
         w["left"] = max(0, w["left"] - n)
         text += f"{n} Damage Point(s) ignored"
     elif u == "cc":
-        from .closecombat import resolve_card
-
         cards.discard(state, card)
         resolve_card(state, w, side, action["card"], dice, events, f"{NAMES[cards.kind(card)]} as "
                      f"{action['card'].replace('-', ' ').title()}")
@@ -414,7 +438,7 @@ def spy(state: dict[str, Any], side: str, dice: Any, events: list) -> None:
     if not cards.hand(state, foe):
         events.append({"text": f"{foe} holds no Action Card"})
         return
-    if cards._dealt(dice) and any(e not in cards.DECK for e in cards.hand(state, foe)):
+    if cards.dealt(dice) and any(e not in cards.DECK for e in cards.hand(state, foe)):
         dice.decks.ask(side, state["ac"]["deck"])
     state["frames"].append({"k": "spy", "side": side})
 
@@ -427,7 +451,7 @@ def spy_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
 def do_spy(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: Any, events: list) -> None:
     foe = enemy(f["side"])
     entry = action["card"]
-    if cards._dealt(dice) and entry not in cards.DECK:
+    if cards.dealt(dice) and entry not in cards.DECK:
         dice.decks.take(f["side"], entry)
     cards.hand(state, foe).remove(entry)
     cards.hand(state, f["side"]).append(entry)
@@ -444,8 +468,6 @@ def coordinated(state: dict[str, Any], side: str) -> dict[str, Any]:
 # ------------------------------------------------------------------ Heroic Act's free activation
 def heroic_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
     """The unit made fresh acts at once, alone: fire, move (no group move) or dig."""
-    from .sequence import dig_choices, fire_cands
-
     u, side = f["unit"], f["side"]
     if u not in state["units"] or not state["units"][u]["fresh"]:
         return [Choice("no free activation", {"do": "done"})]

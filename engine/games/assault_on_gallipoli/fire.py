@@ -12,7 +12,7 @@ from typing import Any
 from pbem_engine.core import Choice, IllegalAction
 
 from . import board
-from .board import enemy, kind, label, name, side_of, units_at
+from .board import enemy, kind, label, name, units_at
 
 BASE = 4  # 8.5.2: a die at or under 4 hits, before modifiers
 

@@ -18,7 +18,7 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from pbem_engine.core import Choice, Prompt, copy_state
+from pbem_engine.core import Prompt, copy_state
 from pbem_engine.odds import SEP, line, successes
 
 from . import closecombat, fire

@@ -9,7 +9,8 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction, Prompt
 
-from . import board, cards, closecombat as cc, effects, fire, move, plans, sequence
+from . import board, cards, effects, fire, move, plans, sequence
+from . import closecombat as cc
 from .board import name
 
 
@@ -24,7 +25,7 @@ def prompt(state: dict[str, Any]) -> Prompt:
         return Prompt(side, f"{side}: discard 1 Action Card (the enemy's Aerial Recon)", tuple(cards.owed_choices(state, side)))
     f = state["frames"][-1]
     if cards.window(state, f, side):
-        return Prompt(side, base.text, base.choices + tuple(cards.card_choices(state, f, side)))
+        return Prompt(side, base.text, base.choices + tuple(effects.card_choices(state, f, side)))
     return base
 
 
@@ -111,7 +112,7 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
     if action["do"] == "owed-discard":
         cards.do_owed(state, side, action, dice, events)
     elif action["do"] == "card":
-        cards.play(state, side, action, dice, events)
+        effects.play(state, side, action, dice, events)
     elif k == "draw":
         cards.do_draw(state, f, action, dice, events)
     elif k == "card":

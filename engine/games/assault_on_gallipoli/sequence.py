@@ -10,7 +10,8 @@ from typing import Any
 from pbem_engine.core import Choice, IllegalAction
 
 from . import board, cards, closecombat, effects, fire, move, plans, scenarios
-from .board import enemy, kind, label, name, units_at
+from .activation import dig_choices, fire_cands, killing_time_start
+from .board import enemy, kind, name, units_at
 from .data import AREAS, SCENARIOS, SIDES
 
 VP_AREAS = [a for a, v in AREAS.items() if "vp" in v[3]]
@@ -37,10 +38,6 @@ def new_state(scenario: str, options: dict[str, Any]) -> dict[str, Any]:
             state["units"][u] = {"at": area, "fresh": True}
     board.update_control(state)
     return state
-
-
-def killing_time_start(state: dict[str, Any]) -> int:
-    return state["options"].get("killing_time") or SCENARIOS[state["scenario"]]["killing_time"]
 
 
 def casualties(state: dict[str, Any], side: str) -> int:
@@ -175,33 +172,6 @@ def do_ships(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], e
 
 
 # ------------------------------------------------------------------ 4 the activation round
-def fire_cands(state: dict[str, Any], side: str, area: str) -> list[str]:
-    out = [u for u in units_at(state, area, side) if state["units"][u]["fresh"] and board.firepower(u, True) > 0
-           and fire.targets(state, side, area, [u], "standard")]
-    if out and "hms-manica" in state["units"] and state["units"]["hms-manica"] == {"at": area, "fresh": True} \
-            and any(kind(u) == "ship" for u in out):
-        out.append("hms-manica")  # 16.7: she fires nothing herself, she helps the ships with her
-    return out
-
-
-def dig_choices(state: dict[str, Any], side: str, area: str) -> list[Choice]:
-    """13.2: Infantry or Artillery flip to dig; none where enemy units are."""
-    if board.is_sea(area) or board.has_enemy(state, area, side):
-        return []
-    diggers = [u for u in units_at(state, area, side) if state["units"][u]["fresh"] and kind(u) in ("inf", "art")]
-    level = state["trenches"].get(area, 0)
-    where = name(area)
-    if level == 0:
-        return ([Choice(f"dig a shallow trench at {where} with {board.unit_name(u)}", {"do": "dig", "units": [u]})
-                 for u in diggers]
-                + [Choice(f"dig a deep trench at {where} with {board.unit_name(u)} and {board.unit_name(v)}",
-                          {"do": "dig", "units": [u, v]}) for u, v in combinations(diggers, 2)])
-    if level == 1:
-        return [Choice(f"deepen the trench at {where} with {board.unit_name(u)}", {"do": "dig", "units": [u]})
-                for u in diggers]
-    return []
-
-
 def refresh_choices(state: dict[str, Any], side: str, area: str) -> list[Choice]:
     """15.4.3-15.4.4: a fresh Divisional commander or C-in-C flips to make one unit fresh."""
     out = []
