@@ -104,6 +104,33 @@ def attack_choices(state: dict[str, Any], side: str) -> list[Choice]:
     return out
 
 
+def counter_choices(state: dict[str, Any], side: str, units: list[str], hexes: list[str]) -> list[tuple[str, dict]]:
+    """7.7: the engaged defender counterattacks one attacking hex; the combat is "treated
+    normally in all other respects (air units, supply expenditure, TA's etc.)": it expends its
+    depot or not, and sends its unflown bombers in reach (11.1: once a turn), as an attack does."""
+    out = []
+    src = supply.combat_source(state, units)
+    depots = [True, False] if supply.can_expend(state, src, side) else [False]
+    for h in hexes:
+        planes = planes_for(state, side, h, intercept=False)
+        for depot in depots:
+            for air in ([True, False] if planes else [False]):
+                words = f"counterattack {hexmap.label(h)} (7.7)"
+                words += ", expending the depot" if depot else ", without a depot (half strength)"
+                words += f", with {len(planes)} aeroplane(s)" if air else ""
+                out.append((words, {"do": "counter", "hex": h, "depot": depot, "air": air}))
+    return out
+
+
+def declare_counter(state: dict[str, Any], side: str, units: list[str], action: dict[str, Any]) -> dict[str, Any]:
+    """7.7: the counterattack as an attack frame: the attacking hex now defends (its own depot
+    and interceptors are then asked of it, 7.1, 7.2).  A breakthrough gives the counterattacker its
+    movement (7.8) but no attack: the phase is the enemy's (7.0)."""
+    planes = planes_for(state, side, action["hex"], intercept=False) if action.get("air") else []
+    return {"k": "defend", "side": enemy(side), "attacker": side, "target": action["hex"], "units": units,
+            "depot": action.get("depot", False), "planes": planes, "counter": True, "no_bt": False}
+
+
 def declare(state: dict[str, Any], side: str, action: dict[str, Any]) -> dict[str, Any]:
     """The attack as a frame: who attacks, with what, and what the defender must decide."""
     t = action["target"]

@@ -161,7 +161,7 @@ def ask_engaged(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_s
     t = base["target"]
     units = board.ground_at(state, t, d_side)
     hexes = sorted({state["units"][u]["at"] for u in base["units"] if u in state["units"] and board.is_ground(u)})
-    choices = [(f"counterattack {hexmap.label(h)} (7.7)", {"do": "counter", "hex": h}) for h in hexes]
+    choices = fight.counter_choices(state, d_side, units, hexes)
     for path, extra in fight.retreat_choices(charts, state, units, combat.RETREAT_HEXES[d_side], base["units"]):
         choices.append((f"lose a step and retreat{retreat_words(path, extra, combat.RETREAT_HEXES[d_side])} (7.7 added)",
                         {"do": "engaged-retreat", "to": path[-1]}))
@@ -304,9 +304,8 @@ def apply_pending(state: dict[str, Any], f: dict[str, Any], side: str, action: d
         _broken(state, charts, {**ctx, "path": [t]}, dice, events)
     elif f["k"] == "engaged":
         units = board.ground_at(state, t, side)
-        if do == "counter":
-            g = {"k": "defend", "side": base["attacker"], "attacker": side, "target": action["hex"], "units": units,
-                 "depot": False, "planes": [], "counter": True, "no_bt": False}
+        if do == "counter":  # 7.7: "treated normally in all other respects (air units, supply expenditure, TA's)"
+            g = fight.declare_counter(state, side, units, action)
             open_defence(state, charts, g, dice, events)
         else:
             ctx = {"base": base, "d_side": side, "to": action["to"]}

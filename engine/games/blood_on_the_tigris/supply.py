@@ -34,9 +34,13 @@ def home(state: dict[str, Any], side: str) -> list[str]:
 
 
 def _blocked(state: dict[str, Any], side: str) -> set[str]:
-    """Hexes a line may not pass: enemy-occupied, or in an enemy ZOC no friendly ZOC negates (5.1)."""
+    """Hexes a line may not pass: enemy-occupied, or in an enemy ZOC no friendly ZOC negates (5.1).
+    A friendly unit with a ZOC negates the enemy ZOC in its own hex too (5.1 "friendly units
+    with a ZOC can negate": ours, else a unit in contact could never trace a line, not even to
+    the depot in its own hex)."""
     foe_zoc = board.zoc_map(state, side)
-    own_zoc = board.friendly_zoc(state, side)
+    own_zoc = board.friendly_zoc(state, side) | {v["at"] for u, v in state["units"].items()
+                                                 if side_of(u) == side and board.exerts_zoc(state, u)}
     out = {h for h in foe_zoc if h not in own_zoc}
     out |= {v["at"] for u, v in state["units"].items() if side_of(u) == enemy(side) and board.is_ground(u)}
     out |= {h for h in hexmap.ALL_HEXES if hexmap.terrain(h) == "lake"}

@@ -5,7 +5,8 @@ orders given (as a player types them, or actions), the scripted dice, and what m
              supply = {side = n}, result = "...", blocked_until = n, depots = {hex = side},
              reach = {unit, has = [hexes], lacks = [hexes]}, refused = true (the order is illegal),
              prompt_side = side, air_used = [planes flown], forts = [hexes], choices_lack = ["words"],
-             choices_include = ["words"], phase = "..."
+             choices_include = ["words"], phase = "...", depots_left = n (depots on the map),
+             events_include = ["words"] (each in some event of the orders given)
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def test_rule_case(path: Path) -> None:
         rules.settle(state, ScriptedDice([]), [], charts.PROVISIONAL)
     dice = ScriptedDice(case.get("dice", []))
     expect = case["expect"]
+    said: list[str] = []
     for act in case.get("actions", []):
         side = act.get("side") or GAME.prompt(state).side
         action = act.get("action") or GAME.parse_order(state, side, act["order"])
@@ -38,8 +40,13 @@ def test_rule_case(path: Path) -> None:
             with pytest.raises(IllegalAction):
                 step(GAME, state, side, action, dice)
             return
-        state, _ = step(GAME, state, side, action, dice)
+        state, events = step(GAME, state, side, action, dice)
+        said.extend(e["text"] for e in events)
     assert dice.remaining == 0, "every scripted die must be used"
+    for words in expect.get("events_include", []):
+        assert any(words in t for t in said), (words, said)
+    if "depots_left" in expect:
+        assert len(state["depots"]) == expect["depots_left"], state["depots"]
     for uid, where in expect.get("at", {}).items():
         assert state["units"][uid]["at"] == where, uid
     for uid, n in expect.get("steps", {}).items():

@@ -86,7 +86,9 @@ def test_turning_point_victory_levels():
     s["lost"].append("br-30-12")
     assert _end(s)["result"] == "draw"  # one brigade lost, but the 6th is not surrounded
     for u in ("br-17-6", "br-18-6", "br-6-div-hq"):
-        s["units"][u]["at"] = "1205"  # cut off beside Ctesiphon: no line to Basra
+        s["units"][u]["at"] = "1205"  # beside Ctesiphon, every hex around held by the Turks: no line to Basra
+    for u, h in (("tk-1-45", "1105"), ("tk-2-45", "1106"), ("tk-3-45", "1204"), ("tk-44-51", "1305")):
+        s["units"][u]["at"] = h
     s["result"], s["phase"] = None, "combat"
     assert _end(s)["result"] == "Turkish minor victory"
 
