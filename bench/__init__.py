@@ -8,7 +8,13 @@ Targets (reported, never asserted by a timed test):
     history to the long one;
   * one cold ``pbem ingest`` within 1.3x of starting Python and importing
     click, jinja2, cryptography and sqlite3, and not growing with the length
-    of the history (100 vs 10,000 envelopes: at most 1.15x).
+    of the history (100 vs 10,000 envelopes: at most 1.15x);
+  * a cold ``pbem report`` and ``pbem status`` of the long history within 1.3x of
+    the same floor;
+  * the block game (bench/replay.py): replay at most 0.6x, verify at most 1.2x of a
+    stdlib floor per action.
+
+``PARTS`` name what a run may be limited to (``pbem bench --only replay,report``).
 
 Cold processes run as an installed pbem does: with its modules' bytecode cached
 (here in a temporary folder, written by one untimed run first, whatever
@@ -41,6 +47,7 @@ from pbem.ledger import Ledger
 from pbem.verify import verify_ledger
 
 TARGET = 1.5
+PARTS = ("verify", "memory", "ingest", "report", "handovers", "decks", "replay")
 LATENCY = 1.3  # cold commands, to the import floor
 GROWTH = 1.15  # cold ingest, long history to short
 MEMORY = 1.2  # verify's peak RSS, long history to short
@@ -197,53 +204,86 @@ def _ingest_time(db: Path, extra: Envelope, work: Path, repeat: int) -> float:
     return _cold([sys.executable, "-m", "pbem", "ingest", "--campaign", str(target), str(turn)], repeat, fresh)
 
 
-def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repeat: int = 7) -> dict[str, float]:
+def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repeat: int = 7,
+        only: set[str] | None = None) -> dict[str, float]:
+    """Every part of the bench, or those ``only`` names (``PARTS``); the figures measured."""
+    parts = set(PARTS) if not only else set(only)
+    unknown = sorted(parts - set(PARTS))
+    if unknown:
+        raise ValueError(f"no bench part {unknown[0]!r}; the parts: {', '.join(PARTS)}")
     global _PYCACHE
+    out: dict[str, float] = {}
     with tempfile.TemporaryDirectory(prefix="pbem-bench-") as tmp:
         root = Path(tmp)
         _PYCACHE = root / "pycache"
-        echo(f"building a synthetic campaign of {envelopes} envelopes and ~{dice} dice ...")
-        start = time.perf_counter()
-        big_db, big_extra = build(root / "big", envelopes, dice)
-        small_db, small_extra = build(root / "small", small, small * max(1, dice // max(1, envelopes)))
-        echo(f"  built in {time.perf_counter() - start:.1f} s")
+        if parts & {"verify", "memory", "ingest", "report"}:
+            echo(f"building a synthetic campaign of {envelopes} envelopes and ~{dice} dice ...")
+            start = time.perf_counter()
+            big_db, big_extra = build(root / "big", envelopes, dice)
+            small_db, small_extra = build(root / "small", small, small * max(1, dice // max(1, envelopes)))
+            echo(f"  built in {time.perf_counter() - start:.1f} s")
 
-        verify_time, floor, calls, dice_checked, alone = _verify_floor(big_db)
-        v_ratio, a_ratio = verify_time / floor, alone / floor
-        echo(f"verify: {envelopes} envelopes, {dice_checked} dice in {verify_time:.3f} s; floor "
-             f"({envelopes} Ed25519 verifications + {calls} HMAC-SHA256) {floor:.3f} s; "
-             f"ratio {v_ratio:.2f} (target <= {TARGET}) {'OK' if v_ratio <= TARGET else 'MISSED'} (best of 3 runs each)")
-        echo(f"  in one process (no signature worker: PBEM_VERIFY_WORKER=0, or one core): {alone:.3f} s, "
-             f"ratio {a_ratio:.2f}")
-        rss_small, rss_big = _verify_rss(small_db), _verify_rss(big_db)
-        m_ratio = rss_big / rss_small
-        echo(f"verify peak memory (RSS): history {small}: {rss_small:.0f} MiB, history {envelopes}: {rss_big:.0f} MiB; "
-             f"ratio {m_ratio:.2f} (target <= {MEMORY}) {'OK' if m_ratio <= MEMORY else 'MISSED'}")
+        if "verify" in parts:
+            verify_time, floor, calls, dice_checked, alone = _verify_floor(big_db)
+            v_ratio, a_ratio = verify_time / floor, alone / floor
+            echo(f"verify: {envelopes} envelopes, {dice_checked} dice in {verify_time:.3f} s; floor "
+                 f"({envelopes} Ed25519 verifications + {calls} HMAC-SHA256) {floor:.3f} s; "
+                 f"ratio {v_ratio:.2f} (target <= {TARGET}) {'OK' if v_ratio <= TARGET else 'MISSED'} (best of 3 runs each)")
+            echo(f"  in one process (no signature worker: PBEM_VERIFY_WORKER=0, or one core): {alone:.3f} s, "
+                 f"ratio {a_ratio:.2f}")
+            out.update(verify_ratio=v_ratio, verify_ratio_one_process=a_ratio)
+        if "memory" in parts:
+            rss_small, rss_big = _verify_rss(small_db), _verify_rss(big_db)
+            m_ratio = rss_big / rss_small
+            echo(f"verify peak memory (RSS): history {small}: {rss_small:.0f} MiB, history {envelopes}: {rss_big:.0f} MiB; "
+                 f"ratio {m_ratio:.2f} (target <= {MEMORY}) {'OK' if m_ratio <= MEMORY else 'MISSED'}")
+            out.update(memory_ratio=m_ratio)
 
-        floor_cold = _cold([sys.executable, "-c", "import click, jinja2, cryptography, sqlite3"], repeat)
-        small_time = _ingest_time(small_db, small_extra, root / "small-ingest", repeat)
-        big_time = _ingest_time(big_db, big_extra, root / "big-ingest", repeat)
-        r_small, r_big = small_time / floor_cold, big_time / floor_cold
-        growth = big_time / small_time
-        ok = max(r_small, r_big) <= LATENCY
-        echo(f"ingest (cold process, median of {repeat}): history {small}: {small_time * 1000:.0f} ms, "
-             f"history {envelopes}: {big_time * 1000:.0f} ms; floor (python -c 'import click, jinja2, "
-             f"cryptography, sqlite3') {floor_cold * 1000:.0f} ms")
-        echo(f"  ratios {r_small:.2f} and {r_big:.2f} (target <= {LATENCY}) {'OK' if ok else 'MISSED'}; "
-             f"growth {envelopes} vs {small} envelopes: {growth:.2f}x (target <= {GROWTH}) "
-             f"{'OK' if growth <= GROWTH else 'MISSED'}")
-        from .handovers import report
+        if parts & {"ingest", "report"}:
+            floor_cold = _cold([sys.executable, "-c", "import click, jinja2, cryptography, sqlite3"], repeat)
+        if "ingest" in parts:
+            small_time = _ingest_time(small_db, small_extra, root / "small-ingest", repeat)
+            big_time = _ingest_time(big_db, big_extra, root / "big-ingest", repeat)
+            r_small, r_big = small_time / floor_cold, big_time / floor_cold
+            growth = big_time / small_time
+            ok = max(r_small, r_big) <= LATENCY
+            echo(f"ingest (cold process, median of {repeat}): history {small}: {small_time * 1000:.0f} ms, "
+                 f"history {envelopes}: {big_time * 1000:.0f} ms; floor (python -c 'import click, jinja2, "
+                 f"cryptography, sqlite3') {floor_cold * 1000:.0f} ms")
+            echo(f"  ratios {r_small:.2f} and {r_big:.2f} (target <= {LATENCY}) {'OK' if ok else 'MISSED'}; "
+                 f"growth {envelopes} vs {small} envelopes: {growth:.2f}x (target <= {GROWTH}) "
+                 f"{'OK' if growth <= GROWTH else 'MISSED'}")
+            out.update(ingest_ratio_small=r_small, ingest_ratio_big=r_big, growth=growth)
+        if "report" in parts:
+            out.update(_commands(big_db.parent, envelopes, floor_cold, repeat, echo))
+        if "handovers" in parts:
+            from .handovers import report
 
-        echo("turn files per game turn (each is one exchange by e-mail):")
-        report(lambda line: echo("  " + line))
-        from .decks import report as decks_report  # shared decks: ratios to built-in pow
+            echo("turn files per game turn (each is one exchange by e-mail):")
+            report(lambda line: echo("  " + line))
+        if "decks" in parts:
+            from .decks import report as decks_report  # shared decks: ratios to built-in pow
 
-        decks_report(echo)
-        from .decks import report_files as deck_files  # shared decks: the turn files a draw costs
+            decks_report(echo)
+            from .decks import report_files as deck_files  # shared decks: the turn files a draw costs
 
-        deck_files(echo)
-        from .replay import report as replay_report  # the block game per action, to a stdlib floor
+            deck_files(echo)
+        if "replay" in parts:
+            from .replay import report as replay_report  # the block game per action, to a stdlib floor
 
-        replay_report(echo)
-        return {"verify_ratio": v_ratio, "verify_ratio_one_process": a_ratio, "memory_ratio": m_ratio,
-                "ingest_ratio_small": r_small, "ingest_ratio_big": r_big, "growth": growth}
+            m = replay_report(echo)
+            out.update(block_replay_ratio=m["replay_ratio"], block_verify_ratio=m["verify_ratio"])
+        return out
+
+
+def _commands(campaign: Path, envelopes: int, floor_cold: float, repeat: int,
+              echo: Callable[[str], None]) -> dict[str, float]:
+    """Cold ``pbem report`` and ``pbem status`` of the long history, to the import floor."""
+    out = {}
+    for name in ("report", "status"):
+        took = _cold([sys.executable, "-m", "pbem", name, "--campaign", str(campaign)], repeat)
+        ratio = took / floor_cold
+        echo(f"pbem {name} (cold process, median of {repeat}), history {envelopes}: {took * 1000:.0f} ms, "
+             f"ratio {ratio:.2f} to the import floor (target <= {LATENCY}) {'OK' if ratio <= LATENCY else 'MISSED'}")
+        out[f"{name}_ratio"] = ratio
+    return out

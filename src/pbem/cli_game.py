@@ -707,16 +707,24 @@ def demo(directory: Path | None, module: str | None, refereed: bool) -> None:
 @click.option("--envelopes", default=10_000, show_default=True)
 @click.option("--dice", default=200_000, show_default=True)
 @click.option("--small", default=100, show_default=True, help="History length of the small ingest comparison.")
-def bench(envelopes: int, dice: int, small: int) -> None:
-    """Benchmark verify and ingest against floors measured in the same run.
+@click.option("--only", default="", metavar="PARTS",
+              help="Run only these parts, comma-separated: verify, memory, ingest, report (pbem report and "
+                   "status), handovers, decks, replay (the block game).")
+def bench(envelopes: int, dice: int, small: int, only: str) -> None:
+    """Benchmark verify, ingest, report and replay against floors measured in the same run.
 
     \b
-    Example:
+    Examples:
         pbem bench --envelopes 1000 --dice 20000
+        pbem bench --only replay,report
     """
-    from pbem.bench import run
+    from pbem.bench import PARTS, run
 
-    run(envelopes, dice, small, click.echo)
+    parts = {p.strip() for p in only.split(",") if p.strip()}
+    if parts - set(PARTS):
+        raise click.BadParameter(f"no part {sorted(parts - set(PARTS))[0]!r}; the parts: {', '.join(PARTS)}",
+                                 param_hint="--only")
+    run(envelopes, dice, small, click.echo, only=parts or None)
 
 
 @click.command()
