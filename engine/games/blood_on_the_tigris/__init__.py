@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from pbem_engine.core import Outcome, Prompt, RulesError
 from pbem_engine.dice import Dice
 
-from . import board, charts, combat, counters, hexmap, results, rules, scenarios, sequence
+from . import board, charts, combat, counters, hexmap, railroad, results, rules, scenarios, sequence
 
 OPTIONS = {
     "turns": "stop after this many turns (at most the scenario's last: 29, 18 or 30, errata 2.2)",
@@ -31,6 +31,7 @@ OPTIONS = {
            "| 'add-on' (the trigger added to the Campaign Game as written, 29 turns)",
     "charts": "the printed charts of a player who owns the game, as the parsed chart file (charts.load_charts)",
     "combat": "combat options: {rounding = 'up' (default) | 'down'} (2.3 against 3.22, RULES.md)",
+    "railroad": "20.1, optional: 'off' (default, an optional rule) | 'on' (two railheads from turn 18; Scenarios 1 and 3)",
     "losses": "who picks the unit for each step loss (7.6): 'strongest' (default: the strongest unit, no "
               "hand-over) | 'owner' (the owning player, when several units could take it)",
 }
@@ -82,7 +83,7 @@ class BloodOnTheTigris:
         unknown = sorted(set(options) - set(OPTIONS))
         if unknown:
             raise RulesError(f"unknown options {', '.join(unknown)}; known: {', '.join(OPTIONS)}")
-        why = scenarios.check_options(scenario, options)
+        why = scenarios.check_options(scenario, options) or railroad.check(scenario, options)
         if why:
             raise RulesError(why)
         if options.get("losses", "strongest") not in results.LOSSES:

@@ -63,6 +63,10 @@ def describe(view: dict[str, Any]) -> list[str]:
         lines.append(f"{where}: " + "; ".join(by_at[at]))
     for d, v in sorted(view["depots"].items()):
         lines.append(f"{v['side']} depot ({v['mode']}) at {hexmap.label(v['hex'])}")
+    if view.get("rail"):  # 20.1
+        lines.append("railroad (20.1): " + "; ".join(
+            f"railhead {h} at {hexmap.label(line[-1])} ({len(line) - 1} hex(es) of track)"
+            for h, line in sorted(view["rail"]["lines"].items())))
     if view.get("blocked"):
         lines.append(f"the channel {view['blocked']['side']} is blocked until turn {view['blocked']['until']} (16.24)")
     return lines

@@ -16,6 +16,7 @@ from . import (
     logistics,
     movement,
     naval,
+    railroad,
     results,
     sequence,
     supply,
@@ -117,7 +118,8 @@ def move_choices(state: dict[str, Any], side: str, charts: Charts) -> list[Choic
                 if board.occupied_by(state, h) != enemy(side) and hexmap.terrain(h) != "lake":
                     out.append(Choice(f"land {counters.name(uid)} at {h} (15.3)", {"do": "land", "unit": uid, "hex": h}))
     extra = logistics.ferry_choices(state, side) + logistics.depot_cargo_choices(state, side) \
-        + logistics.fort_choices(state, side) + logistics.burn_choices(charts, state, side)
+        + logistics.fort_choices(state, side) + logistics.burn_choices(charts, state, side) \
+        + railroad.choices(state, side)
     out.extend(Choice(w, a) for w, a in extra)
     if side == "turkish" and state["turn"] == 1 and "tk-ss-ecbatana" in state["units"]:
         out.append(Choice("scuttle the Ecbatana in the Basra-Qurna channel (16.24)", {"do": "ecbatana"}))
@@ -153,6 +155,7 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
     else:
         _combat(state, side, action, dice, charts, events)
     sequence.update_control(state, events)
+    railroad.wreck(state, events)  # 20.1: a Turkish unit entering the line
     settle(state, dice, events, charts)
     return events
 
@@ -264,6 +267,8 @@ def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
         logistics.build_fort(state, action["unit"], events)
     elif do == "burn":
         logistics.burn(state, action["unit"], action["boat"], action["hex"], events)
+    elif do in ("rail-roll", "rail", "entrain"):
+        railroad.apply(state, action, dice, events)
 
 
 def garrison_gap(state: dict[str, Any], side: str, charts: Charts) -> str:

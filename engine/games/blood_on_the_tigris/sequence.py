@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import board, counters, hexmap, naval, scenarios, supply
+from . import board, counters, hexmap, naval, railroad, scenarios, supply
 from .board import enemy, kind, side_of
 from .counters import UNITS
 
@@ -96,6 +96,7 @@ def begin_turn(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
     for d in state["depots"].values():
         d["flipped"] = d["moved"] = False
     events.extend(supply.update_command(state))
+    railroad.begin_turn(state, events)  # 20.1 (optional)
     state["phase"] = "mutual"
     state["active"] = "turkish"
 
@@ -165,6 +166,9 @@ def reinforce(state: dict[str, Any], side: str, events: list[dict[str, Any]]) ->
             else:
                 at = h
         v = fresh(uid, at)
+        if state.get("rail") and u.get("enters") == "basra" and at in hexmap.ALL_HEXES_SET \
+                and state["control"].get(hexmap.PLACE_HEX["basra"]) == "british":
+            v["rail_turn"] = t  # 20.1: due to arrive in Basra, it may be placed on a railhead instead
         if u.get("normal_on_entry"):
             v["normal_turn"] = t  # 16.3: in supply and communication on the turn of entry
         state["units"][uid] = v

@@ -48,7 +48,7 @@ def build(before: dict[str, Any]) -> dict[str, Any]:
     state["active"] = before.get("active", "british")
     state["pending"] = [dict(p) for p in before.get("pending", [])]
     state["arrived"] = before.get("arrived", state["turn"])
-    for key in ("blocked", "released_35", "captured", "mutual_done", "air_used"):
+    for key in ("blocked", "released_35", "captured", "mutual_done", "air_used", "rail"):
         if key in before:
             state[key] = before[key]
     return state

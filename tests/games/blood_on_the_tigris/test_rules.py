@@ -6,7 +6,8 @@ orders given (as a player types them, or actions), the scripted dice, and what m
              reach = {unit, has = [hexes], lacks = [hexes]}, refused = true (the order is illegal),
              prompt_side = side, air_used = [planes flown], forts = [hexes], choices_lack = ["words"],
              choices_include = ["words"], phase = "...", depots_left = n (depots on the map),
-             events_include = ["words"] (each in some event of the orders given)
+             events_include = ["words"] (each in some event of the orders given),
+             rail_lines = {a = [hexes], b = [hexes]} (20.1)
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ def test_rule_case(path: Path) -> None:
     assert dice.remaining == 0, "every scripted die must be used"
     for words in expect.get("events_include", []):
         assert any(words in t for t in said), (words, said)
+    if "rail_lines" in expect:  # 20.1: each railhead's line of hexes from Basra
+        assert state["rail"]["lines"] == expect["rail_lines"], state.get("rail")
     if "depots_left" in expect:
         assert len(state["depots"]) == expect["depots_left"], state["depots"]
     for uid, where in expect.get("at", {}).items():
