@@ -1,6 +1,9 @@
-"""A simple, sensible player for tests: fire when it can, land and bring on reinforcements,
-march on the nearest VP area it does not hold, assault the enemy next to it every other Round
-(close combat: closecombat.py), take damage on the cheapest counter first."""
+"""A simple, sensible player for tests: fire when it can, land and bring on reinforcements (every
+landing with a landing plan), march on the nearest VP area it does not hold, assault the enemy
+next to it every other Round (close combat: closecombat.py), take damage on the cheapest counter
+first; and play its Action Cards where they help (``card``): to ignore fire damage, for 2 more
+close combat cards or fire dice, +2 MF, and the brown and red cards at the start of every third
+Round of its own."""
 
 from __future__ import annotations
 
@@ -8,7 +11,7 @@ from typing import Any
 
 from pbem_engine.core import Prompt
 
-from . import board, plans, rules
+from . import board, cards, effects, plans, rules
 
 
 def goal_distance(state: dict[str, Any], side: str, area: str) -> int:
@@ -27,6 +30,11 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
                 return str(i + 1)
         return None
 
+    if k == "card":  # how to use the card just played: the first use it was played for
+        return pick(lambda a: a.get("use") in USES) or "1"
+    got = card(state, side, prompt, known)
+    if got:
+        return got
     if k == "round":
         near = board.enemy_areas(state, side)
         if state["clock"] % 2 == 0:  # every other Round, an assault: move from next to the enemy
@@ -93,3 +101,27 @@ def close_combat(choices: list, pick) -> str:
             return got
     return (pick(lambda a: a["do"] == "play" and a.get("as") in (None, "raid")) or pick(lambda a: a["do"] == "nomatch")
             or "1")
+
+
+# what the player plays an Action Card for, at each decision (the uses of effects.uses), best first
+WANT = {"damage": ("ignore",), "fire": ("dice",), "move": ("march",), "cc": ("grenades",),
+        "round": ("keep", "dig", "hospital", "remnant", "thirst", "wire", "sink", "dysentery", "take", "night",
+                  "coord", "wrong")}
+USES = tuple(dict.fromkeys(u for want in WANT.values() for u in want))
+
+
+def card(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str | None:
+    """An Action Card of its hand worth playing now (its name known: its own hand), or None."""
+    f = state["frames"][-1]
+    want = WANT.get(f["k"], ())
+    if f["k"] == "round" and (f["acted"] or state["clock"] % 3):
+        return None
+    for i, c in enumerate(prompt.choices):
+        if c.action["do"] != "card":
+            continue
+        name = known.get(c.action["card"], c.action["card"])
+        if name not in cards.DECK or cards.timing(state, side, name):
+            continue
+        if any(u.action["use"] in want for u in effects.uses(state, side, name)):
+            return str(i + 1)
+    return None
