@@ -53,6 +53,7 @@ class Unit:
     oos: bool = False  # out of supply (10.0)
     ooc: bool = False  # out of communication (10.0)
     asterisk: bool = False  # special capability (*), 7.51
+    crossed: bool = False  # 9.4: crossed a river into an enemy ZOC this turn: attacks at half strength
     hex: str = ""
     adjacent: bool = True
 
@@ -102,11 +103,12 @@ def options_with_defaults(options: Mapping[str, Any] | None) -> dict[str, str]:
 
 def multiplier(unit: Unit, depot: bool) -> Fraction:
     """10.0: OOS halves, OOC halves (both: quartered); not expending the depot halves again
-    (7.2, 12.5; "eighth-ed" when all three).  Air and gunboat strengths are not ground
+    (7.2, 12.5; "eighth-ed" when all three); an HQ river crossing into an enemy ZOC halves an
+    attacker once more (9.4).  Air and gunboat strengths are not ground
     strengths supported by a depot, and are taken as printed."""
     if unit.kind not in GROUND:
         return Fraction(1)
-    halvings = int(unit.oos) + int(unit.ooc) + int(not depot)
+    halvings = int(unit.oos) + int(unit.ooc) + int(not depot) + int(unit.crossed)
     return Fraction(1, 2 ** halvings)
 
 

@@ -54,9 +54,12 @@ def gunboats_by(state: dict[str, Any], side: str, h: str) -> list[str]:
 
 
 def _bases(state: dict[str, Any], side: str) -> list[tuple[str, int | None]]:
-    """11.0: aerodromes the side holds and its HQs, each in supply; an HQ's reach is its radius."""
+    """11.0: aerodromes the side holds and its HQs, each in supply "at the instant of combat"
+    (an aerodrome traces its line then, an HQ is in supply unless marked OOS); an HQ's reach is
+    its radius."""
     out: list[tuple[str, int | None]] = [(h, None) for h in hexmap.AERODROMES if state["control"].get(h) == side
-                                         and board.occupied_by(state, h) != enemy(side)]
+                                         and board.occupied_by(state, h) != enemy(side)
+                                         and supply.traces_supply(state, side, h)]
     for u, v in sorted(state["units"].items()):
         if kind(u) == "hq" and side_of(u) == side and v["at"] in hexmap.ALL_HEXES_SET and not v["oos"]:
             out.append((v["at"], UNITS[u]["radius"]))
@@ -195,12 +198,13 @@ def _tas(state: dict[str, Any], charts: Charts, units: list[str], defending_hex:
     return out
 
 
-def _unit(state: dict[str, Any], uid: str, target: str) -> combat.Unit:
+def _unit(state: dict[str, Any], uid: str, target: str, attacking: bool = False) -> combat.Unit:
     v = state["units"][uid]
     k = {"combat": "combat", "support": "support", "hq": "hq", "gunboat": "gunboat", "air": "air"}[kind(uid)]
     at = v["at"]
     return combat.Unit(counters.name(uid), strength(state, uid), k, oos=v.get("oos", False) and k in combat.GROUND,
                        ooc=v.get("ooc", False) and k in combat.GROUND, asterisk=UNITS[uid].get("star", False),
+                       crossed=attacking and v.get("crossed") == state["turn"],  # 9.4
                        hex=at, adjacent=at == target or hexmap.adjacent(at, target) if "|" not in at and at != "air" else True)
 
 
@@ -210,7 +214,7 @@ def build(state: dict[str, Any], charts: Charts, f: dict[str, Any], att_depot: b
     a_side, d_side = f["attacker"], f["side"]
     attackers = [u for u in f["units"] if u in state["units"]]
     defenders = board.ground_at(state, t, d_side)
-    a_units = [_unit(state, u, t) for u in attackers + gunboats_by(state, a_side, t) + bombers]
+    a_units = [_unit(state, u, t, attacking=True) for u in attackers + gunboats_by(state, a_side, t) + bombers]
     d_units = [_unit(state, u, t) for u in defenders + gunboats_by(state, d_side, t)]
     across = set()
     for feature in ("river", "wadi"):

@@ -194,6 +194,8 @@ def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
             if dest not in movement.river_crossings(state, uid):
                 raise IllegalAction(f"{counters.name(uid)} cannot cross to {dest} (9.4)")
             path = [v["at"], dest]
+            if board.in_enemy_zoc(state, dest, side):
+                v["crossed"] = state["turn"]  # 9.4: "may cross into an enemy ZOC but attacks at only half strength"
         else:
             reach = movement.reach(charts, state, uid)
             if dest not in reach:

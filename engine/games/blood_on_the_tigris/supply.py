@@ -135,6 +135,12 @@ def sources(state: dict[str, Any], side: str) -> list[tuple[str, str]]:
     return out
 
 
+def traces_supply(state: dict[str, Any], side: str, h: str) -> bool:
+    """12.2: a line of supply of at most 6 hexes from ``h`` to one of the side's sources (for an
+    aerodrome, 11.0: "in supply at the instant of combat"; tracing it costs no point: ours)."""
+    return h in _distances(state, side, [x for x, _ in sources(state, side)], SUPPLY_RANGE)
+
+
 def assign(state: dict[str, Any], side: str) -> dict[str, str]:
     """Which source each ground unit of ``side`` draws supply from (12.2-12.3): the nearest
     within 6 hexes with room left, units nearest a source served first, ties by id (the
