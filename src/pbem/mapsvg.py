@@ -22,6 +22,13 @@ piece, marker or mark stands on it, so a report of a map of a thousand hexes sta
 ``short`` name, the hex number, in small print); the map's extent is still every location's.  A board may give ``markers`` (small diamonds in a side's
 colour with a letter: depots), ``statuses`` (a short code -> what it means; a piece's ``status``
 lists its codes, each drawn as a coloured bar under it) and ``legend`` (more lines of legend).
+
+A hex board may also give ``areas`` (``{"terrain", "name", "at": [hex ids]}``: whole hexes
+tiled in the terrain's colour, drawn whether or not anything stands there: marshes, lakes) and
+``lines`` (``{"kind", "name", "sides": [[hex, hex], ...]}``: a path along the hexsides between
+those pairs of adjacent hexes, such as a river; or ``"through": [ids]``: a path through their
+centres, such as a railway).  A line's ``kind`` picks its style (LINE_STYLES: river, seasonal,
+wadi, rail; another kind is grey) and its legend entry; both lie under the locations.
 """
 
 from __future__ import annotations
@@ -38,6 +45,11 @@ TERRAIN = {"beach": "#efe0b0", "hill": "#c8b08a", "fort": "#a9a9a9", "open": "#d
 STATUS_COLOURS = ("#e07b00", "#7b3fa0", "#0a8f8f", "#c2185b")  # a piece's status codes, in the board's order
 LINKS = {"road": ' stroke="#8a5a1c" stroke-width="2.5"', "river": ' stroke="#3b7fc4" stroke-width="2.5"',
          "red": ' stroke="#d00" stroke-width="2" stroke-dasharray="2 3"'}  # red: a red line, no movement
+LINE_STYLES = {"river": ("#3b7fc4", "3", ""), "seasonal": ("#3b7fc4", "2.5", "6 3"),
+               "wadi": ("#a0703a", "2", "4 3"), "rail": ("#333", "2", "1 3")}  # colour, width, dashes
+LINE_LEGEND = {"river": "blue line: river (along hexsides)", "seasonal": "dashed blue line: seasonal water",
+               "wadi": "dashed brown line: wadi", "rail": "dotted black line: railway"}
+AREA_LEGEND = {"marsh": "green tiles: marsh", "lake": "blue tiles: lake"}
 CHIP, GAP = 11, 2
 MOVED = "changed since your last turn"  # the report marks these; a game's own marks are battles
 
@@ -73,6 +85,59 @@ def _nearest(points: list[tuple[float, float]]) -> float:
                 break
             best = min(best, math.dist(a, b))
     return 1.0 if best == math.inf else best
+
+
+def hexside(a: tuple[float, float], b: tuple[float, float]) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The ends of the hexside between two adjacent hex centres: across the midpoint, at right
+    angles to the line joining them, as long as a side of the hex (centre distance / sqrt 3)."""
+    (ax, ay), (bx, by) = a, b
+    mx, my = (ax + bx) / 2, (ay + by) / 2
+    d = math.dist(a, b) or 1.0
+    half = d / math.sqrt(3) / 2
+    ux, uy = -(by - ay) / d, (bx - ax) / d
+    return (round(mx - ux * half, 1), round(my - uy * half, 1)), (round(mx + ux * half, 1), round(my + uy * half, 1))
+
+
+def _tiles(board: dict[str, Any], at: Any, points: dict[str, Any], size: float) -> list[str]:
+    """``areas``: each a path of hexagons (flat-topped, as the columns of an offset grid) in its
+    terrain's colour."""
+    out = []
+    r = size / math.sqrt(3)  # a hexagon's corner radius: centre distance / sqrt 3
+    for area in board.get("areas", []):
+        cells = []
+        for lid in sorted(set(area.get("at", []))):
+            if lid in points:
+                x, y = at(lid)
+                cells.append("M" + " L".join(f"{x + r * math.cos(math.pi * k / 3):.1f} {y + r * math.sin(math.pi * k / 3):.1f}"
+                                             for k in range(6)) + " Z")
+        if cells:
+            terrain = area.get("terrain")
+            fill = TERRAIN.get(terrain, TERRAIN[None])
+            out.append(f'<path class="area" data-terrain="{escape(str(terrain))}" d="{" ".join(cells)}" fill="{fill}" '
+                       f'stroke="{fill}" stroke-width="1"><title>{escape(str(area.get("name", terrain)))}</title></path>')
+    return out
+
+
+def _lines(board: dict[str, Any], at: Any, points: dict[str, Any]) -> list[str]:
+    """``lines``: along hexsides (``sides``) or through location centres (``through``)."""
+    out = []
+    for line in board.get("lines", []):
+        parts = []
+        for a, b in line.get("sides", []):
+            if a in points and b in points:
+                (x1, y1), (x2, y2) = hexside(at(a), at(b))
+                parts.append(f"M{x1} {y1} L{x2} {y2}")
+        through = [lid for lid in line.get("through", []) if lid in points]
+        if len(through) > 1:
+            parts.append("M" + " L".join(f"{x} {y}" for x, y in map(at, through)))
+        if not parts:
+            continue
+        colour, width_px, dash = LINE_STYLES.get(line.get("kind"), ("#888", "2", ""))
+        out.append(f'<path class="line" data-kind="{escape(str(line.get("kind")))}" d="{" ".join(parts)}" fill="none" '
+                   f'stroke="{colour}" stroke-width="{width_px}" stroke-linecap="round"'
+                   + (f' stroke-dasharray="{dash}"' if dash else "")
+                   + f'><title>{escape(str(line.get("name", line.get("kind"))))}</title></path>')
+    return out
 
 
 def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[str, ...], title: str,
@@ -115,6 +180,8 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
         out.append(f'<image class="background" x="{x0:.1f}" y="{y0:.1f}" width="{abs(bx - ax) * scale:.1f}" '
                    f'height="{abs(by - ay) * scale:.1f}" preserveAspectRatio="none" opacity="0.85" '
                    f'href="data:{mime};base64,{base64.b64encode(data).decode()}"/>')
+    out += _tiles(board, at, points, near * scale)  # whole-hex areas (marsh, lake), then lines along hexsides
+    out += _lines(board, at, points)
     # connections, each once
     for lid in sorted(points):
         for other in sorted(by_id[lid].get("adjacent", [])):
@@ -221,6 +288,8 @@ def _more_legend(board: dict[str, Any], links: bool) -> list[str]:
         (["small square: the VP cube's colour"] if board.get("cubes") else []) + \
         (["faded area: not in play"] if board.get("off") else []) + \
         (["lines: brown road, blue river, red dashed no movement"] if links else []) + \
+        [AREA_LEGEND.get(t, f"tiles: {t}") for t in dict.fromkeys(a.get("terrain") for a in board.get("areas", []))] + \
+        [LINE_LEGEND.get(k, f"grey line: {k}") for k in dict.fromkeys(x.get("kind") for x in board.get("lines", []))] + \
         [f"{('orange', 'violet', 'teal', 'pink')[i % len(STATUS_COLOURS)]} bar: {code}, {what}"
          for i, (code, what) in enumerate(board.get("statuses", {}).items())] + \
         [str(line) for line in board.get("legend", [])]

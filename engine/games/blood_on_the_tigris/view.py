@@ -14,13 +14,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import board, counters, hexmap, sequence
+from . import board, counters, hexmap, railroad, sequence
 from .board import kind, side_of
 from .counters import UNITS
 
 AIR = "air"  # 11.5: aeroplanes have no place on the map
 TERRAIN = {"clear": "desert", "marsh": "marsh", "grove": "grove", "lake": "lake", "town": "town", "city": "city"}
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+AREAS = {"marsh": "marsh (TEC; prohibited to armoured cars and vans, 9.6)",
+         "lake": "lake (Hammar: no ground unit; boats along its hexsides, 15.0 added)"}
 STATUSES = {"OOS": "out of supply (3.4, 12.0)", "OOC": "out of communication (10.0)"}
 
 
@@ -83,6 +85,24 @@ def unit_text(state: dict[str, Any], uid: str) -> str:
     return ", ".join(parts)
 
 
+def water_lines(rain: bool) -> list[dict[str, Any]]:
+    """The rivers, the Euphrates's seasonal channel and the Shatt al Hai along their hexsides
+    (map_data.py, PROVISIONAL), each as the map names it; the Shatt al Hai is a river in rain
+    (14.0)."""
+    out = []
+    for key, w in hexmap.DATA["water"].items():
+        kind_ = "river" if w["kind"] == "wadi" and rain else w["kind"]
+        name = w["name"] + (" (a river this turn: rain, 14.0)" if kind_ != w["kind"] else f" ({w['kind']})")
+        out.append({"kind": kind_, "name": name, "sides": [list(hexmap.side_hexes(x)) for x in hexmap.LINES[key]]})
+    return out
+
+
+def areas() -> list[dict[str, Any]]:
+    """Marsh and lake hexes, tiled whether or not anything stands there."""
+    return [{"terrain": t, "name": what, "at": [h for h in hexmap.ALL_HEXES if hexmap.terrain(h) == t]}
+            for t, what in AREAS.items()]
+
+
 def map_view(state: dict[str, Any]) -> dict[str, Any]:
     """Units where they are (the number: steps left; a bar: out of supply or of communication),
     depots, the hexes attacked this phase, forts, the objectives, and the tracks: turn, month and
@@ -114,10 +134,12 @@ def map_view(state: dict[str, Any]) -> dict[str, Any]:
               ("Phase", f"{state['active']} {state['phase']}" if state["phase"] != "over" else "over"),
               ("Supply points", f"british {state['supply']['british']}, turkish {state['supply']['turkish']}"),
               ("VP (17.0)", str(sequence.victory_points(state)))]
+    lines = water_lines(rain) + [{"kind": "rail", "name": "railroad (20.1)", "through": line}
+                                 for line in railroad.track(state)]
     if state.get("blocked"):
         tracks.append(("Channel", f"{state['blocked']['side']} blocked until turn {state['blocked']['until']}"))
     return {"pieces": pieces, "markers": markers, "marks": marks, "notes": notes, "objectives": objectives,
-            "offset": "even", "statuses": dict(STATUSES), "tracks": tracks,
+            "offset": "even", "statuses": dict(STATUSES), "tracks": tracks, "lines": lines, "areas": areas(),
             "legend": ["number on a counter: steps left", "no bar under a counter: in supply and in communication",
                        "diamond: depot (M mobile, S static)"]}
 

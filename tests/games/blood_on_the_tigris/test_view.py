@@ -89,3 +89,52 @@ def test_the_odds_shown_are_the_crts_distribution_for_that_very_attack():
         listed = dict(re.findall(r"(\S+) (\d+)%", first.split(": ", 1)[1]))
         assert listed.keys() == dist.keys()
         assert all(abs(Fraction(int(v), 100) - dist[k]) < Fraction(1, 100) for k, v in listed.items())
+
+
+def test_mapsvg_draws_a_line_along_hexsides_and_whole_hex_areas():
+    """mapsvg, for any hex board: a ``lines`` entry with ``sides`` is drawn along the edge two
+    adjacent hexes share (each end one hex-side from both centres), one with ``through`` through
+    the centres; ``areas`` tile whole hexes; each kind used gets its legend line."""
+    locs = [{"id": h, "name": h, "kind": "hex", "coords": list(hexmap.col_row(h))} for h in ("0101", "0102", "0201")]
+    board = {"pieces": [], "offset": "even", "lines": [{"kind": "river", "name": "a river", "sides": [["0101", "0102"]]},
+                                                      {"kind": "rail", "name": "a railway", "through": ["0101", "0201"]}],
+             "areas": [{"terrain": "marsh", "name": "a marsh", "at": ["0201", "9999"]}]}
+    svg = mapsvg.draw(locs, board, ("a", "b"), "t")
+    river = re.search(r'<path class="line" data-kind="river" d="M([\d.]+) ([\d.]+) L([\d.]+) ([\d.]+)"', svg)
+    assert river and "<title>a river</title>" in svg and 'data-kind="rail"' in svg
+    centres = {h: tuple(map(float, re.search(rf'data-id="{h}"><title>[^<]*</title><circle cx="([\d.]+)" cy="([\d.]+)"', svg)
+                            .groups())) for h in ("0101", "0102")}
+    ends = [(float(river[1]), float(river[2])), (float(river[3]), float(river[4]))]
+    span = ((centres["0101"][0] - centres["0102"][0]) ** 2 + (centres["0101"][1] - centres["0102"][1]) ** 2) ** 0.5
+    for end in ends:  # a corner of both hexes: one corner radius (span / sqrt 3) from each centre
+        for c in centres.values():
+            assert abs(((end[0] - c[0]) ** 2 + (end[1] - c[1]) ** 2) ** 0.5 - span / 3 ** 0.5) < 0.3
+    assert svg.count('class="area"') == 1 and svg.count(" Z") == 1  # one hexagon: 9999 is not on the map
+    assert "blue line: river" in svg and "dotted black line: railway" in svg and "green tiles: marsh" in svg
+
+
+def test_the_map_draws_the_rivers_along_their_hexsides_and_the_marsh_and_lake():
+    state = GAME.setup("turning-point", {"turns": 14})
+    board = GAME.board(state)
+    names = {line["name"].split(" (")[0]: line for line in board["lines"]}
+    assert {"Tigris", "Euphrates", "Karun", "Shatt al Arab", "Shatt al Hai"} <= set(names)
+    for line in board["lines"]:
+        assert line["sides"] and all(hexmap.adjacent(a, b) for a, b in line["sides"]), line["name"]
+        assert all(hexmap.water(hexmap.hexside(a, b)) for a, b in line["sides"])  # the rules' own water hexsides
+    assert names["Shatt al Hai"]["kind"] == "wadi" and names["Tigris"]["kind"] == "river"
+    assert ["1207", "1308"] in names["Tigris"]["sides"]  # 18.1: the river hexside the gunboats stand on
+    state["turn"] = 17  # rain: the Shatt al Hai is a river (14.0)
+    assert next(x for x in GAME.board(state)["lines"] if x["name"].startswith("Shatt al Hai"))["kind"] == "river"
+    tiles = {a["terrain"]: set(a["at"]) for a in board["areas"]}
+    assert tiles["lake"] == {h for h in hexmap.ALL_HEXES if hexmap.terrain(h) == "lake"} and "1632" in tiles["marsh"]
+    svg = mapsvg.draw(GAME.map_locations([]), board, GAME.sides, GAME.title)
+    assert svg.count('data-kind="river"') == 4 and 'data-kind="wadi"' in svg and 'data-kind="seasonal"' in svg
+    assert 'data-terrain="marsh"' in svg and 'data-terrain="lake"' in svg
+
+
+def test_the_railroad_is_drawn_through_its_hexes():
+    state = GAME.setup("campaign", {"railroad": "on"})
+    state["rail"] = {"lines": {"a": ["1345", "1344", "1343"], "b": ["1345"]}, "rolled": 0, "left": 0}
+    rail = [x for x in GAME.board(state)["lines"] if x["kind"] == "rail"]
+    assert rail == [{"kind": "rail", "name": "railroad (20.1)", "through": ["1345", "1344", "1343"]}]
+    assert 'data-kind="rail"' in mapsvg.draw(GAME.map_locations([]), GAME.board(state), GAME.sides, GAME.title)
