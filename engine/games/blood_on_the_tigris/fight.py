@@ -134,10 +134,30 @@ def declare_counter(state: dict[str, Any], side: str, units: list[str], action: 
             "depot": action.get("depot", False), "planes": planes, "counter": True, "no_bt": False}
 
 
+def why_not_attack(state: dict[str, Any], side: str, action: dict[str, Any]) -> str:
+    """Why the typed order "attack HEX with UNIT, ..." cannot be given, or "" (7.0-7.4, 7.2, 11.0)."""
+    t, units = action.get("target"), action.get("units") or []
+    if t not in targets(state, side):
+        return f"{t} cannot be attacked now (7.4: an enemy hex not yet attacked, next to a unit that has not attacked)"
+    free = attackers_of(state, side, t)
+    for u in units:
+        if u not in free:
+            return f"{counters.name(u) if u in UNITS else u} is not a unit of yours next to {t} that has not attacked (7.4)"
+    if not any(kind(u) == "combat" for u in units):
+        return "an attack needs a combat unit (9.0)"
+    if action.get("depot") and not supply.can_expend(state, supply.combat_source(state, units), side):
+        return "these units have no depot to expend (7.2)"
+    if action.get("air") and not planes_for(state, side, t, intercept=False):
+        return f"no aeroplane can reach {t} (11.0)"
+    return ""
+
+
 def declare(state: dict[str, Any], side: str, action: dict[str, Any]) -> dict[str, Any]:
     """The attack as a frame: who attacks, with what, and what the defender must decide."""
     t = action["target"]
-    units = [u for u in attackers_of(state, side, t) if not action["from"] or state["units"][u]["at"] == action["from"]]
+    units = [u for u in attackers_of(state, side, t) if not action.get("from") or state["units"][u]["at"] == action["from"]]
+    if action.get("units"):  # 7.4: "not all units within a hex need to attack the same hex"
+        units = [u for u in units if u in action["units"]]
     planes = planes_for(state, side, t, intercept=False) if action.get("air") else []
     return {"k": "defend", "side": enemy(side), "attacker": side, "target": t, "units": units,
             "depot": action["depot"], "planes": planes, "counter": action.get("counter", False),

@@ -4,6 +4,7 @@ Odin to 1345|1445", "sail all at 1853|1953 to 1345|1445", "move depot d2 to
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from pbem_engine.core import IllegalAction, Prompt, find_choice
@@ -39,6 +40,19 @@ def parse(state: dict[str, Any], side: str, text: str, prompt: Prompt) -> dict[s
         if low.startswith(verb + " ") and " to " in low:
             who, _, dest = t[len(verb) + 1:].rpartition(" to ")
             return {"do": verb, "unit": _unit(state, side, who), "to": dest.strip()}
+    typed = re.match(r"attack (\d{4})(?: \([^)]*\))? with (.+)$", t, re.IGNORECASE)
+    if typed:  # 7.4: some of a hex's units attack
+        depot = air = False
+        units = []
+        for part in re.split(r",| and ", typed[2]):
+            words = part.strip().lower()
+            if words == "expending the depot":
+                depot = True
+            elif re.fullmatch(r"with (the |\d+ )?aeroplanes?(\(s\))?", words):
+                air = True
+            elif words and not words.startswith("without a depot"):
+                units.append(_unit(state, side, words))
+        return {"do": "attack", "target": typed[1], "from": "", "units": units, "depot": depot, "air": air}
     if low.startswith("sail ") and " to " in low:
         who, _, dest = t[5:].rpartition(" to ")
         if who.lower().startswith("all at "):

@@ -91,8 +91,9 @@ def prompt(state: dict[str, Any], charts: Charts) -> Prompt:
                             f"'carry UNIT with VAN to HEX', or one of these",
                       tuple(move_choices(state, side, charts)), free=True)
     choices = fight.attack_choices(state, side)
-    return Prompt(side, f"turn {state['turn']}, {side} combat (3.22)",
-                  tuple(choices + [Choice("end combat", {"do": "end"})]))
+    return Prompt(side, f"turn {state['turn']}, {side} combat (3.22): one of these, or 'attack HEX with UNIT, UNIT"
+                        f"[, expending the depot][, with aeroplanes]' (7.4: some of a hex's units)",
+                  tuple(choices + [Choice("end combat", {"do": "end"})]), free=True)
 
 
 def move_choices(state: dict[str, Any], side: str, charts: Charts) -> list[Choice]:
@@ -364,9 +365,19 @@ def _end_movement(state: dict[str, Any], side: str, events: list[dict[str, Any]]
 
 def _combat(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, charts: Charts,
             events: list[dict[str, Any]]) -> None:
-    if action["do"] == "end":
+    if side != state["active"]:
+        raise IllegalAction(f"it is {state['active']}'s combat phase")
+    if action.get("do") == "end":
         _end_combat(state, dice, events)
         return
+    if action.get("do") != "attack":
+        raise IllegalAction(f"{side} cannot do {action} now (3.22)")
+    if "units" in action:
+        why = fight.why_not_attack(state, side, action)
+        if why:
+            raise IllegalAction(f"no attack: {why}")
+    elif action not in [c.action for c in fight.attack_choices(state, side)]:
+        raise IllegalAction(f"{side} cannot make that attack now (7.4)", [c.label for c in fight.attack_choices(state, side)])
     f = fight.declare(state, side, action)
     results.open_defence(state, charts, f, dice, events)
 

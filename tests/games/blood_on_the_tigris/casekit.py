@@ -8,6 +8,7 @@
     air = ["br-30-sqn-a-1"]        aeroplanes available (11.5); air_used = [...] those flown this turn (11.1)
     depots = [{ side, hex, mode, aboard }] depots on the map (aboard: a steamer, hex its hexside)
     phase / active                 where in the sequence (default the British movement phase)
+    fired = [...]                  units that have attacked this combat phase (7.4)
 """
 
 from __future__ import annotations
@@ -48,7 +49,7 @@ def build(before: dict[str, Any]) -> dict[str, Any]:
     state["active"] = before.get("active", "british")
     state["pending"] = [dict(p) for p in before.get("pending", [])]
     state["arrived"] = before.get("arrived", state["turn"])
-    for key in ("blocked", "released_35", "captured", "mutual_done", "air_used", "rail"):
+    for key in ("blocked", "released_35", "captured", "mutual_done", "air_used", "rail", "fired"):
         if key in before:
             state[key] = before[key]
     return state
