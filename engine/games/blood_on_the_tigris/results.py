@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import board, combat, counters, fight, hexmap, movement, supply
+from . import board, combat, counters, fight, hexmap, movement, naval, supply
 from .board import kind
 from .charts import Charts
 from .counters import UNITS
@@ -64,7 +64,8 @@ def resolve(state: dict[str, Any], charts: Charts, f: dict[str, Any], answer: di
     if res.result.breakthrough and f.get("no_bt"):  # 7.8: a second breakthrough: no more movement
         losses = combat.DefenderLosses(combat.BREAKTHROUGH_STEPS, 0, losses.retreat_hexes,
                                        forced_retreat=combat.BREAKTHROUGH_RETREAT)
-    ctx = {"base": {"attacker": a_side, "target": t, "units": att_units, "no_bt": f.get("no_bt", False)},
+    ctx = {"base": {"attacker": a_side, "target": t, "units": att_units, "no_bt": f.get("no_bt", False),
+                    "boats": fight.gunboats_by(state, a_side, t)},  # 7.6 added: gunboats may advance
            "d_side": d_side, "steps": losses.steps, "optional": losses.optional, "rate": losses.retreat_hexes,
            "forced": losses.forced_retreat, "engaged": res.result.engaged,
            "bt": res.result.breakthrough and not f.get("no_bt")}
@@ -183,10 +184,29 @@ def offer_advance(state: dict[str, Any], base: dict[str, Any], path: list[str]) 
             if board.stack_load(state, h, a_side) + counters.stack_size(u) <= counters.STACK_LIMIT:
                 choices.append((f"advance {counters.name(u)} to {hexmap.label(h)} (8.1)",
                                 {"do": "advance", "unit": u, "to": h}))
+    for b in base.get("boats", []):
+        if b in state["units"]:
+            for s in boat_advances(state, b, path):
+                choices.append((f"advance {counters.name(b)} to the hexside {s} (7.6 added)",
+                                {"do": "advance", "unit": b, "to": s}))
     if choices:
         state["pending"].append({"k": "advance", "side": a_side, "base": dict(base), "path": path,
                                  "text": "advance after combat (8.1)",
                                  "choices": choices + [("no (further) advance", {"do": "stop"})]})
+
+
+BOAT_ADVANCE = 3  # hexsides: ours, the text gives no distance
+
+
+def boat_advances(state: dict[str, Any], boat: str, path: list[str]) -> list[str]:
+    """7.6 added, "gunboats may advance after combat": ours, to a water hexside along a hex the
+    defenders left (the retreat path's first three hexes, as far as infantry may advance),
+    within 3 hexsides along the water (not across the blocked channel, 16.24)."""
+    v = state["units"][boat]
+    if v.get("aground") or "|" not in v["at"]:
+        return []
+    near = set(path[:3])
+    return sorted(s for s in naval.route(state, v["at"], mp=BOAT_ADVANCE) if near & set(hexmap.bordering(s)))
 
 
 def retreat_stack(state: dict[str, Any], charts: Charts, units: list[str], to: str, base: dict[str, Any],
@@ -316,6 +336,7 @@ def apply_pending(state: dict[str, Any], f: dict[str, Any], side: str, action: d
             v["at"], v["entrenched"] = action["to"], False
             events.append({"text": f"{counters.name(action['unit'])} advances to {hexmap.label(action['to'])} (8.1)"})
             base["units"] = [u for u in base["units"] if u != action["unit"]]
+            base["boats"] = [u for u in base.get("boats", []) if u != action["unit"]]
             offer_advance(state, base, f["path"])
     elif f["k"] == "breakthrough":
         if do == "bt-move":
