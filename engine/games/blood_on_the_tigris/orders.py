@@ -36,6 +36,9 @@ def parse(state: dict[str, Any], side: str, text: str, prompt: Prompt) -> dict[s
         rest, _, dest = t[len("carry "):].rpartition(" to ")
         who, _, van = rest.rpartition(" with ")
         return {"do": "carry", "unit": _unit(state, side, who), "van": _unit(state, side, van), "to": dest.strip()}
+    if low.startswith("place ") and " at " in low and " on the railhead " not in low:  # 20.1 is listed
+        who, _, dest = t[len("place "):].rpartition(" at ")
+        return {"do": "place", "unit": _unit(state, side, who), "to": dest.strip()}
     for verb in ("move", "cross"):
         if low.startswith(verb + " ") and " to " in low:
             who, _, dest = t[len(verb) + 1:].rpartition(" to ")

@@ -11,6 +11,7 @@ from pbem_engine.core import Choice, IllegalAction, Prompt
 from . import (
     board,
     counters,
+    entry,
     fight,
     hexmap,
     logistics,
@@ -88,7 +89,7 @@ def prompt(state: dict[str, Any], charts: Charts) -> Prompt:
     if ph == "move":
         return Prompt(side, f"turn {state['turn']}, {side} movement (3.21): orders 'move UNIT to HEX', "
                             f"'cross UNIT to HEX', 'sail BOAT to HEXSIDE', 'move depot ID to HEX', "
-                            f"'carry UNIT with VAN to HEX', or one of these",
+                            f"'carry UNIT with VAN to HEX', 'place UNIT at HEX' (an arrival, 13.1), or one of these",
                       tuple(move_choices(state, side, charts)), free=True)
     choices = fight.attack_choices(state, side)
     return Prompt(side, f"turn {state['turn']}, {side} combat (3.22): one of these, or 'attack HEX with UNIT, UNIT"
@@ -203,6 +204,12 @@ def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
                 raise IllegalAction(f"{counters.name(uid)} cannot reach {dest}", sorted(reach)[:40])
             path = reach[dest][1]
         _arrive(state, uid, path, dice, events)
+        return
+    if do == "place":  # 13.1, 16.3: where in its arrival area a reinforcement stands
+        why = entry.why_not_place(state, side, action.get("unit"), action.get("to"))
+        if why:
+            raise IllegalAction(f"no placing: {why}")
+        entry.place(state, action["unit"], action["to"], events)
         return
     if do == "sail":
         boats = [b for b in action.get("boats", []) if b in state["units"]]

@@ -166,6 +166,8 @@ def reinforce(state: dict[str, Any], side: str, events: list[dict[str, Any]]) ->
             else:
                 at = h
         v = fresh(uid, at)
+        if at in hexmap.ALL_HEXES_SET:
+            v["entered"] = t  # 13.1: it may be placed elsewhere in its arrival area (entry.py)
         if state.get("rail") and u.get("enters") == "basra" and at in hexmap.ALL_HEXES_SET \
                 and state["control"].get(hexmap.PLACE_HEX["basra"]) == "british":
             v["rail_turn"] = t  # 20.1: due to arrive in Basra, it may be placed on a railhead instead
