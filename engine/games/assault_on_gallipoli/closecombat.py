@@ -346,8 +346,13 @@ def do_damage(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], 
 
 
 def settle_damage(state: dict[str, Any], f: dict[str, Any], events: list) -> bool:
-    if f["left"] > 0 and damage_choices(state, f):
-        return False
+    while f["left"] > 0:
+        choices = damage_choices(state, f)
+        if len(choices) > 1:
+            return False
+        if not choices:
+            break
+        do_damage(state, f, choices[0].action, events)  # one way to take it: no turn file only to confirm it
     state["frames"].pop()
     return True
 
@@ -360,7 +365,11 @@ def retreat_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
 
 def settle_retreat(state: dict[str, Any], f: dict[str, Any], events: list) -> bool:
     f["units"] = [u for u in f["units"] if u in state["units"] and state["units"][u]["at"] == f["from"]]
-    if f["units"] and retreat_choices(state, f):
+    choices = retreat_choices(state, f) if f["units"] else []
+    if len(choices) == 1:  # one area to go: no turn file only to confirm it
+        do_retreat(state, f, choices[0].action, events)
+        return True
+    if choices:
         return False
     state["frames"].pop()
     for u in f["units"]:  # 12.9: nowhere to go
