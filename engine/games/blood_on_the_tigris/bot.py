@@ -55,7 +55,12 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
             if best and best[0][0] < here:
                 return f"move {uid} to {best[0][1]}"
         return "end movement"
-    for prefer in ("expending the depot", "retreat", "advance", "counterattack", "create a depot", "replace"):
+    if state["phase"] == "combat" and not state["pending"] and not state.get("announced") and state.get("plan"):
+        backed = sum(1 for f in state["plan"] if f["depot"])  # 7.0: announce no more depot attacks than depots
+        have = sum(1 for d in state["depots"].values() if d["side"] == side) + (state["supply"][side] > 0)
+        if backed >= have:
+            return "resolve the announced attacks"
+    for prefer in ("expending the depot", "resolve", "retreat", "advance", "counterattack", "create a depot", "replace"):
         for i, label in enumerate(labels):
             if prefer in label:
                 return str(i + 1)

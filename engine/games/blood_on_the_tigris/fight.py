@@ -261,7 +261,7 @@ def air_combat(state: dict[str, Any], charts: Charts, f: dict[str, Any], fighter
                events: list[dict[str, Any]]) -> list[str]:
     """7.1, 11.4: interceptors against bombers; the bombers left to bomb."""
     bombers = list(f["planes"])
-    state["air_used"].extend(bombers + fighters)
+    state["air_used"].extend(u for u in bombers + fighters if u not in state["air_used"])
     if not fighters or not bombers:
         return bombers
     rating = [tuple(UNITS[u]["air"]) for u in fighters]

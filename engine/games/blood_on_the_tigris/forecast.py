@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem_engine.core import SEP, Prompt, copy_state
 
-from . import board, combat, fight, supply
+from . import board, combat, fight, plan, supply
 from .charts import Charts
 
 
@@ -40,7 +40,7 @@ def odds_text(charts: Charts, state: dict[str, Any], f: dict[str, Any], def_depo
 def attack_line(charts: Charts, state: dict[str, Any], action: dict[str, Any]) -> str | None:
     side = state["active"]
     try:
-        f = fight.declare(state, side, action)
+        f = plan.frame(state, action["n"]) if action.get("do") == "resolve" else fight.declare(state, side, action)
         defenders = board.ground_at(state, f["target"], f["side"])
         can = supply.can_expend(state, supply.combat_source(state, defenders), f["side"])
         if not can:
@@ -68,7 +68,7 @@ def playable(charts: Charts, state: dict[str, Any], prompt: Prompt) -> Prompt:
         lines = [defence_line(charts, state, f, c.action) if c.action.get("do") == "defend" else None
                  for c in prompt.choices]
     else:
-        lines = [attack_line(charts, state, c.action) if c.action.get("do") == "attack" else None
+        lines = [attack_line(charts, state, c.action) if c.action.get("do") in ("attack", "resolve") else None
                  for c in prompt.choices]
     choices = tuple(c._replace(label=c.label + SEP + line) if line else c for c, line in zip(prompt.choices, lines))
     return prompt._replace(choices=choices)

@@ -29,8 +29,8 @@ def owner_chooses(state: dict[str, Any]) -> bool:
 
 def open_defence(state: dict[str, Any], charts: Charts, f: dict[str, Any], dice: Any,
                  events: list[dict[str, Any]]) -> None:
-    state["attacked"].append(f["target"])
-    state["attacked"].extend("@" + u for u in board.ground_at(state, f["target"], f["side"]))  # 7.4
+    hit = [f["target"]] + ["@" + u for u in board.ground_at(state, f["target"], f["side"])]  # 7.4
+    state["attacked"].extend(h for h in hit if h not in state["attacked"])  # (announced already: plan.py)
     state["fired"].extend(u for u in f["units"] if u not in state["fired"])
     if any(UNITS[u].get("division") == "35th" for u in board.ground_at(state, f["target"], "turkish")):
         state["released_35"] = True  # 16.22: released once attacked

@@ -17,6 +17,7 @@ from . import (
     logistics,
     movement,
     naval,
+    plan,
     railroad,
     results,
     sequence,
@@ -53,7 +54,16 @@ def settle(state: dict[str, Any], dice: Any, events: list[dict[str, Any]], chart
             state["mutual_done"] = None
             _start_move(state, "british", events)
             continue
-        if ph == "combat" and not fight.targets(state, state["active"]):
+        if ph == "combat" and plan.announcing(state) and state.get("plan") and not state["pending"] \
+                and not fight.targets(state, state["active"]):  # 7.0: nothing more to announce
+            plan.close(state, state["active"], events)
+            continue
+        if ph == "combat" and plan.forced(state):  # 7.0: the last announced attack
+            f = plan.take(state, {"n": 0})
+            if f:
+                results.open_defence(state, charts, f, dice, events)
+            continue
+        if ph == "combat" and not fight.targets(state, state["active"]) and not state.get("plan"):
             _end_combat(state, dice, events)
             continue
         return
@@ -67,7 +77,7 @@ def _start_move(state: dict[str, Any], side: str, events: list[dict[str, Any]]) 
 
 
 def _end_combat(state: dict[str, Any], dice: Any, events: list[dict[str, Any]]) -> None:
-    state["attacked"], state["fired"], state["bt_done"] = [], [], []
+    state["attacked"], state["fired"], state["bt_done"], state["plan"], state["announced"] = [], [], [], [], False
     if state["active"] == "british":
         _start_move(state, "turkish", events)
     else:
@@ -92,9 +102,16 @@ def prompt(state: dict[str, Any], charts: Charts) -> Prompt:
                             f"'carry UNIT with VAN to HEX', 'place UNIT at HEX' (an arrival, 13.1), or one of these",
                       tuple(move_choices(state, side, charts)), free=True)
     choices = fight.attack_choices(state, side)
-    return Prompt(side, f"turn {state['turn']}, {side} combat (3.22): one of these, or 'attack HEX with UNIT, UNIT"
-                        f"[, expending the depot][, with aeroplanes]' (7.4: some of a hex's units)",
-                  tuple(choices + [Choice("end combat", {"do": "end"})]), free=True)
+    if plan.announcing(state):
+        last = [Choice("resolve the announced attacks (7.0)", {"do": "announced"})] if state.get("plan") else \
+            [Choice("end combat", {"do": "end"})]
+        return Prompt(side, f"turn {state['turn']}, {side} combat (3.22): announce every attack first (7.0), one of "
+                            f"these or 'attack HEX with UNIT, UNIT[, expending the depot][, with aeroplanes]' (7.4: "
+                            f"some of a hex's units)", tuple(choices + last), free=True)
+    last = [] if state.get("plan") else [Choice("end combat", {"do": "end"})]
+    return Prompt(side, f"turn {state['turn']}, {side} combat (3.22): resolve the announced attacks in any order (7.4)"
+                        + ("; a breakthrough's units may attack again (7.8)" if choices else ""),
+                  tuple(plan.resolve_choices(state) + choices + last), free=True)
 
 
 def move_choices(state: dict[str, Any], side: str, charts: Charts) -> list[Choice]:
@@ -374,10 +391,19 @@ def _combat(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any,
             events: list[dict[str, Any]]) -> None:
     if side != state["active"]:
         raise IllegalAction(f"it is {state['active']}'s combat phase")
-    if action.get("do") == "end":
+    do = action.get("do")
+    if do == "end" and not state.get("plan"):
         _end_combat(state, dice, events)
         return
-    if action.get("do") != "attack":
+    if do == "announced" and plan.announcing(state) and state.get("plan"):
+        plan.close(state, side, events)
+        return
+    if do == "resolve" and not plan.announcing(state):
+        f = plan.take(state, action)
+        if f:
+            results.open_defence(state, charts, f, dice, events)
+        return
+    if do != "attack":
         raise IllegalAction(f"{side} cannot do {action} now (3.22)")
     if "units" in action:
         why = fight.why_not_attack(state, side, action)
@@ -385,7 +411,10 @@ def _combat(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any,
             raise IllegalAction(f"no attack: {why}")
     elif action not in [c.action for c in fight.attack_choices(state, side)]:
         raise IllegalAction(f"{side} cannot make that attack now (7.4)", [c.label for c in fight.attack_choices(state, side)])
-    f = fight.declare(state, side, action)
+    if plan.announcing(state):  # 7.0: announced now, resolved after the announcement
+        plan.announce(state, side, action)
+        return
+    f = fight.declare(state, side, action)  # 7.8: a breakthrough's further attack, at once
     results.open_defence(state, charts, f, dice, events)
 
 
