@@ -96,35 +96,42 @@ class Game(Protocol):
     def describe(self, view: dict[str, Any]) -> list[str]: ...
 
 
-def copy_state(state: State, frozen: tuple[str, ...] = ()) -> State:
+def copy_state(state: State, frozen: tuple[str, ...] = (), flat: tuple[str, ...] = ()) -> State:
     """A deep copy of plain JSON data.  marshal round-trips dicts, lists, strings and
     integers exactly and is several times faster than json or copy.deepcopy.
 
     ``frozen``: top-level maps of ``state`` whose entries are never changed once added (a
-    game's ``frozen_entries``): the copy has its own such map, sharing the entries."""
-    return restore(snapshot(state, frozen))
+    game's ``frozen_entries``): the copy has its own such map, sharing the entries.
+    ``flat``: top-level maps of records whose values are never changed in place, only set
+    (a game's ``flat_entries``): the copy has its own map and records, sharing their values."""
+    return restore(snapshot(state, frozen, flat))
 
 
-Snapshot = Any  # bytes, or (bytes, {key: map}) with frozen maps
+Snapshot = Any  # bytes, or (bytes, {key: map}, {key: map of records}) with frozen or flat maps
 
 
-def snapshot(state: State, frozen: tuple[str, ...] = ()) -> Snapshot:
+def snapshot(state: State, frozen: tuple[str, ...] = (), flat: tuple[str, ...] = ()) -> Snapshot:
     """What ``restore`` turns back into a copy of ``state`` as it is now, whatever is done to
-    ``state`` in between, except changing an entry of a ``frozen`` map (no rule does: the game
-    declares it).  The maps themselves are copied, so entries may be added and removed."""
+    ``state`` in between, except changing an entry of a ``frozen`` map or a value inside a
+    record of a ``flat`` one (no rule does: the game declares it).  Those maps and records are
+    copied themselves, so entries may be added and removed, and a record's values set."""
     maps = {k: dict(state[k]) for k in frozen if type(state.get(k)) is dict}
-    if not maps:
+    records = {k: {e: dict(r) for e, r in state[k].items()} for k in flat
+               if type(state.get(k)) is dict and all(type(r) is dict for r in state[k].values())}
+    if not maps and not records:
         return marshal.dumps(state)
-    return marshal.dumps({k: None if k in maps else v for k, v in state.items()}), maps  # keys in order
+    data = marshal.dumps({k: None if k in maps or k in records else v for k, v in state.items()})  # keys in order
+    return data, maps, records
 
 
 def restore(snap: Snapshot) -> State:
     """A fresh copy of the state ``snap`` was taken of (each call gives a new one)."""
     if type(snap) is bytes:
         return marshal.loads(snap)
-    data, maps = snap
+    data, maps, records = snap
     state = marshal.loads(data)
     state.update((k, dict(v)) for k, v in maps.items())  # the keys are there: their order stays
+    state.update((k, {e: dict(r) for e, r in v.items()}) for k, v in records.items())
     return state
 
 
@@ -132,6 +139,13 @@ def frozen_entries(game: Any) -> tuple[str, ...]:
     """The top-level maps of ``game``'s state whose entries are never changed once added: copies
     of its states share those entries (a long game's eliminated pieces, say)."""
     return getattr(game, "frozen_entries", ())
+
+
+def flat_entries(game: Any) -> tuple[str, ...]:
+    """The top-level maps of ``game``'s state whose entries are records (objects) whose values
+    are only ever set, never changed in place: copies of its states copy each record one level
+    deep (the pieces on the board, say)."""
+    return getattr(game, "flat_entries", ())
 
 
 def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice, *,
@@ -156,7 +170,8 @@ def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice
             f"{side} cannot do {json.dumps(action, sort_keys=True)} now: {prompt.text}",
             [c.label for c in prompt.choices],
         )
-    return game.apply(state if in_place else copy_state(state, frozen_entries(game)), side, action, dice)
+    return game.apply(state if in_place else copy_state(state, frozen_entries(game), flat_entries(game)),
+                      side, action, dice)
 
 
 def find_choice(prompt: Prompt, order: str) -> Choice:

@@ -29,7 +29,8 @@ from typing import Any
 from . import deck_table, private, referee
 from .deck import DeckError
 from .canonical import canonical_json, digest
-from .core import Game, IllegalAction, Prompt, RulesError, copy_state, frozen_entries, restore, snapshot, step
+from .core import (Game, IllegalAction, Prompt, RulesError, copy_state, flat_entries, frozen_entries, restore,
+                   snapshot, step)
 from .dice import Dice, DiceNotReady, NoDice, NoPrivateItems
 
 CHAIN_LENGTH = 4096
@@ -302,7 +303,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
 
     # A roll reached by forced actions only is sealed by links already revealed: see at_once().
     forced = at_once(match, side, _other(game, side))
-    frozen = frozen_entries(game)
+    frozen, flat = frozen_entries(game), flat_entries(game)
     # The actions change one copy of the state in place (``owned``), with a snapshot before each
     # that may need one.
     for i, action in enumerate(actions):
@@ -318,11 +319,11 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         now = "sealed" if forced else "unsealed" if match["mode"] == "unsealed" else None
         keep = now is None and i == len(actions) - 1
         if not owned:  # the copy's snapshot is also the action's: the state is unchanged between
-            taken = snapshot(state, frozen)
+            taken = snapshot(state, frozen, flat)
             state, owned = restore(taken), True
             before = taken if keep else None
         else:
-            before = snapshot(state, frozen) if keep else None
+            before = snapshot(state, frozen, flat) if keep else None
         dice = _with(NoDice() if now is None else _AtOnce(_seeding(game, match, seq, side, body, chains, actions, i,
                                                                     now, ctx, mark)), ctx)
         try:

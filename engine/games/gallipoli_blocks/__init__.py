@@ -46,6 +46,9 @@ class GallipoliBlocks:
     # then only read (check_origin). Copies of a state share these records (engine.core.snapshot);
     # they are most of a long game's state. tests/games/gallipoli_blocks/test_frozen.py checks it.
     frozen_entries: ClassVar[tuple[str, ...]] = ("gone",)
+    # Blocks on the board: records whose values the rules set (at, stop, hits, steps, id...), never
+    # change in place (their one list, 'entering', is only read): copies copy each record (test_frozen).
+    flat_entries: ClassVar[tuple[str, ...]] = ("blocks",)
     provisional: ClassVar[tuple[str, ...]] = (
         "map: connections, terrain, beaches, objectives and HQ links reconstructed from the peninsula's geography "
         "(the rules name the spaces only); sources in packs/gallipoli-blocks",

@@ -1,7 +1,9 @@
 """The block game declares ``frozen_entries = ("gone",)``: copies of a state share the records of
 eliminated and retired blocks (engine.core.snapshot), so no rule may change one once it is in
-``gone``. Checked here as ``advance`` promises it: its input is never changed, over whole games
-(battles, eliminations, stand-ups, supply losses), by the bot and by random legal choices."""
+``gone``; and ``flat_entries = ("blocks",)``: copies copy each block's record one level deep, so
+no rule may change a value inside one in place (its 'entering' list). Checked here as ``advance``
+promises it: its input is never changed, over whole games (battles, eliminations, stand-ups,
+supply losses, reinforcements), by the bot and by random legal choices."""
 
 from __future__ import annotations
 
@@ -58,3 +60,15 @@ def test_a_snapshot_shares_only_the_frozen_entries():
     assert first["a"] is not second["a"]
     copy = copy_state(state, ("gone", "missing", "z"))  # absent keys and non-maps are simply copied
     assert copy == state and copy["gone"] is not state["gone"]
+
+
+def test_a_snapshot_copies_flat_records_one_level_deep():
+    state = {"blocks": {"t1": {"at": "x", "entering": ["a"]}}, "other": {"t": {"deep": [1]}}, "odd": {"t": 1}}
+    snap = snapshot(state, (), GAME.flat_entries + ("odd",))  # 'odd' holds no records: copied in full
+    state["blocks"]["t1"]["at"] = "y"
+    state["blocks"]["t2"] = {"at": "z"}
+    state["odd"]["t"] = 2
+    first = restore(snap)
+    assert first == {"blocks": {"t1": {"at": "x", "entering": ["a"]}}, "other": {"t": {"deep": [1]}}, "odd": {"t": 1}}
+    assert first["blocks"]["t1"]["entering"] is state["blocks"]["t1"]["entering"]  # the values are shared
+    assert restore(snap)["blocks"]["t1"] is not first["blocks"]["t1"]
