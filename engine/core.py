@@ -115,9 +115,13 @@ def snapshot(state: State, frozen: tuple[str, ...] = (), flat: tuple[str, ...] =
     ``state`` in between, except changing an entry of a ``frozen`` map or a value inside a
     record of a ``flat`` one (no rule does: the game declares it).  Those maps and records are
     copied themselves, so entries may be added and removed, and a record's values set."""
-    maps = {k: dict(state[k]) for k in frozen if type(state.get(k)) is dict}
-    records = {k: {e: dict(r) for e, r in state[k].items()} for k in flat
-               if type(state.get(k)) is dict and all(type(r) is dict for r in state[k].values())}
+    maps = {k: state[k].copy() for k in frozen if type(state.get(k)) is dict}
+    records = {}
+    for k in flat:
+        if type(state.get(k)) is dict:
+            copied = {e: r.copy() for e, r in state[k].items() if type(r) is dict}
+            if len(copied) == len(state[k]):  # records only: else the map is copied in full
+                records[k] = copied
     if not maps and not records:
         return marshal.dumps(state)
     data = marshal.dumps({k: None if k in maps or k in records else v for k, v in state.items()})  # keys in order
@@ -130,8 +134,8 @@ def restore(snap: Snapshot) -> State:
         return marshal.loads(snap)
     data, maps, records = snap
     state = marshal.loads(data)
-    state.update((k, dict(v)) for k, v in maps.items())  # the keys are there: their order stays
-    state.update((k, {e: dict(r) for e, r in v.items()}) for k, v in records.items())
+    state.update((k, v.copy()) for k, v in maps.items())  # the keys are there: their order stays
+    state.update((k, {e: r.copy() for e, r in v.items()}) for k, v in records.items())
     return state
 
 
