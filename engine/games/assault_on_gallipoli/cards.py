@@ -81,7 +81,7 @@ def new_cards(scenario: str) -> dict[str, Any]:
     s1 = scenario == "anzac-landing"
     return {"deck": DECK_S1 if s1 else DECK_ID, "pile": [c for c in DECK if not (s1 and c in NOT_S1)],
             "dealt": False, "hands": {s: [] for s in SIDES}, "discard": [], "removed": list(NOT_S1) if s1 else [],
-            "inplay": [], "refs": {}, "night": False, "cover": [], "lowammo": [], "owe": {s: 0 for s in SIDES},
+            "inplay": [], "refs": {}, "night": False, "cover": [], "lowammo": [], "storm": [], "luck": [], "owe": {s: 0 for s in SIDES},
             "round": new_round(None)}
 
 
@@ -256,6 +256,7 @@ def end_turn(state: dict[str, Any]) -> None:
     ac = state["ac"]
     ac["discard"] += ac["inplay"]
     ac["inplay"], ac["night"], ac["cover"], ac["lowammo"] = [], False, [], []
+    ac["storm"], ac["luck"] = [], []
     ac["owe"] = {s: 0 for s in SIDES}
 
 

@@ -67,6 +67,8 @@ def uses(state: dict[str, Any], side: str, card: str) -> list[Choice]:
         adv = next((g for g in reversed(state["frames"]) if g["k"] == "advance" and g["side"] == foe), None)
         if adv and adv.get("path") and len(adv["path"]) > 1:
             add(f"the enemy group that just moved to {name(adv['area'])} goes back 2 MF", "storm")
+        else:
+            add("the next enemy group to end a move this turn goes back 2 MF", "storm-wait")
     if k == "low-ammo" and state["ac"]["round"]["lowammo"] == 0:
         for a in sorted({v["at"] for u, v in state["units"].items() if board.side_of(u) == foe}):
             add(f"the next fire of enemy units from {name(a)} this turn is halved", "lowammo", area=a)
@@ -268,6 +270,9 @@ def use(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: 
         text += "the group may cross a red line"
     elif u == "storm":
         text += storm(state, side)
+    elif u == "storm-wait":
+        ac.setdefault("storm", []).append({"side": side})
+        text += "the storm waits for the next enemy group to end its move"
     elif u == "lowammo":
         ac["lowammo"].append({"side": enemy(side), "area": where})
         ac["round"]["lowammo"] += 1
@@ -323,18 +328,9 @@ def action_text(u: str) -> str:
 def storm(state: dict[str, Any], side: str) -> str:
     """Sudden Storm: the enemy group that just ended its move goes back along its path by 2 MF."""
     adv = next(g for g in reversed(state["frames"]) if g["k"] == "advance" and g["side"] == enemy(side))
-    path, budget = adv["path"], 2
-    i = len(path) - 1
-    while i > 0 and path[i][1] <= budget:
-        budget -= path[i][1]
-        i -= 1
-    to = path[i][0]
-    group = [u for u in adv["group"] if u in state["units"] and state["units"][u]["at"] == adv["area"]]
-    for u in group:
-        state["units"][u]["at"] = to
+    to = move.storm_back(state, adv["path"], adv["group"], adv["area"])
     adv["area"] = to
-    board.update_control(state)
-    fire.check_stacking(state, enemy(side), to, group)
+    fire.check_stacking(state, enemy(side), to, [u for u in adv["group"] if state["units"].get(u, {}).get("at") == to])
     return f"the group goes back to {name(to)}"
 
 

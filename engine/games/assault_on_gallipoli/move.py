@@ -155,6 +155,11 @@ def stop(state: dict[str, Any], f: dict[str, Any], events: list) -> None:
     opportunity fire (8.9.1) before the movers' advancing fire (8.8)."""
     state["frames"].pop()
     side, at = f["side"], f["at"]
+    storms = [c for c in state["ac"].get("storm", []) if c["side"] == enemy(side)]
+    if storms and len(f.get("path", [])) > 1:  # Sudden Storm played ahead (RULES.md, "When a card may be played")
+        state["ac"]["storm"].remove(storms[0])
+        at = f["at"] = storm_back(state, f["path"], f["group"], at)
+        events.append({"text": f"{enemy(side)}'s Sudden Storm: the group goes back to {name(at)}"})
     for u in f["group"]:
         state["units"][u]["fresh"] = False
     board.update_control(state)
@@ -171,6 +176,20 @@ def stop(state: dict[str, Any], f: dict[str, Any], events: list) -> None:
             by_area.setdefault(state["units"][u]["at"], []).append(u)
     for area, arrived in by_area.items():
         fire.check_stacking(state, side, area, arrived)
+
+
+def storm_back(state: dict[str, Any], path: list, group: list[str], at: str) -> str:
+    """Sudden Storm: the group at ``at`` goes back along its ``path`` by 2 MF; returns where to."""
+    i, budget = len(path) - 1, 2
+    while i > 0 and path[i][1] <= budget:
+        budget -= path[i][1]
+        i -= 1
+    to = path[i][0]
+    for u in group:
+        if u in state["units"] and state["units"][u]["at"] == at:
+            state["units"][u]["at"] = to
+    board.update_control(state)
+    return to
 
 
 def settle_advance(state: dict[str, Any], f: dict[str, Any]) -> None:
