@@ -185,6 +185,19 @@ class Ledger:
         """(seq, hash, author, kind, raw, received_at) in sequence order."""
         yield from self.conn.execute("select seq, hash, author, kind, raw, received_at from envelopes order by seq")
 
+    def last_of(self, author: str, upto: int) -> int | None:
+        """The number of ``author``'s last envelope at or before ``upto`` (the primary key, read
+        newest first: no envelope's text is read)."""
+        row = self.conn.execute("select seq from envelopes where author = ? and seq <= ? order by seq desc limit 1",
+                                (author, upto)).fetchone()
+        return row[0] if row else None
+
+    def headers(self, since: int, upto: int) -> list[tuple[int, str, str, str]]:
+        """(seq, author, kind, received_at) of the envelopes after ``since`` up to ``upto``, in
+        order, without their text."""
+        return list(self.conn.execute("select seq, author, kind, received_at from envelopes where seq > ? and seq <= ? "
+                                      "order by seq", (since, upto)))
+
     def state(self, seq: int | None = None) -> tuple[int, dict[str, Any]]:
         if seq is None:
             row = self.conn.execute("select seq, state from states order by seq desc limit 1").fetchone()

@@ -37,15 +37,12 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     game = campaign.game
     genesis = campaign.genesis
     seq, match = campaign.ledger.state(at)
-    listed = [(s, author, kind, received) for s, _, author, kind, _, received in campaign.ledger.envelopes()
-              if s <= seq]  # one pass over the history (a long one is most of a report's time)
-    if since is None:
-        own = [s for s, author, _, _ in listed if author == side]
-        since = own[-1] if own else -1
+    if since is None:  # since our last envelope: found on the index, no envelope's text read
+        own = campaign.ledger.last_of(side, seq)
+        since = own if own is not None else -1
     entries: dict[int, dict[str, Any]] = {}
-    for s, author, kind, received in listed:
-        if since < s:
-            entries[s] = {"seq": s, "author": author, "kind": kind, "received": received, "events": [], "rolls": []}
+    for s, author, kind, received in campaign.ledger.headers(since, seq):  # what the report tells, not the history
+        entries[s] = {"seq": s, "author": author, "kind": kind, "received": received, "events": [], "rolls": []}
     for event in campaign.ledger.events(since):
         if event["seq"] in entries and (event["to"] is None or side in event["to"]):
             entries[event["seq"]]["events"].append(event["text"])
