@@ -57,7 +57,8 @@ class AssaultOnGallipoli:
     title: ClassVar[str] = "Assault on Gallipoli: The ANZAC Landing Campaign 1915 (rules document 001)"
     # 1: the Action Cards (17), dealt from the shared deck; 2: the side without the initiative draws its
     # close combat hand first, landing plans (plans.py; RULES.md, "Hand-overs")
-    # 3: one-choice close combat allocations and retreats taken by the rules; 4: Sudden Storm played ahead
+    # 3: one-choice close combat allocations and retreats taken by the rules; 4: Sudden Storm and Good Luck
+    # (rolls other than fire) played ahead
     version: ClassVar[str] = "4"
     sides: ClassVar[tuple[str, ...]] = SIDES
     options: ClassVar[dict[str, str]] = OPTIONS

@@ -20,7 +20,7 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction
 
-from . import board, fire
+from . import board, fire, luck
 from .board import enemy, kind, label, name, units_at
 from .data import AREAS, SIDES
 
@@ -242,7 +242,8 @@ def resolve_card(state: dict[str, Any], f: dict[str, Any], side: str, card: str,
         events.append({"text": f"the Creeping Barrage was matched: {side} takes the initiative"})
     else:  # 10.4.2-10.4.3
         need = 3 + best_bonus(state, side, f["area"])
-        roll = dice.roll(10, f"{side} close combat initiative (10.4.2), {need} or less")
+        roll = luck.roll(state, dice, "initiative", side, f"{side} close combat initiative (10.4.2), {need} or less",
+                         events, need)
         if roll <= need:
             f["init"] = side
         events.append({"text": f"{side} rolls {roll} for the initiative, needing {need} or less: "
@@ -257,7 +258,8 @@ def resolve_card(state: dict[str, Any], f: dict[str, Any], side: str, card: str,
 def withdraw(state: dict[str, Any], f: dict[str, Any], side: str, dice: Any, events: list) -> None:
     """10.5.2-10.5.5: 3 or less (+ one Leader's bonus); success loses the combat, failure the initiative."""
     need = 3 + best_bonus(state, side, f["area"])
-    roll = dice.roll(10, f"{side} withdrawal from close combat (10.5), {need} or less")
+    roll = luck.roll(state, dice, "withdrawal", side, f"{side} withdrawal from close combat (10.5), {need} or less",
+                     events, need)
     if roll <= need:
         events.append({"text": f"{side} rolls {roll} (needing {need}) and withdraws from the close combat (10.5.4)"})
         finish(f, enemy(side), "withdraw", None, events)

@@ -12,7 +12,7 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction
 
-from . import board, cards, fire, move
+from . import board, cards, fire, luck, move
 from .activation import dig_choices, fire_cands, killing_time_start
 from .board import enemy, kind, label, name, units_at
 from .cards import COLOUR, NAMES
@@ -81,6 +81,8 @@ def uses(state: dict[str, Any], side: str, card: str) -> list[Choice]:
                     add(f"re-roll die {i + 1} ({v}) of the {roll['t']}-or-less roll", "reroll", group=g, die=i)
         if f["k"] == "fire" and f["side"] == side:
             add("re-roll one missed die of this fire", "lucky")
+        for text, keys in luck.offers(state, side):
+            add(text, "luck", **keys)
     if k == "hand-grenades":
         if f["k"] == "cc" and f["step"] == "deal" and cc_side(f) == side:
             add("2 more close combat cards here (at most 18)", "grenades")
@@ -288,6 +290,8 @@ def use(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: 
         hit = (lambda v: fire.hits_of([v], roll["t"], state["options"].get("target_bounds", "none")))
         w["left"] = max(0, w["left"] + hit(new) - hit(old))
         text += f"die {old} re-rolled: {new}; {w['left']} Damage Point(s) to take"
+    elif u == "luck":
+        text += luck.wait(state, side, action)
     elif u == "lucky":
         w["lucky"] = w.get("lucky", 0) + 1
         text += "one missed die of this fire will be re-rolled"
@@ -301,7 +305,7 @@ def use(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: 
         ldr = action["unit"]
         mine = [v["at"] for x, v in state["units"].items() if board.side_of(x) == side]
         need = SNIPER[min(board.DIST[a][state["units"][ldr]["at"]] for a in mine)]
-        roll = dice.roll(10, f"Sniper! at {board.unit_name(ldr)}, {need} or less")
+        roll = luck.roll(state, dice, "sniper", side, f"Sniper! at {board.unit_name(ldr)}, {need} or less", events, need)
         text += f"rolls {roll} needing {need}: " + ("hit" if roll <= need else "missed")
         if roll <= need:
             board.eliminate(state, ldr, events)

@@ -11,7 +11,7 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction
 
-from . import board, fire
+from . import board, fire, luck
 from .board import enemy, kind, label, name, units_at
 from .data import LANDING
 
@@ -228,7 +228,7 @@ def land(state: dict[str, Any], boat: int, dice: Any, events: list) -> None:
     units = wave.pop(boat)
     if not wave:
         state["waves"].pop(0)
-    roll = dice.roll(10, "landing (20.3)")
+    roll = luck.roll(state, dice, "landing", "anzac", "landing (20.3)", events)
     beach = next(b for top, b in LANDING if roll <= top)
     sea = next(a for a in board.AREAS if "boats" in board.AREAS[a][3])
     if board.has_enemy(state, beach, "anzac") and any(kind(u) == "art" for u in units):

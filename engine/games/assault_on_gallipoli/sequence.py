@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.core import Choice, IllegalAction
 
-from . import board, cards, closecombat, effects, fire, move, plans, scenarios
+from . import board, cards, closecombat, effects, fire, luck, move, plans, scenarios
 from .activation import dig_choices, fire_cands, killing_time_start
 from .board import enemy, kind, name, units_at
 from .data import AREAS, SCENARIOS, SIDES
@@ -220,7 +220,7 @@ def do_round(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], d
     if do != "pass":
         state["passes"] = 0
     if do == "pass":  # 4.4, 19.6
-        roll = dice.roll(10, "pass (4.4)")
+        roll = luck.roll(state, dice, "pass", side, "pass (4.4)", events)
         state["passes"] += 1
         if roll >= 8 and state["kt"] > 0:
             state["kt"] -= 1
