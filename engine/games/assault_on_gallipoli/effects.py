@@ -56,8 +56,9 @@ def uses(state: dict[str, Any], side: str, card: str) -> list[Choice]:
         mine = [u for u, v in sorted(state["units"].items()) if board.side_of(u) == side and not v["fresh"]
                 and u not in state["ac"]["round"]["heroic"]]
         for u in mine:
-            add(f"{label(state, u)} becomes fresh" + (" and may act at once" if _own_top(state, side) else ""),
-                "heroic", unit=u)
+            add(f"{label(state, u)} becomes fresh" + (" and may act at once" if _own_top(state, side) else
+                                                        " and may act right after this Round"
+                                                        if cards.round_frame(state) else ""), "heroic", unit=u)
     if k in ("hidden-gully", "sudden-storm"):
         for a in land(state, side):
             add(f"your units at {name(a)} are -1 to hit when next fired at this turn", "cover", area=a)
@@ -264,6 +265,8 @@ def use(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: 
         text += f"{board.unit_name(unit)} is fresh again"
         if w["k"] == "round" and w["side"] == side and not w["acted"]:
             state["frames"].append({"k": "heroic", "side": side, "unit": unit})
+        elif cards.round_frame(state):  # any other decision of the Activation Phase: right after the Round
+            ac["round"].setdefault("heroes", []).append([side, unit])
     elif u == "cover":
         ac["cover"].append({"side": side, "area": where})
         text += f"cover at {name(where)} waits for the next fire at it"
@@ -466,6 +469,18 @@ def coordinated(state: dict[str, Any], side: str) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------ Heroic Act's free activation
+def heroes_after(state: dict[str, Any]) -> dict[str, Any] | None:
+    """The next free activation waiting for the end of the Round (Heroic Act played during it), if
+    its unit is still fresh and has something to do (never a prompt with only 'no')."""
+    waiting = state["ac"]["round"].get("heroes", [])
+    while waiting:
+        side, unit = waiting.pop(0)
+        f = {"k": "heroic", "side": side, "unit": unit}
+        if len(heroic_choices(state, f)) > 1:
+            return f
+    return None
+
+
 def heroic_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
     """The unit made fresh acts at once, alone: fire, move (no group move) or dig."""
     u, side = f["unit"], f["side"]

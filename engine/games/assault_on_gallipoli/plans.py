@@ -54,6 +54,8 @@ def simulate(state: dict[str, Any], f: dict[str, Any], beach: int, prompt: Promp
     ANZAC decision the plan may take next there (None: the plan for that beach is complete)."""
     sim = copy.deepcopy(state)
     sim["frames"].pop()  # the plan's frame: the Round's frame is on top again
+    sim["ac"]["luck"] = [o for o in sim["ac"].get("luck", []) if o["roll"] != "landing"]  # a Good Luck re-roll
+    # only picks another beach, whose own plan then applies (luck.py)
     dice = ScriptedDice([FACES[beach]])
     try:
         apply(sim, "anzac", {"do": "land", "boat": f["boat"]}, dice)

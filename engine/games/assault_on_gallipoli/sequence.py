@@ -258,6 +258,11 @@ def end_round(state: dict[str, Any], f: dict[str, Any], events: list) -> None:
     Coordinated Attack played for after the Round fires first; Keep Moving gives the same side
     the next Round."""
     r = state["ac"]["round"]
+    hero = effects.heroes_after(state)
+    if hero:  # Heroic Act played during the Round: the unit acts right after it
+        state["frames"].append(hero)
+        events.append({"text": f"{hero['side']}'s Heroic Act: {board.unit_name(hero['unit'])} may act now"})
+        return
     if r["after"]:
         r["after"] -= 1
         if effects.arty(state, f["side"]):
