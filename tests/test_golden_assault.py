@@ -10,13 +10,11 @@ regenerate with  pytest tests/test_golden_assault.py --update-golden  and read
 `git diff tests/golden/assault-on-gallipoli`: it shows which envelope changed.
 """
 
-import hashlib
 from pathlib import Path
 
 from pbem.campaign import Campaign
-from pbem.demo import policy
-from pbem.report import render
 from pbem.verify import verify_path
+from tests import golden_play
 from tests.test_golden import identity
 from tests.test_golden_tabletop import compare_or_update
 
@@ -25,29 +23,8 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / MODULE
 SCENARIO, OPTIONS = "anzac-landing", {"turns": 1}
 
 
-def entropy(party: str):
-    counter = iter(range(10**6))
-    return lambda n: hashlib.sha256(f"pbem/golden/{MODULE}/{party}/{next(counter)}".encode()).digest()[:n]
-
-
 def play_golden(root: Path) -> tuple[dict[str, str], dict[str, str]]:
-    alice, bob = identity("alice"), identity("bob")
-    anzac, genesis = Campaign.new(root / "alice", MODULE, "anzac", alice, bob.public, bob.name, SCENARIO, OPTIONS,
-                                  entropy=entropy("alice"))
-    turkish, joined = Campaign.join(root / "bob", genesis.raw, bob, entropy=entropy("bob"))
-    anzac.ingest([("join", joined.raw)])
-    camps, who = {"anzac": anzac, "turkish": turkish}, {"anzac": alice, "turkish": bob}
-    files = {f"{env.seq:04d}-{env.author}-{env.kind}.pbem": env.raw for env in (genesis, joined)}
-    while (waiting := anzac.waiting()) is not None:
-        side = waiting["side"]
-        result = camps[side].play(who[side], [], policy(camps[side]))
-        camps["turkish" if side == "anzac" else "anzac"].ingest([("golden", result.envelope.raw)])
-        files[f"{result.envelope.seq:04d}-{side}-turn.pbem"] = result.envelope.raw
-        assert len(files) < 400, "the golden game does not end"
-    reports = {side: render(camp, "text", since=-1) for side, camp in camps.items()}
-    for camp in camps.values():
-        camp.ledger.close()
-    return dict(sorted(files.items())), reports
+    return golden_play.play_golden(root, MODULE, ("anzac", "turkish"), SCENARIO, OPTIONS, 400)
 
 
 def test_assault_on_gallipoli_golden_game(tmp_path, request):
@@ -67,7 +44,7 @@ def test_the_committed_files_replay_in_a_fresh_campaign(tmp_path):
     """The committed turn files, ingested as mail by a fresh campaign, rebuild the game and verify."""
     alice, bob = identity("alice"), identity("bob")
     camp, genesis = Campaign.new(tmp_path / "a", MODULE, "anzac", alice, bob.public, bob.name, SCENARIO, OPTIONS,
-                                 entropy=entropy("alice"))
+                                 entropy=golden_play.entropy(MODULE, "alice"))
     turns = sorted((GOLDEN / "turns").glob("*.pbem"))
     assert genesis.raw == turns[0].read_text()
     try:

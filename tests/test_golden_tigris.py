@@ -11,13 +11,11 @@ After a deliberate change to the rules, the charts or the counters, regenerate w
 and read `git diff tests/golden/blood-on-the-tigris`: it shows which envelope changed.
 """
 
-import hashlib
 from pathlib import Path
 
 from pbem.campaign import Campaign
-from pbem.demo import policy
-from pbem.report import render
 from pbem.verify import verify_path
+from tests import golden_play
 from tests.test_golden import identity
 from tests.test_golden_tabletop import compare_or_update
 
@@ -26,29 +24,8 @@ GOLDEN = Path(__file__).resolve().parent / "golden" / MODULE
 SCENARIO, OPTIONS = "turning-point", {"turns": 14}
 
 
-def entropy(party: str):
-    counter = iter(range(10**6))
-    return lambda n: hashlib.sha256(f"pbem/golden/{MODULE}/{party}/{next(counter)}".encode()).digest()[:n]
-
-
 def play_golden(root: Path) -> tuple[dict[str, str], dict[str, str]]:
-    alice, bob = identity("alice"), identity("bob")
-    british, genesis = Campaign.new(root / "alice", MODULE, "british", alice, bob.public, bob.name, SCENARIO, OPTIONS,
-                                    entropy=entropy("alice"))
-    turkish, joined = Campaign.join(root / "bob", genesis.raw, bob, entropy=entropy("bob"))
-    british.ingest([("join", joined.raw)])
-    camps, who = {"british": british, "turkish": turkish}, {"british": alice, "turkish": bob}
-    files = {f"{env.seq:04d}-{env.author}-{env.kind}.pbem": env.raw for env in (genesis, joined)}
-    while (waiting := british.waiting()) is not None:
-        side = waiting["side"]
-        result = camps[side].play(who[side], [], policy(camps[side]))
-        camps["turkish" if side == "british" else "british"].ingest([("golden", result.envelope.raw)])
-        files[f"{result.envelope.seq:04d}-{side}-turn.pbem"] = result.envelope.raw
-        assert len(files) < 100, "the golden game does not end"
-    reports = {side: render(camp, "text", since=-1) for side, camp in camps.items()}
-    for camp in camps.values():
-        camp.ledger.close()
-    return dict(sorted(files.items())), reports
+    return golden_play.play_golden(root, MODULE, ("british", "turkish"), SCENARIO, OPTIONS, 100)
 
 
 def test_blood_on_the_tigris_golden_game(tmp_path, request):
@@ -69,7 +46,7 @@ def test_the_committed_files_replay_in_a_fresh_campaign(tmp_path):
     """The committed turn files, ingested as mail by a fresh campaign, rebuild the game and verify."""
     alice, bob = identity("alice"), identity("bob")
     camp, genesis = Campaign.new(tmp_path / "a", MODULE, "british", alice, bob.public, bob.name, SCENARIO, OPTIONS,
-                                 entropy=entropy("alice"))
+                                 entropy=golden_play.entropy(MODULE, "alice"))
     turns = sorted((GOLDEN / "turns").glob("*.pbem"))
     assert genesis.raw == turns[0].read_text()
     try:

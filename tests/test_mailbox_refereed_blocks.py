@@ -15,37 +15,14 @@ import re
 from email.policy import default as default_policy
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from pbem.campaign import Campaign
 from pbem.demo import policy
 from pbem.keys import KeyStore
 from pbem.mail import write_outbox
-from tests.mail_harness import Mailbox, Relay, refereed_game
-
-
-@pytest.fixture
-def relay():
-    server = Relay().start()
-    yield server
-    server.stop()
-
-
-@pytest.fixture(params=["maildir", "imap"])
-def referee_box(request, tmp_path):
-    if request.param == "maildir":
-        yield Mailbox(tmp_path / "mail" / "ref"), None
-        return
-    from tests.imap_server import SKIP_PREFIX, DovecotUnavailable, ImapServer
-
-    server = ImapServer(users={"ref": "ref-secret"})
-    try:
-        server.start()
-    except DovecotUnavailable as exc:
-        pytest.skip(f"{SKIP_PREFIX}: {exc}")
-    yield Mailbox(imap=server, user="ref"), server
-    server.stop()
+from tests.mail_harness import refereed_game
+from tests.test_mailbox_by_mail import referee_box, relay  # noqa: F401 (the same fixtures: the relay, the referee's box)
 
 
 def plays(person, where: Path) -> bool:
