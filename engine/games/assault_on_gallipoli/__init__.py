@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from pbem_engine.core import Outcome, Prompt, RulesError
 from pbem_engine.dice import Dice
 
-from . import board, cards, closecombat, rules, scenarios, sequence
+from . import board, cards, closecombat, dataset, rules, scenarios, sequence
 from .data import SCENARIOS, SIDES
 
 OPTIONS = {
@@ -44,6 +44,8 @@ OPTIONS = {
     "avni": "true: the optional Avni counter (22): +3 MF instead of +2 (default false)",
     "mccay": "true: the optional McCay counter (22): +0 Firepower (default false: +1, ours)",
     "maclagan": "true: the optional MacLagan counter (22): +1 Firepower (default false: +0)",
+    "data": "a player's own map, counters, Scenario Booklets and fire modifiers (pbem new --pack DIR; "
+            "dataset.py, RULES.md 'Your own data'), each part in place of ours",
     "refill": "'reshuffle' (default: when the Action deck runs out, the discards are shuffled into a new deck; "
               "DIGEST R10, the text is silent) or 'stop' (no more Action Cards once the deck is empty)",
 }
@@ -76,11 +78,22 @@ class AssaultOnGallipoli:
     )
 
     @staticmethod
+    def check_data(supplied: Any) -> list[str]:
+        """Every problem of a player's own data (``pbem new --pack DIR``: dataset.load), or []."""
+        return dataset.check(supplied)
+
+    @staticmethod
+    def data_template() -> dict[str, Any]:
+        """Our provisional tables in the shape a player's data takes (``pbem pack template``)."""
+        return dataset.template()
+
+    @staticmethod
     def player(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:
         """A simple player (bot.py), for tests."""
         from .bot import order
 
-        return order(state, side, prompt, known)
+        with dataset.using(state):
+            return order(state, side, prompt, known)
 
     deck_names: ClassVar[dict[str, str]] = {cards.DECK_ID: "the Action Cards", cards.DECK_S1: "the Action Cards"}
 
@@ -107,18 +120,26 @@ class AssaultOnGallipoli:
         turns = options.get("turns")
         if turns is not None and (not isinstance(turns, int) or isinstance(turns, bool) or turns < 1):
             raise RulesError("option turns is a whole number of turns, 1 or more")
-        why = scenarios.refused(scenario, options)
-        if why:
-            raise RulesError(why)
-        state = sequence.new_state(scenario, dict(options))
-        rules.settle(state, None, [])
+        try:  # a player's own tables: every rule below reads them (dataset.using)
+            tables = dataset.adopt(options["data"]) if "data" in options else {}
+        except dataset.DataError as e:
+            raise RulesError(str(e)) from None
+        with dataset.using(tables):
+            why = scenarios.refused(scenario, options)
+            if why:
+                raise RulesError(why)
+            state = sequence.new_state(scenario, dict(options))
+            state.update({"data_id": tables["data_id"]} if tables else {})
+            rules.settle(state, None, [])
         return state
 
     def prompt(self, state: dict[str, Any]) -> Prompt:
-        return rules.prompt(state)
+        with dataset.using(state):
+            return rules.prompt(state)
 
     def apply(self, state: dict[str, Any], side: str, action: dict[str, Any], dice: Dice):
-        return state, rules.apply(state, side, action, dice)
+        with dataset.using(state):
+            return state, rules.apply(state, side, action, dice)
 
     def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
         return state  # 5.5: units are public; a hand held as tokens shows only to its owner (engine.private)
@@ -135,23 +156,35 @@ class AssaultOnGallipoli:
         """The prompt as its owner's tool shows it: the odds of each fire, the cards the hand allows."""
         from .forecast import playable
 
-        return playable(state, prompt, known)
+        with dataset.using(state):
+            return playable(state, prompt, known)
 
     def board(self, view: dict[str, Any]) -> dict[str, Any]:
         """What the report's map shows (view.py)."""
         from .view import map_view
 
-        return map_view(view)
+        with dataset.using(view):
+            return map_view(view)
 
     @staticmethod
-    def map_locations(pack_locations: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """The areas to draw, at the pack's coordinates where it has them (view.py)."""
+    def map_locations(pack_locations: list[dict[str, Any]], view: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The areas to draw, at the pack's coordinates where it has them (view.py); with the
+        game's ``view``, its own map's areas where the player supplied a map."""
         from .view import locations
 
-        return locations(pack_locations)
+        with dataset.using(view or {}):
+            return locations(pack_locations)
 
     def describe(self, view: dict[str, Any]) -> list[str]:
-        lines = [f"turn {view['turn']} of {view['turns']}; Killing Time {view['kt']}; Morale Advantage: {view['ma']}"]
+        with dataset.using(view):
+            return self._describe(view)
+
+    def _describe(self, view: dict[str, Any]) -> list[str]:
+        tables = dataset.of(view)
+        lines = [f"data: {', '.join(tables.supplied)} the player's own; "
+                 f"{', '.join(p for p in dataset.PARTS if p not in tables.supplied) or 'nothing'} ours, provisional"
+                 ] if tables.supplied else []
+        lines += [f"turn {view['turn']} of {view['turns']}; Killing Time {view['kt']}; Morale Advantage: {view['ma']}"]
         vp = {s: sum(1 for c in view["cubes"].values() if c == s) for s in SIDES}
         lines.append(f"VP cubes: anzac {vp['anzac']}, turkish {vp['turkish']}")
         for s in SIDES:
@@ -160,7 +193,7 @@ class AssaultOnGallipoli:
                 lines.append(f"{s} close combat cards: hand " + (" ".join(closecombat.card_name(c) for c in d["hand"])
                                                                   or "(none)")
                              + "; played " + (", ".join(closecombat.card_name(c) for c in d["table"]) or "none"))
-        for area in board.AREAS:
+        for area in board.areas():
             here = board.units_at(view, area)
             if here:
                 extra = [f"{'deep' if view['trenches'][area] == 2 else 'shallow'} trench"] if area in view["trenches"] else []

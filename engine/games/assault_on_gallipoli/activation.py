@@ -12,11 +12,11 @@ from pbem_engine.core import Choice
 
 from . import board, fire
 from .board import kind, name, units_at
-from .data import SCENARIOS
+from . import scenarios
 
 
 def killing_time_start(state: dict[str, Any]) -> int:
-    return state["options"].get("killing_time") or SCENARIOS[state["scenario"]]["killing_time"]
+    return state["options"].get("killing_time") or scenarios.of(state)["killing_time"]
 
 
 def fire_cands(state: dict[str, Any], side: str, area: str) -> list[str]:

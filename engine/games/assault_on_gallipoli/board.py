@@ -3,68 +3,73 @@ stacking (5), Remnants (9.4) and the counters' current values (2.1, 2.3)."""
 
 from __future__ import annotations
 
-from collections import deque
 from typing import Any
 
-from .data import AREAS, EDGES, LEADERS, REMNANTS, SIDES, TYPES, UNITS
+from .data import REMNANTS, SIDES
+from .dataset import current
 
 LAND_LIMIT, SEA_LIMIT = 6, 3  # 5.1, 5.2
 
 
-def _edges() -> dict[str, dict[str, set[str]]]:
-    out: dict[str, dict[str, set[str]]] = {a: {} for a in AREAS}
-    for line in EDGES.strip().splitlines():
-        a, b, *flags = line.split()
-        out[a][b] = out[b][a] = set(flags)
-    return out
+# ------------------------------------------------------------------ the map (the tables in force: dataset.py)
+def areas() -> dict[str, tuple[str, int, bool, tuple[str, ...]]]:
+    """Every area: (name, elevation, woods, tags), in the map's order."""
+    return current().areas
 
 
-ADJ = _edges()
+def adj(area: str) -> dict[str, set[str]]:
+    """The areas next to ``area``, each with its edge's flags (road, river, red)."""
+    return current().adj[area]
 
 
-def _bfs(start: str, passable) -> dict[str, int]:
-    dist, todo = {start: 0}, deque([start])
-    while todo:
-        a = todo.popleft()
-        for b in ADJ[a]:
-            if b not in dist and passable(a, b):
-                dist[b] = dist[a] + 1
-                todo.append(b)
-    return dist
+def dist(a: str, b: str) -> int:
+    """8.2.3: the range in areas, through any edge (red lines do not stop fire, 6.1.4), sea included."""
+    return current().dist[a].get(b, 99)
 
 
-# 8.2.3: range counts areas through any edge (red lines do not stop fire, 6.1.4), sea included
-DIST = {a: _bfs(a, lambda x, y: True) for a in AREAS}
+def edge_dist(side: str, area: str) -> int:
+    """12.4: how far a walk from ``area`` is from the side's friendly edge (99: cut off)."""
+    return current().edge_dist[side].get(area, 99)
+
+
+def tagged(tag: str) -> list[str]:
+    """The areas with one of the tags the rules look up: vp, aegean, khetia, boats."""
+    return current().tagged[tag]
+
+
+def landing() -> tuple[tuple[int, str], ...]:
+    """20.3: (highest d10, beach) rows, lowest first."""
+    return current().landing
+
+
+def fire_value(name: str) -> int:
+    """The to-hit number (``base``) or a modifier's value (dataset.FIRE)."""
+    return current().fire[name]
 
 
 def is_sea(area: str) -> bool:
-    return "sea" in AREAS[area][3]
+    return current().is_sea(area)
 
 
 def walkable(a: str, b: str) -> bool:
-    return not is_sea(a) and not is_sea(b) and "red" not in ADJ[a][b]
-
-
-# 12.4: a retreat ends closer to the friendly edge: ANZAC Cove, or the east edge areas
-EDGE_DIST = {s: {} for s in SIDES}
-for _side, _tag in (("anzac", "edge-anzac"), ("turkish", "edge-turkish")):
-    for _a in AREAS:
-        if _tag in AREAS[_a][3]:
-            for _b, _d in _bfs(_a, walkable).items():
-                EDGE_DIST[_side][_b] = min(_d, EDGE_DIST[_side].get(_b, 99))
+    return current().walkable(a, b)
 
 
 def name(area: str) -> str:
-    return AREAS[area][0]
+    return current().areas[area][0]
 
 
 def elevation(area: str) -> int:
-    return AREAS[area][1]
+    return current().areas[area][1]
+
+
+def woods(area: str) -> bool:
+    return current().areas[area][2]
 
 
 def move_cost(a: str, b: str) -> int:
     """6.2: 1 MF, +1 climbing to a higher elevation, +1 across a river; a road ignores both."""
-    flags = ADJ[a][b]
+    flags = adj(a)[b]
     if "road" in flags:
         return 1
     return 1 + (elevation(b) > elevation(a)) + ("river" in flags)
@@ -72,54 +77,67 @@ def move_cost(a: str, b: str) -> int:
 
 def line_of_sight(frm: str, to: str) -> bool:
     """8.3.2 at two areas: some area between them no higher than the firer's (provisional reading)."""
-    if DIST[frm][to] < 2:
+    if dist(frm, to) < 2:
         return True
-    return any(to in ADJ[m] and elevation(m) <= elevation(frm) for m in ADJ[frm])
+    near = adj(frm)
+    return any(to in adj(m) and elevation(m) <= elevation(frm) for m in near)
 
 
 # ------------------------------------------------------------------ counters
+def is_leader(uid: str) -> bool:
+    return uid in current().leaders
+
+
 def side_of(uid: str) -> str:
-    return LEADERS[uid][1] if uid in LEADERS else UNITS[uid][1]
+    ds = current()
+    return ds.leaders[uid][1] if uid in ds.leaders else ds.units[uid][1]
+
+
+def _type(uid: str) -> tuple[str, tuple[int, int], int, tuple[int, int], int]:
+    ds = current()
+    return ds.types[ds.units[uid][2]]
 
 
 def kind(uid: str) -> str:
-    return "leader" if uid in LEADERS else TYPES[UNITS[uid][2]][0]
+    return "leader" if is_leader(uid) else _type(uid)[0]
 
 
 def unit_name(uid: str) -> str:
-    if uid in LEADERS:
-        return LEADERS[uid][0]
+    ds = current()
+    if uid in ds.leaders:
+        return ds.leaders[uid][0]
     if kind(uid) == "remnant":
         return f"{'ANZAC' if side_of(uid) == 'anzac' else 'Turkish'} Remnant {uid.rsplit('-', 1)[1]}"
-    return UNITS[uid][0]
+    return ds.units[uid][0]
 
 
 def firepower(uid: str, fresh: bool) -> int:
-    return 0 if uid in LEADERS else TYPES[UNITS[uid][2]][1][0 if fresh else 1]
+    return 0 if is_leader(uid) else _type(uid)[1][0 if fresh else 1]
 
 
 def fire_range(uid: str) -> int:
-    return 0 if uid in LEADERS else TYPES[UNITS[uid][2]][2]
+    return 0 if is_leader(uid) else _type(uid)[2]
 
 
 def strength(uid: str, fresh: bool) -> int:
-    return 1 if uid in LEADERS else TYPES[UNITS[uid][2]][3][0 if fresh else 1]
+    return 1 if is_leader(uid) else _type(uid)[3][0 if fresh else 1]
 
 
 def mf(uid: str) -> int:
-    return 7 if uid in LEADERS else TYPES[UNITS[uid][2]][4]  # 6.3: all Leaders 7 MF
+    return 7 if is_leader(uid) else _type(uid)[4]  # 6.3: all Leaders 7 MF
 
 
 def fp_bonus(uid: str) -> int:
-    return LEADERS[uid][2]
+    return current().leaders[uid][2]
 
 
 def move_bonus(uid: str) -> int:
-    return LEADERS[uid][3]
+    return current().leaders[uid][3]
 
 
 def rank(uid: str) -> int:
-    return LEADERS[uid][4] if uid in LEADERS else 1
+    ds = current()
+    return ds.leaders[uid][4] if uid in ds.leaders else 1
 
 
 def loss_value(uid: str) -> int:
@@ -160,7 +178,7 @@ def contested(state: dict[str, Any], area: str) -> bool:
 
 def update_control(state: dict[str, Any]) -> None:
     """7.1-7.5: only one side's units -> that side; none -> nobody; both -> unchanged."""
-    for area in AREAS:
+    for area in areas():
         if is_sea(area):
             continue
         present = [s for s in SIDES if units_at(state, area, s)]
@@ -203,7 +221,7 @@ def over_stacked(state: dict[str, Any], area: str, side: str) -> int:
 
 def lone_leaders(state: dict[str, Any], events: list) -> None:
     """15.3.2: at the end of a Round, lone Leaders in an area with enemy combat units are eliminated."""
-    for area in AREAS:
+    for area in areas():
         for side in SIDES:
             mine = units_at(state, area, side)
             if mine and not combat_units(mine) and combat_units(units_at(state, area, enemy(side))):

@@ -16,7 +16,7 @@ from . import board, cards, effects, plans, rules
 
 def goal_distance(state: dict[str, Any], side: str, area: str) -> int:
     goals = [a for a in sorted(state["cubes"]) if state["cubes"].get(a) != side or board.controller(state, a) != side]
-    return min((board.DIST[area][g] for g in goals), default=0)
+    return min((board.dist(area, g) for g in goals), default=0)
 
 
 def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:
@@ -38,7 +38,7 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
     if k == "round":
         near = board.enemy_areas(state, side)
         if state["clock"] % 2 == 0:  # every other Round, an assault: move from next to the enemy
-            got = pick(lambda a: a["do"] == "move" and any(b in near for b in board.ADJ[a["from"]]))
+            got = pick(lambda a: a["do"] == "move" and any(b in near for b in board.adj(a["from"])))
             if got:
                 return got
         got = pick(lambda a: a["do"] == "land" and a.get("plan"))  # a landing plan (plans.py) saves two files

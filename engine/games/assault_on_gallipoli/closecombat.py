@@ -22,7 +22,7 @@ from pbem_engine.core import Choice, IllegalAction
 
 from . import board, fire, luck
 from .board import enemy, kind, label, name, units_at
-from .data import AREAS, SIDES
+from .data import SIDES
 
 # 10.2.1 and the card types' list: the 36 cards
 DECK = {"bayonet-charge": 9, "infiltrate": 6, "ambush": 6, "raid": 5, "creeping-barrage": 5, "reserve-trench": 5}
@@ -62,7 +62,7 @@ def _open(dice: Any, side: str, entry: str) -> str:
 # ------------------------------------------------------------------ 10.1 which combats, in which order
 def pending(state: dict[str, Any], fought: list[str]) -> list[str]:
     """10.1.2: every land area holding units of both sides fights once."""
-    return [a for a in AREAS if not board.is_sea(a) and a not in fought and board.contested(state, a)]
+    return [a for a in board.areas() if not board.is_sea(a) and a not in fought and board.contested(state, a)]
 
 
 def new_combat(state: dict[str, Any], area: str) -> dict[str, Any]:

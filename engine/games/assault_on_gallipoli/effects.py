@@ -93,7 +93,7 @@ def uses(state: dict[str, Any], side: str, card: str) -> list[Choice]:
         mine = [v["at"] for u, v in state["units"].items() if board.side_of(u) == side]
         for ldr, v in sorted(state["units"].items()):
             if kind(ldr) == "leader" and board.side_of(ldr) == foe and mine:
-                d = min(board.DIST[a][v["at"]] for a in mine)
+                d = min(board.dist(a, v["at"]) for a in mine)
                 if d in SNIPER:
                     add(f"shoot at {board.unit_name(ldr)} at {name(v['at'])} (kills on {SNIPER[d]} or less)",
                         "snipe", unit=ldr)
@@ -137,7 +137,7 @@ def brown_red(state: dict[str, Any], side: str, card: str, f: dict[str, Any]) ->
         for a in mine:
             if a not in state["wire"]:
                 add(f"Wire at {name(a)}", "wire", area=a)
-        near = sorted({b for a in mine for b in board.ADJ[a]} & set(state["wire"]))
+        near = sorted({b for a in mine for b in board.adj(a)} & set(state["wire"]))
         for a in near:
             add(f"remove the Wire at {name(a)}", "unwire", area=a)
     if k == "dig-in":
@@ -164,7 +164,7 @@ def brown_red(state: dict[str, Any], side: str, card: str, f: dict[str, Any]) ->
         if state["kt"] > 0:
             add("Killing Time down 1", "kt-down")
     if k == "underground-mine":
-        near = {b for a in mine for b in board.ADJ[a]} | set(mine)
+        near = {b for a in mine for b in board.adj(a)} | set(mine)
         for a, level in sorted(state["trenches"].items()):
             if a in near and board.controller(state, a) == foe:
                 add(f"{'reduce the deep' if level == 2 else 'remove the shallow'} trench at {name(a)}", "mine", area=a)
@@ -307,7 +307,7 @@ def use(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: 
     elif u == "snipe":
         ldr = action["unit"]
         mine = [v["at"] for x, v in state["units"].items() if board.side_of(x) == side]
-        need = SNIPER[min(board.DIST[a][state["units"][ldr]["at"]] for a in mine)]
+        need = SNIPER[min(board.dist(a, state["units"][ldr]["at"]) for a in mine)]
         roll = luck.roll(state, dice, "sniper", side, f"Sniper! at {board.unit_name(ldr)}, {need} or less", events, need)
         text += f"rolls {roll} needing {need}: " + ("hit" if roll <= need else "missed")
         if roll <= need:
@@ -541,7 +541,7 @@ def _wrong_units(state: dict[str, Any], side: str) -> dict[str, list[str]]:
             a = todo.pop(0)
             if a != v["at"] and board.has_enemy(state, a, foe):
                 continue  # stops on entering the card player's units
-            for b in sorted(board.ADJ[a]):
+            for b in sorted(board.adj(a)):
                 if board.walkable(a, b) and b not in state["off"]:  # areas not in play (Scenarios 3, 4)
                     c = best[a] + board.move_cost(a, b)
                     if c <= 3 and c < best.get(b, 99):

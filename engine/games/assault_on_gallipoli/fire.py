@@ -14,7 +14,6 @@ from pbem_engine.core import Choice, IllegalAction
 from . import board
 from .board import enemy, kind, label, name, units_at
 
-BASE = 4  # 8.5.2: a die at or under 4 hits, before modifiers
 
 
 # ------------------------------------------------------------------ 8.2 range, 8.3 line of sight
@@ -25,7 +24,7 @@ def unit_range(uid: str, mode: str, manica: bool) -> int:
 
 
 def reaches(state: dict[str, Any], uid: str, frm: str, to: str, mode: str, manica: bool) -> bool:
-    d = board.DIST[frm][to]
+    d = board.dist(frm, to)
     rng = unit_range(uid, mode, manica) + recon_range(state, uid)
     if d > rng or (state["ac"]["night"] and d > 1):  # 17.9 Night Attack: the same or adjacent areas only
         return False
@@ -100,18 +99,19 @@ def do_fire(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], di
 
 def modifiers(state: dict[str, Any], side: str, frm: str, to: str) -> tuple[int, list[str]]:
     """8.6 and 13.1, the modifiers every die of a fire shares (the Reference Sheet's full list is
-    missing: these are the ones the text gives)."""
-    mod, why = 0, []
-    if board.AREAS[to][2]:
-        mod, why = mod - 1, why + ["woods -1"]
+    missing: these are the ones the text gives, at the values in force, dataset.FIRE)."""
+    found = []
+    if board.woods(to):
+        found.append(("woods", "woods"))
     if board.elevation(to) > board.elevation(frm):
-        mod, why = mod - 1, why + ["higher -1"]
+        found.append(("higher", "higher"))
     trench = state["trenches"].get(to, 0)
     if trench and board.controller(state, to) == enemy(side):  # 13.1.2-13.1.3: the controller's cover only
-        mod, why = mod - trench, why + [f"{'deep' if trench == 2 else 'shallow'} trench -{trench}"]
-    elif state["ac"]["night"]:  # 17.9 Night Attack: units in the open (13.1.3) -1
-        mod, why = mod - 1, why + ["night, in the open -1"]
-    return mod, why
+        found.append(("deep_trench" if trench == 2 else "shallow_trench", f"{'deep' if trench == 2 else 'shallow'} trench"))
+    elif state["ac"]["night"]:  # 17.9 Night Attack: units in the open (13.1.3)
+        found.append(("night_open", "night, in the open"))
+    values = [(board.fire_value(key), text) for key, text in found]
+    return sum(v for v, _ in values), [f"{text} {v:+d}" for v, text in values]
 
 
 def hits_of(values: list[int], target: int, bounds: str) -> int:
@@ -131,7 +131,7 @@ def resolve(state: dict[str, Any], f: dict[str, Any], to: str, dice: Any, events
         bonus = board.fp_bonus(f["leader"])
         state["units"][f["leader"]]["fresh"] = False  # 2.3.3: a fresh Leader lending his bonus flips
     manica = "hms-manica" in units
-    far = manica and any(board.DIST[f["from"]][to] > board.fire_range(u) for u in units if kind(u) == "ship")
+    far = manica and any(board.dist(f["from"], to) > board.fire_range(u) for u in units if kind(u) == "ship")
     aim = 1 if manica and not far else 0  # 16.7: +1 to hit, unless she lends her range instead
     ac = state["ac"]
     cover = [c for c in ac["cover"] if c["area"] == to and c["side"] == enemy(side)]  # Hidden Gully, Sudden Storm
@@ -146,8 +146,8 @@ def resolve(state: dict[str, Any], f: dict[str, Any], to: str, dice: Any, events
             continue
         frm = state["units"][u]["at"]  # one area, but Coordinated Attack's (8.4.2)
         mod, why = modifiers(state, side, frm, to)
-        long = board.DIST[frm][to] == unit_range(u, mode, manica) + recon_range(state, u)
-        t = BASE + bonus + aim + mod - len(cover) - (1 if long else 0)
+        long = board.dist(frm, to) == unit_range(u, mode, manica) + recon_range(state, u)
+        t = board.fire_value("base") + bonus + aim + mod - len(cover) - (-board.fire_value("long_range") if long else 0)
         key = (t, kind(u) in ("art", "ship"), frm)
         groups[key] = groups.get(key, 0) + fp
     why += [f"cover -{len(cover)}"] if cover else []
@@ -265,12 +265,12 @@ def retreat_areas(state: dict[str, Any], frm: str, side: str) -> list[str]:
         return not board.has_enemy(state, a, side) and a not in state["off"]  # Scenarios 3, 4: half the board
 
     found = set()
-    for a in board.ADJ[frm]:
+    for a in board.adj(frm):
         if board.walkable(frm, a) and open_(a):
             found.add(a)
-            found |= {b for b in board.ADJ[a] if b != frm and board.walkable(a, b) and open_(b)}
-    here = board.EDGE_DIST[side].get(frm, 99)
-    return sorted(a for a in found if board.EDGE_DIST[side].get(a, 99) < here)
+            found |= {b for b in board.adj(a) if b != frm and board.walkable(a, b) and open_(b)}
+    here = board.edge_dist(side, frm)
+    return sorted(a for a in found if board.edge_dist(side, a) < here)
 
 
 def retreat_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from . import board
 from .board import enemy, name
-from .data import LANDING
 
 WHAT = {"landing": "landing roll", "pass": "pass roll", "initiative": "close combat initiative roll",
         "withdrawal": "close combat withdrawal roll", "sniper": "Sniper! roll"}
@@ -23,7 +23,7 @@ WHAT = {"landing": "landing roll", "pass": "pass roll", "initiative": "close com
 def outcome(what: str, value: int, need: int = 0) -> str:
     """The class of a result a waiting order names: a beach, Killing Time lowered or not, a success."""
     if what == "landing":
-        return next(b for top, b in LANDING if value <= top)
+        return next(b for top, b in board.landing() if value <= top)
     if what == "pass":
         return "lowers" if value >= 8 else "keeps"
     return "success" if value <= need else "failure"
@@ -34,7 +34,7 @@ def offers(state: dict[str, Any], side: str) -> list[tuple[str, dict[str, Any]]]
     foe = enemy(side)
     out = []
     if state["waves"]:
-        for _, beach in LANDING:
+        for _, beach in board.landing():
             out.append((f"if the next landing roll lands at {name(beach)}, it is re-rolled",
                         {"roll": "landing", "of": "anzac", "on": beach}))
     for on, text in (("lowers", "lowers Killing Time (8-10)"), ("keeps", "does not lower Killing Time (1-7)")):

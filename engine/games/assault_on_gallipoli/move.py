@@ -13,7 +13,6 @@ from pbem_engine.core import Choice, IllegalAction
 
 from . import board, fire, luck
 from .board import enemy, kind, label, name, units_at
-from .data import LANDING
 
 
 def new_move(side: str, at: str, group: list[str] | None = None, spent: int = 0, start: str | None = None,
@@ -47,7 +46,7 @@ def refresh_budgets(f: dict[str, Any]) -> None:
 
 def step_ok(state: dict[str, Any], f: dict[str, Any], group: list[str], to: str) -> bool:
     at, side = f["at"], f["side"]
-    if to not in board.ADJ[at] or not (board.walkable(at, to) or red_gully(f, at, to)) or to in state["off"]:
+    if to not in board.adj(at) or not (board.walkable(at, to) or red_gully(f, at, to)) or to in state["off"]:
         return False  # 6.1.4 red lines (Hidden Gully), 16.1 no sea, half board
     cost = board.move_cost(at, to)
     budget = dict(f["budget"])
@@ -62,18 +61,18 @@ def step_ok(state: dict[str, Any], f: dict[str, Any], group: list[str], to: str)
         if all(kind(u) == "leader" for u in group) or any(board.rank(u) == 4 for u in group):  # 15.3.1, 22
             return False
     if to in state["wire"] and board.controller(state, to) == enemy(side):  # 6.1.5, 14.3
-        if any(to not in board.ADJ[f["start"].get(u, at)] for u in group):
+        if any(to not in board.adj(f["start"].get(u, at)) for u in group):
             return False
     return True
 
 
 def red_gully(f: dict[str, Any], at: str, to: str) -> bool:
     """Hidden Gully: a red line crossed, one a card played on the group."""
-    return f.get("redlines", 0) > 0 and not board.is_sea(at) and not board.is_sea(to) and "red" in board.ADJ[at][to]
+    return f.get("redlines", 0) > 0 and not board.is_sea(at) and not board.is_sea(to) and "red" in board.adj(at)[to]
 
 
 def steps(state: dict[str, Any], f: dict[str, Any], group: list[str]) -> list[str]:
-    return [a for a in board.ADJ[f["at"]] if step_ok(state, f, group, a)]
+    return [a for a in board.adj(f["at"]) if step_ok(state, f, group, a)]
 
 
 def movable(state: dict[str, Any], side: str, area: str) -> list[str]:
@@ -133,7 +132,7 @@ def do_move(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], ev
             f["went"] = True
         to = action["to"]
         cost = board.move_cost(f["at"], to)
-        if "red" in board.ADJ[f["at"]][to]:
+        if "red" in board.adj(f["at"])[to]:
             f["redlines"] -= 1
         f.setdefault("path", [[f["at"], 0]]).append([to, cost])  # for Sudden Storm
         for u in f["group"]:
@@ -229,8 +228,8 @@ def land(state: dict[str, Any], boat: int, dice: Any, events: list) -> None:
     if not wave:
         state["waves"].pop(0)
     roll = luck.roll(state, dice, "landing", "anzac", "landing (20.3)", events)
-    beach = next(b for top, b in LANDING if roll <= top)
-    sea = next(a for a in board.AREAS if "boats" in board.AREAS[a][3])
+    beach = next(b for top, b in board.landing() if roll <= top)
+    sea = board.tagged("boats")[0]
     if board.has_enemy(state, beach, "anzac") and any(kind(u) == "art" for u in units):
         state["next_reinf"]["anzac"][f"boat {state['clock']}"] = ["anzac-cove", units]
         events.append({"text": f"landing roll {roll}: {name(beach)} is held; the boat comes in next turn (20.5)"})

@@ -32,20 +32,27 @@ from typing import Any
 from pbem_engine.core import Choice, Prompt
 from pbem_engine.dice import DiceNotReady, NoPrivateItems, ScriptedDice, ScriptExhausted
 
-from .board import name
-from .data import LANDING
+from .board import landing, name
 
 PromptFn = Callable[[dict[str, Any]], Prompt]
 ApplyFn = Callable[[dict[str, Any], str, dict[str, Any], Any], list]
-BEACHES = [beach for _, beach in LANDING]  # 20.3: Brighton Beach, ANZAC Cove, North Beach
-FACES = [1 + (LANDING[i - 1][0] if i else 0) for i in range(len(LANDING))]  # a die face giving each beach
 CARD_ACTIONS = ("card", "owed-discard")  # Action Cards are never planned
 UNFORESEEN = (ScriptExhausted, DiceNotReady, NoPrivateItems)  # a roll or a hidden draw the plan cannot see
 
 
+def beaches() -> list[str]:
+    """20.3: the landing table's beaches (ours: Brighton Beach, ANZAC Cove, North Beach)."""
+    return [beach for _, beach in landing()]
+
+
+def face(beach: int) -> int:
+    """The lowest die face that lands at the ``beach``-th beach."""
+    return 1 + (landing()[beach - 1][0] if beach else 0)
+
+
 def new(boat: int) -> dict[str, Any]:
-    return {"k": "landplan", "side": "anzac", "boat": boat, "beach": 0, "plans": [[] for _ in BEACHES],
-            "ended": [False for _ in BEACHES]}
+    return {"k": "landplan", "side": "anzac", "boat": boat, "beach": 0, "plans": [[] for _ in beaches()],
+            "ended": [False for _ in beaches()]}
 
 
 def simulate(state: dict[str, Any], f: dict[str, Any], beach: int, prompt: PromptFn, apply: ApplyFn
@@ -56,7 +63,7 @@ def simulate(state: dict[str, Any], f: dict[str, Any], beach: int, prompt: Promp
     sim["frames"].pop()  # the plan's frame: the Round's frame is on top again
     sim["ac"]["luck"] = [o for o in sim["ac"].get("luck", []) if o["roll"] != "landing"]  # a Good Luck re-roll
     # only picks another beach, whose own plan then applies (luck.py)
-    dice = ScriptedDice([FACES[beach]])
+    dice = ScriptedDice([face(beach)])
     try:
         apply(sim, "anzac", {"do": "land", "boat": f["boat"]}, dice)
         for action in f["plans"][beach]:
@@ -74,15 +81,15 @@ def simulate(state: dict[str, Any], f: dict[str, Any], beach: int, prompt: Promp
 
 def choices(state: dict[str, Any], f: dict[str, Any], prompt: PromptFn, apply: ApplyFn) -> list[Choice]:
     _, planned = simulate(state, f, f["beach"], prompt, apply)
-    where = name(BEACHES[f["beach"]])
+    where = name(beaches()[f["beach"]])
     out = [Choice(f"if at {where}: {c.label}", {"do": "plan", "act": c.action}) for c in planned.choices]
     return out + [Choice(f"if at {where}: decide after the roll from here", {"do": "plan-end"})]
 
 
 def text(f: dict[str, Any]) -> str:
-    beach = name(BEACHES[f["beach"]])
-    done = ", ".join(f"{name(BEACHES[i])} {len(f['plans'][i])}" for i in range(f["beach"]))
-    return (f"anzac landing plan ({', '.join(name(b) for b in BEACHES)}): what the landed boat does "
+    beach = name(beaches()[f["beach"]])
+    done = ", ".join(f"{name(beaches()[i])} {len(f['plans'][i])}" for i in range(f["beach"]))
+    return (f"anzac landing plan ({', '.join(name(b) for b in beaches())}): what the landed boat does "
             f"if the roll gives {beach}" + (f" (planned: {done})" if done else "") + " (20.3-20.4)")
 
 
@@ -95,19 +102,19 @@ def do_plan(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], di
         f["plans"][b].append(action["act"])
     else:
         f["ended"][b] = True
-    while f["beach"] < len(BEACHES) and simulate(state, f, f["beach"], prompt, apply)[1] is None:
+    while f["beach"] < len(beaches()) and simulate(state, f, f["beach"], prompt, apply)[1] is None:
         f["beach"] += 1
-    if f["beach"] < len(BEACHES):
+    if f["beach"] < len(beaches()):
         return
     state["frames"].pop()
     events.append({"text": "anzac lands a boat with a plan for each beach: "
-                           + "; ".join(f"{name(BEACHES[i])} {len(p)} decision(s)" for i, p in enumerate(f["plans"]))})
+                           + "; ".join(f"{name(beaches()[i])} {len(p)} decision(s)" for i, p in enumerate(f["plans"]))})
     boat = list(state["waves"][0][f["boat"]])
     events += apply(state, "anzac", {"do": "land", "boat": f["boat"]}, dice)
     at = state["units"].get(boat[0], {}).get("at")
-    if at not in BEACHES:
+    if at not in beaches():
         return  # the boat could not land (20.5): nothing to carry out
-    for planned in f["plans"][BEACHES.index(at)]:
+    for planned in f["plans"][beaches().index(at)]:
         shown = prompt(state)
         if shown.side != "anzac" or planned not in [c.action for c in shown.choices]:
             events.append({"text": "the landing plan stops: the board is not the one it was made for"})

@@ -14,21 +14,28 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from .data import ALTERNATES, AREAS, C_IN_C_OPTIONAL, LEADERS, SCENARIOS, SIDES, UNITS
+from .data import ALTERNATES, C_IN_C_OPTIONAL
+from .dataset import Dataset, current, scenario_problems
 
 LEADER_OPTIONS = {"avni": "avni", "mccay": "mccay", "maclagan": "maclagan", "hamilton": "hamilton",
                   "von_sanders": "von-sanders", "weir": "weir"}
 
 
+def of(state: dict[str, Any]) -> dict[str, Any]:
+    """The game's scenario as its tables give it (a player's own Scenario Booklet, or ours)."""
+    return current().scenarios[state["scenario"]]
+
+
 def resolved(scenario: str, options: dict[str, Any]) -> dict[str, Any]:
-    """The scenario with the options' Leaders in place (computed once per scenario and options)."""
-    return _resolved(scenario, json.dumps({k: options[k] for k in LEADER_OPTIONS if options.get(k)}, sort_keys=True))
+    """The scenario with the options' Leaders in place (computed once per tables, scenario and options)."""
+    return _resolved(current(), scenario, json.dumps({k: options[k] for k in LEADER_OPTIONS if options.get(k)},
+                                                     sort_keys=True))
 
 
 @lru_cache(maxsize=32)
-def _resolved(scenario: str, chosen: str) -> dict[str, Any]:
+def _resolved(ds: Dataset, scenario: str, chosen: str) -> dict[str, Any]:
     options = json.loads(chosen)
-    sc = copy.deepcopy(SCENARIOS[scenario])
+    sc = copy.deepcopy(ds.scenarios[scenario])
     swap = {std: alt for std, alt in ALTERNATES.items() if options.get(std)}
 
     def fix(units: list[str]) -> list[str]:
@@ -43,11 +50,11 @@ def _resolved(scenario: str, chosen: str) -> dict[str, Any]:
                                    for side, groups in sides.items()}
                             for turn, sides in sc["reinforcements"].items()}
     for leader, (side, entries) in C_IN_C_OPTIONAL.items():  # 22: from the beginning of Turn 2
-        entries = tuple(e for e in entries if e not in sc["off"])  # Scenario 3: not North Beach
-        if options.get(leader.replace("-", "_")) and entries:
+        entries = tuple(e for e in entries if e not in sc["off"] and e in ds.areas)  # Scenario 3: not North Beach
+        if options.get(leader.replace("-", "_")) and entries and leader in ds.leaders:
             groups = sc["reinforcements"].setdefault(2, {}).setdefault(side, {})
             for entry in entries:
-                label = LEADERS[leader][0].split(" ", 1)[1] + (f" at {AREAS[entry][0]}" if len(entries) > 1 else "")
+                label = ds.leaders[leader][0].split(" ", 1)[-1] + (f" at {ds.areas[entry][0]}" if len(entries) > 1 else "")
                 groups[label] = (entry, [leader])
     sc["cubes"] = {a: "anzac" if a in sc["anzac_cubes"] else "turkish" for a in sc["vp"]}
     return sc
@@ -55,8 +62,12 @@ def _resolved(scenario: str, chosen: str) -> dict[str, Any]:
 
 def refused(scenario: str, options: dict[str, Any]) -> str | None:
     """Why the options do not fit the scenario (None: they do)."""
-    if options.get("weir") and not any("aus-10" in us for us in _placed(SCENARIOS[scenario])):
+    if options.get("weir") and not any("aus-10" in us for us in _placed(current().scenarios[scenario])):
         return "option weir: Weir comes with the 10th Bn, which this scenario does not have"
+    missing = [std for std in ALTERNATES if options.get(std) and ALTERNATES[std] not in current().leaders]
+    missing += [k for k, v in LEADER_OPTIONS.items() if options.get(k) and k not in ALTERNATES and v not in current().leaders]
+    if missing:
+        return f"option {missing[0]}: the game's counters have no such Leader"
     return None
 
 
@@ -68,29 +79,4 @@ def _placed(sc: dict[str, Any]) -> list[list[str]]:
 
 def problems(scenario: str, options: dict[str, Any] | None = None) -> list[str]:
     """Everything wrong with a scenario's data at once (tests run it on every scenario)."""
-    sc = resolved(scenario, options or {})
-    out = []
-    seen: dict[str, int] = {}
-    for units in _placed(sc) + [sc["ships"][s] for s in SIDES]:
-        for u in units:
-            seen[u] = seen.get(u, 0) + 1
-            if u not in UNITS and u not in LEADERS:
-                out.append(f"no counter {u}")
-    out += [f"{u} is placed {n} times" for u, n in sorted(seen.items()) if n > 1
-            and u not in C_IN_C_OPTIONAL]
-    off = set(sc["off"])
-    for area, units in sc["setup"].items():
-        for side in SIDES:
-            mine = [u for u in units if (LEADERS[u][1] if u in LEADERS else UNITS[u][1]) == side]
-            if len(mine) > 6:
-                out.append(f"{len(mine)} {side} units at {area} (5.1: at most 6)")
-        if area in off:
-            out.append(f"{area} is set up but not in play")
-    for sides in sc["reinforcements"].values():
-        for groups in sides.values():
-            out += [f"group {g} enters at {e}, not in play" for g, (e, _) in groups.items() if e in off]
-    if len(sc["vp"]) != 11 or len(set(sc["vp"])) != 11:  # 1.2: 11 VP in every scenario
-        out.append(f"{len(set(sc['vp']))} VP areas, not 11")
-    out += [f"VP area {a} is not in play" for a in sc["vp"] if a in off]
-    out += [f"{a} off the map but no such area" for a in off if a not in AREAS]
-    return out
+    return scenario_problems(current(), scenario, resolved(scenario, options or {}), tuple(C_IN_C_OPTIONAL))

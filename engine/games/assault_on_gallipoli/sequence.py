@@ -12,11 +12,8 @@ from pbem_engine.core import Choice, IllegalAction
 from . import board, cards, closecombat, effects, fire, luck, move, plans, scenarios
 from .activation import dig_choices, fire_cands, killing_time_start
 from .board import enemy, kind, name, units_at
-from .data import AREAS, SCENARIOS, SIDES
+from .data import SIDES
 
-VP_AREAS = [a for a, v in AREAS.items() if "vp" in v[3]]
-AEGEAN = [a for a, v in AREAS.items() if "aegean" in v[3]]
-KHETIA = next(a for a, v in AREAS.items() if "khetia" in v[3])
 
 
 def new_state(scenario: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -80,7 +77,7 @@ def sequence(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list) 
         cards.draw_phase(state)
     elif phase == "ships":  # 16.2: Turkish ships in Khetia Bay, the ANZAC player places his
         for u in state["fleet"]["turkish"]:
-            state["units"][u] = {"at": KHETIA, "fresh": True}
+            state["units"][u] = {"at": board.tagged("khetia")[0], "fresh": True}
         f["phase"] = "activation"
         state["frames"].append({"k": "round", "side": state["ma"], "acted": False})  # 18.1: the holder first
         state["ac"]["round"] = cards.new_round(state["ma"])
@@ -149,7 +146,7 @@ def victory(state: dict[str, Any], events: list) -> None:
         state["result"] = {"winner": "anzac", "result": "ANZAC victory", "reason": "ANZAC control Mal Tepe (1.3)"}
     elif board.controller(state, "anzac-cove") == "turkish":
         state["result"] = {"winner": "turkish", "result": "Turkish victory", "reason": "Turks control ANZAC Cove (1.3)"}
-    elif vp["anzac"] >= 6 and SCENARIOS[state["scenario"]]["sudden_death_vp"]:  # not in Scenario 2
+    elif vp["anzac"] >= 6 and scenarios.of(state)["sudden_death_vp"]:  # not in Scenario 2
         state["result"] = {"winner": "anzac", "result": "ANZAC victory", "reason": f"ANZAC hold {vp['anzac']} VP (1.3)"}
     elif state["turn"] >= state["turns"]:
         winner = max(SIDES, key=lambda s: vp[s]) if vp["anzac"] != vp["turkish"] else None
@@ -161,7 +158,7 @@ def victory(state: dict[str, Any], events: list) -> None:
 def ship_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
     u = f["left"][0]
     return [Choice(f"place {board.unit_name(u)} in {name(a)}", {"do": "place", "unit": u, "at": a})
-            for a in AEGEAN if len(units_at(state, a, "anzac")) < board.SEA_LIMIT and a not in state["off"]]
+            for a in board.tagged("aegean") if len(units_at(state, a, "anzac")) < board.SEA_LIMIT and a not in state["off"]]
 
 
 def do_ships(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], events: list) -> None:

@@ -4,7 +4,7 @@
 The geometry is the shipped table-top pack's schematic grid (packs/assault-on-gallipoli, passed
 in by the product: the engine reads no file) for the 24 areas it places; the 13 areas the rules
 module adds to the map (data.py) get coordinates of ours beside them, PROVISIONAL like the rest.
-Connections are the rules' own (board.ADJ), with roads, rivers and red lines marked.
+Connections are the rules' own (board.adj), with roads, rivers and red lines marked.
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import board, closecombat
-from .data import AREAS, SIDES
+from .data import SIDES
+from .dataset import current
 
 # x east, y north, in the pack's units; placed between the pack's areas they border (provisional)
 MORE_COORDS = {
@@ -27,14 +28,15 @@ TERRAIN = {0: "beach", 1: "open", 2: "hill", 3: "hill"}  # the map's colours by 
 def locations(pack_locations: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every area of the rules' map, drawn where the pack puts it (ours where it has no place)."""
     placed = {loc["id"]: loc["coords"] for loc in pack_locations if isinstance(loc.get("coords"), list)}
+    own = current().coords  # a player's own map: his coordinates first
     out = []
-    for area, (name, level, woods, tags) in AREAS.items():
-        coords = placed.get(area, MORE_COORDS.get(area))
+    for area, (name, level, woods, tags) in board.areas().items():
+        coords = own.get(area) or placed.get(area, MORE_COORDS.get(area))
         sea = "sea" in tags
-        out.append({"id": area, "name": name, "kind": "area", "coords": coords, "provisional": True,
+        out.append({"id": area, "name": name, "kind": "area", "coords": coords, "provisional": "map" not in current().supplied,
                     "terrain": "sea" if sea else ("beach" if "beach" in tags else TERRAIN[level]),
-                    "adjacent": sorted(board.ADJ[area]),
-                    "links": {b: sorted(f)[0] for b, f in sorted(board.ADJ[area].items()) if f},
+                    "adjacent": sorted(board.adj(area)),
+                    "links": {b: sorted(f)[0] for b, f in sorted(board.adj(area).items()) if f},
                     "note": ", ".join(([f"level {level}"] if not sea else []) + (["woods"] if woods else []))})
     return out
 
@@ -54,15 +56,15 @@ def map_view(view: dict[str, Any]) -> dict[str, Any]:
     """Units where they are (badge: current strength; exhausted ones marked), the contested areas
     (close combat to come), the VP cubes, trenches and wire, the tracks, the close combat hands."""
     pieces = []
-    for area in AREAS:
+    for area in board.areas():
         for uid in board.units_at(view, area):
             leader = board.kind(uid) == "leader"
             pieces.append({"at": area, "side": board.side_of(uid), "label": unit_text(view, uid),
                            "badge": "L" if leader else str(board.strength(uid, view["units"][uid]["fresh"])),
                            "concealed": False, "exhausted": not view["units"][uid]["fresh"]})
-    marks = {a: ["close combat (10.1)"] for a in AREAS if not board.is_sea(a) and board.contested(view, a)}
+    marks = {a: ["close combat (10.1)"] for a in board.areas() if not board.is_sea(a) and board.contested(view, a)}
     notes = {}
-    for area in AREAS:
+    for area in board.areas():
         extra = ([f"{'deep' if view['trenches'][area] == 2 else 'shallow'} trench"] if area in view["trenches"] else [])
         extra += ["wire"] if area in view["wire"] else []
         if extra:

@@ -22,6 +22,7 @@ import copy
 from typing import Any
 
 from pbem_engine.games.assault_on_gallipoli import GAME, board, cards, sequence
+from pbem_engine.games.assault_on_gallipoli.dataset import current
 
 
 def build(before: dict[str, Any]) -> dict[str, Any]:
@@ -36,10 +37,10 @@ def build(before: dict[str, Any]) -> dict[str, Any]:
     if "units" in before:
         state["units"] = {}
         for area, specs in before["units"].items():
-            assert area in board.AREAS, f"no area {area!r}"
+            assert area in board.areas(), f"no area {area!r}"
             for spec in specs:
                 uid, *flags = spec.split()
-                assert uid in board.UNITS or uid in board.LEADERS, f"no unit {uid!r}"
+                assert uid in current().units or uid in current().leaders, f"no unit {uid!r}"
                 state["units"][uid] = {"at": area, "fresh": "exhausted" not in flags}
     state["control"] = {}
     board.update_control(state)

@@ -28,12 +28,12 @@ def invariants(state: dict[str, Any]) -> None:
         if f["k"] == "move":
             pending |= {(f["side"], f["at"])} | {(f["side"], state["units"][u]["at"]) for u in f["dropped"]
                                                   if u in state["units"]}
-    for area in board.AREAS:
+    for area in board.areas():
         for side in SIDES:
             if (side, area) not in pending:
                 assert board.over_stacked(state, area, side) == 0, f"{side} over-stacked at {area}"
     for uid, u in state["units"].items():
-        assert u["at"] in board.AREAS
+        assert u["at"] in board.areas()
         assert board.is_sea(u["at"]) == (board.kind(uid) == "ship"), f"{uid} at {u['at']}"
     for side in SIDES:
         on_board = [u for u in state["units"] if u in REMNANTS[side]]
