@@ -257,13 +257,16 @@ def _parse_as_written(lines: list[str]) -> Block | None:
             return None
         headers[key] = line[len(prefix):]
     body = "".join(lines[7:-1])
-    if not body or not _B64.match(body) or len(body) % 4 or any(len(x) != WIDTH for x in lines[7:-2]):
+    if not body or not set(map(len, lines[7:-2])) <= {WIDTH}:
         return None
+    # No character check before decoding: the decoder skips what is not base64, and only a body
+    # that is exactly the one canonical encoding of what it decodes to is taken (anything else,
+    # a stray character among them, goes the tolerant way and is refused there with its reason).
     try:
-        payload = base64.b64decode(body, validate=True)
-    except binascii.Error:
+        payload = binascii.a2b_base64(body)
+    except ValueError:  # binascii.Error, or a character outside ASCII
         return None
-    if base64.b64encode(payload).decode() != body:
+    if binascii.b2a_base64(payload, newline=False) != body.encode("ascii"):
         return None
     return Block(headers, payload, "\n".join(lines) + "\n")
 
