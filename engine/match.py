@@ -26,8 +26,8 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from . import deck_table, private, referee
-from .deck import DeckError
+from . import private, referee
+from .deck_group import DeckError  # the deck modules themselves only where a game deals decks
 from .canonical import canonical_json, digest
 from .core import (Game, IllegalAction, Prompt, RulesError, copy_state, flat_entries, frozen_entries, restore,
                    snapshot, step)
@@ -111,6 +111,8 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         match["private"][creator]["anchor"] = _private_anchor(body, creator)
     dealt = game.dealt_decks() if hasattr(game, "dealt_decks") else {}
     if dealt:  # only games with decks dealt to private hands carry this record (engine.deck_table)
+        from . import deck_table
+
         match["decks"] = deck_table.new_record(game_id, list(game.sides), dealt)
     if pools or body["mode"] == "unsealed":
         # The joiner saw the creator's anchor before committing its own secrets, so it could
@@ -199,6 +201,8 @@ def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:
     if prompt.side is None:
         return None
     if "decks" in match:  # the side to decide waits for the other's shuffle step or keys (engine.deck_table)
+        from . import deck_table
+
         other = _other(game, prompt.side)
         if deck_table.owed(match["decks"], other):
             names = getattr(game, "deck_names", {})
@@ -272,6 +276,8 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     events: list[dict[str, Any]] = []
     rolls: list[dict[str, Any]] = []
     decks = copy_state(match["decks"]) if "decks" in match else None
+    if decks is not None:
+        from . import deck_table
     owes_deck = decks is not None and not over and bool(deck_table.owed(decks, side))
     if decks is not None:
         if ctx is None:

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import referee_deck, referee_hidden
+from . import referee_hidden  # referee_deck (and the deck modules) only where a game deals decks
 from .core import Game, IllegalAction, Prompt, copy_state, step
 from .dice import Dice, DiceNotReady, NoDice
 
@@ -60,6 +60,8 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any], state: d
     if pools and version < 2:
         raise error("bad-genesis", f"{game.name} has hidden pools; referee mode holds them from protocol 2 on")
     if dealt:  # the referee holds the deck: the public record, and the order only it knows
+        from . import referee_deck
+
         try:
             match["dealt"], match["deal_order"] = referee_deck.new_record(list(game.sides), dealt)
         except referee_deck.DeckError as e:
@@ -210,6 +212,8 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
     if "dealt" in match:
         if deck_key is None:
             raise error("needs-referee-secret", "only the referee's replay deals the shared decks")
+        from . import referee_deck
+
         new["dealt"], new["deal_order"] = copy_state(match["dealt"]), copy_state(match["deal_order"])
         decks = referee_deck.RefereeDeck(new["dealt"], new["deal_order"],
                                          referee_deck.seeder(deck_key, match["game_id"], seq, chains))
