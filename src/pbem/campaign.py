@@ -78,6 +78,7 @@ class Campaign:
         if lock is not None:  # a library user that never closes still lets go when the campaign is dropped
             self._release = weakref.finalize(self, lock.release)
         self._building = building  # (temporary database, campaign.db) during new/join (pbem.founding)
+        self._readonly = False  # opened read-only (Campaign.open): nothing is written from what it reads
         self.mail_outbox = False  # set by `pbem play`: a turn it signs owes its outbox mail too
         self.recovered: Recovered = Recovered()
         self._draft_problem: str | None = None
@@ -92,7 +93,9 @@ class Campaign:
         then ``busy``) and first write whatever an interrupted command still owed."""
         directory, db = locate(path)
         if readonly:
-            return cls(directory, Ledger.open(db, readonly=True))
+            camp = cls(directory, Ledger.open(db, readonly=True))
+            camp._readonly = True
+            return camp
         if not db.is_file():
             Ledger.open(db)  # says why: no campaign here
         lock = CampaignLock(directory).acquire()
@@ -145,7 +148,10 @@ class Campaign:
             blocks = find_blocks(raw)
             if len(blocks) != 1:
                 raise PbemError("the campaign's genesis is damaged", str(self.ledger.path), code="bad-campaign")
-            self._genesis = open_block(blocks[0]).content
+            # Read-only (status, report, replay, serve's pages; verify and audit check every envelope
+            # themselves), the stored genesis is read as the stored states are, as checked when stored:
+            # loading the signature library for it cost a cold report ~15 ms. Writers check it again.
+            self._genesis = open_block(blocks[0], signature_checked=self._readonly).content
         return self._genesis
 
     @property

@@ -14,9 +14,6 @@ import json
 from functools import cached_property
 from typing import Any
 
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from pbem_engine.canonical import NotCanonical, canonical_json, parse_canonical
 
 from . import armor as armor_mod
@@ -101,6 +98,9 @@ def check_signature(payload: bytes) -> None:
     """
     if len(payload) < 97:
         raise ArmorError("damaged turn file", "the body is too short to hold a signed envelope")
+    from cryptography.exceptions import InvalidSignature  # here: a command that checks no signature needs none
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     try:
         Ed25519PublicKey.from_public_bytes(payload[64:96]).verify(payload[:64], DOMAIN + payload[96:])
     except (InvalidSignature, ValueError):

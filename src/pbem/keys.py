@@ -15,10 +15,12 @@ import os
 import re
 from collections.abc import Callable
 from pathlib import Path
-
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from typing import TYPE_CHECKING
 
 from .errors import KeyError_
+
+if TYPE_CHECKING:  # the library itself only where a key is made, read or used: a report needs none
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 
 NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 Passphrase = Callable[[str], bytes | None]  # asked with the key name; None = no passphrase
@@ -61,6 +63,7 @@ class Identity:
 
 def openssh_line(public: bytes, comment: str) -> str:
     from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     key = Ed25519PublicKey.from_public_bytes(public)
     text = key.public_bytes(serialization.Encoding.OpenSSH, serialization.PublicFormat.OpenSSH).decode()
@@ -73,6 +76,7 @@ def parse_public(text: str, source: str = "public key") -> tuple[bytes, str]:
     :raises KeyError_: not an ed25519 public key.
     """
     from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
     line = text.strip()
     parts = line.split()
@@ -104,6 +108,8 @@ class KeyStore:
         return sorted(p.stem for p in self.dir.glob("*.key"))
 
     def create(self, name: str, passphrase: bytes | None = None) -> Identity:
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
         return self._save(Identity(name, Ed25519PrivateKey.generate()), passphrase)
 
     def import_openssh(self, name: str, path: Path, passphrase: bytes | Passphrase | None = None) -> Identity:
@@ -118,6 +124,7 @@ class KeyStore:
         """
         from cryptography.exceptions import UnsupportedAlgorithm
         from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
         key_path, _ = self._paths(name)
         if key_path.exists():  # before asking for a passphrase
@@ -168,6 +175,7 @@ class KeyStore:
 
     def load(self, name: str, passphrase: Passphrase | None = None) -> Identity:
         from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
         key_path, _ = self._paths(name)
         try:
