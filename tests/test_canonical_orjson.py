@@ -119,3 +119,20 @@ def test_edge_bytes_get_the_stdlib_verdict(data):
 def test_what_orjson_refuses_the_stdlib_decides(value):
     """Lone surrogates, non-string keys, integers past 64 bits: the same bytes or the same error."""
     assert verdict(lambda v: canonical_json(v, strict=False), value) == verdict(canonical._stdlib, value)
+
+
+# JSON with numbers of every form among the canonical values: fractions, exponents, signs.
+FLOATS = st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from([0.0, -0.0, 1e16, 1e-7, -2.5, 1.5e300])
+WITH_FLOATS = st.recursive(LEAVES | FLOATS, lambda inner: st.lists(inner, max_size=4)
+                           | st.dictionaries(TEXT, inner, max_size=4), max_leaves=40)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(WITH_FLOATS, st.binary(max_size=64))
+@example([1.5], b"")
+@example({"a": -1e16, "b": "x,1e"}, b":-0E")
+def test_the_float_prefilter_never_misses_what_the_regular_expression_finds(value, noise):
+    """``_floatish`` lets the fast path skip the regular expression only on bytes it cannot match."""
+    for data in (json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(), noise,
+                 json.dumps(value).encode() + noise):
+        assert canonical._floatish(data) == (canonical._FLOATISH.search(data) is not None)
