@@ -164,17 +164,46 @@ def pack_list() -> None:
                        f"lacks and what was reconstructed (shown in reports; pack.toml gives the sources)")
 
 
+@pack.command("template")
+@click.argument("module")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def pack_template(module: str, directory: Path) -> None:
+    """Write a rules module's own provisional data (map, counters, scenarios, fire modifiers) to
+    DIRECTORY, one TOML file a part, for you to put your copy's values in; then play with them:
+    'pbem new MODULE --pack DIRECTORY ...'.  Never overwrites a file.
+
+    \b
+    Example:
+        pbem pack template assault-on-gallipoli my-aog
+    """
+    from .gamedata import write_template
+
+    for path in write_template(module, directory):
+        click.echo(f"wrote {path}")
+    click.echo(f"Edit them (delete a part to keep ours), check with 'pbem pack check --game {module} {directory}'.")
+
+
 @pack.command("check")
 @click.argument("pack_dir", metavar="DIR_OR_NAME")
-def pack_check(pack_dir: str) -> None:
+@click.option("--game", "module", metavar="MODULE",
+              help="Check DIR as your own data for this rules module (pbem pack template), not as a pack.")
+def pack_check(pack_dir: str, module: str | None) -> None:
     """Validate a pack and list every problem at once (exit 1 if there is any).
 
     \b
     Example:
         pbem pack check gallipoli-blocks
         pbem pack check ~/my-packs/assault-on-gallipoli
+        pbem pack check --game assault-on-gallipoli my-aog
     """
     from .datapack import check, find, load, provisional_notes
+
+    if module:
+        from .gamedata import read
+
+        data = read(module, Path(pack_dir))
+        click.echo(f"OK: {pack_dir}: your {', '.join(data)} for {module} (the other parts stay ours, provisional)")
+        return
 
     path = find(pack_dir)
     data = load(path)

@@ -41,7 +41,9 @@ def _read_public(path: Path) -> tuple[bytes, str]:
 @click.option("--deadline", "deadline", type=click.IntRange(1, 24 * 365), default=None, metavar="HOURS",
               help="Agreed time to answer a turn file; after it a player may sign a timeout claim.")
 @click.option("--pack", "pack_name", metavar="NAME-OR-DIR",
-              help="With MODULE 'tabletop': the data pack of the game (pbem pack list), or your own pack directory.")
+              help="With MODULE 'tabletop': the data pack of the game (pbem pack list), or your own pack directory. "
+                   "With assault-on-gallipoli: your own map, counters, scenarios, fire modifiers "
+                   "(pbem pack template writes ours to start from).")
 @click.option("--reveal-concealed", is_flag=True,
               help="Table-top: play the pack's concealed pieces face up on the map, instead of each side holding "
                    "them hidden until deployed and revealed.")
@@ -94,7 +96,16 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
 
 
 def _with_pack(module: str, pack_name: str | None, reveal_concealed: bool, options: dict[str, Any]) -> dict[str, Any]:
-    """Table-top mode: the pack the invitation carries (options.pack), checked first."""
+    """Table-top mode: the pack the invitation carries (options.pack), checked first.  A rules
+    module that takes a player's own data (``check_data``): his directory of data files, checked
+    whole, carried as the option ``data`` (gamedata.py)."""
+    if pack_name and module != "tabletop":
+        from .gamedata import read
+
+        if "data" in options:
+            raise click.UsageError("give your data once: --pack DIR or --option data=..., not both")
+        options["data"] = read(module, Path(pack_name))
+        return options
     if module == "tabletop" or pack_name:
         from .datapack import check, find, load
 

@@ -113,7 +113,7 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
         piece["known"] = bool(tokens) and all(tok in known for tok, _ in tokens)
         piece["label"] = show(piece["label"], known, game)
     loaded = _pack_of(game, pack_dir)  # read once: the locations below come from it too
-    locations, rows, background = _locations(game, pack_dir, loaded)
+    locations, rows, background = _locations(game, pack_dir, loaded, view)
     pack = loaded or {}
     pack_map = pack.get("map", {})
     offset = pack.get("pack", {}).get("offset") if isinstance(pack.get("pack"), dict) else None
@@ -153,17 +153,18 @@ def _pack_of(game, pack_dir: Path | None) -> dict[str, Any] | None:
     return datapack.load(shipped[game.name]) if game.name in shipped else None
 
 
-def _locations(game, pack_dir: Path | None = None, pack: dict[str, Any] | None = None
-               ) -> tuple[list[dict[str, Any]], str | None, Any]:
+def _locations(game, pack_dir: Path | None = None, pack: dict[str, Any] | None = None,
+               view: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], str | None, Any]:
     """The locations to draw, the pack's ``rows`` direction and the owner's background image:
     a pack the player gives (``--pack DIR``: better coordinates, a map image he owns); else a
     table-top game's own pack; for a rules module, the shipped pack of the same name.  A rules
     module whose map has more places than its pack (``map_locations``) names them all, drawn at
     the pack's coordinates where the pack has them.  ``pack``: that pack, when the caller has
-    read it already (``_pack_of``)."""
+    read it already (``_pack_of``); ``view``: the game's, whose own map (a player's data) the
+    module may draw instead."""
     locations, rows, background = _pack_locations(game, pack_dir, pack)
     if hasattr(game, "map_locations"):
-        locations = game.map_locations(locations)
+        locations = game.map_locations(locations, view)
     return locations, rows, background
 
 

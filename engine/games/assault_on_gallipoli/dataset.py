@@ -202,15 +202,13 @@ def load(supplied: Any) -> Dataset:
     fire = dict(ours.fire)
     if "fire" in supplied:
         _fire(supplied["fire"], fire, p)
-    if p:  # the scenarios are checked against a map and counters that hold together
-        raise DataError(p)
     scenarios = dict(ours.scenarios)
     for name, sc in _table(supplied.get("scenarios", {}), "scenarios", p).items():
         if name not in ours.scenarios:
             p.append(f"scenarios.{name}: no such scenario (the five are {', '.join(ours.scenarios)})")
         else:
             scenarios[name] = _scenario(f"scenarios.{name}", sc, p)
-    if p:
+    if p:  # the scenarios' ids are checked against a map and counters that hold together
         raise DataError(p)
     supplied_parts = {k: "the player's" for k in PARTS if k in supplied}
     built = Dataset(areas, edges, landing, types, units, leaders, scenarios, fire, coords, supplied_parts)

@@ -123,8 +123,10 @@ class BloodOnTheTigris:
         return map_view(view)
 
     @staticmethod
-    def map_locations(pack_locations: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        """Every hex of the map at its hex number, as the shipped pack numbers them (view.py)."""
+    def map_locations(pack_locations: list[dict[str, Any]], view: dict[str, Any] | None = None
+                      ) -> list[dict[str, Any]]:
+        """Every hex of the map at its hex number, as the shipped pack numbers them (view.py); the
+        map is the same in every game, whatever the ``view``."""
         from .view import locations
 
         return locations(pack_locations)

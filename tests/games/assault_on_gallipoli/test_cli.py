@@ -126,3 +126,85 @@ def test_a_whole_game_reports_verifies_audits_and_replays(runner, home, tmp_path
     replay = tmp_path / "replay.html"
     pbem(runner, "replay", "-o", replay, "--campaign", alice)
     assert "Killing Time" in replay.read_text()
+
+
+def test_a_players_own_data_from_a_directory_is_played_by_both_sides(tmp_path, runner, home):
+    """`pbem pack template` writes our tables; the owner puts his values in two of them and
+    deletes the rest; `pbem new --pack DIR` carries them in the invitation, the opponent's tool
+    plays by them too (it has no copy of the files), and both reports say whose data is in use."""
+    alice = new_player(runner, tmp_path, "alice", "anzac")
+    bob = new_player(runner, tmp_path, "bob", "turkish")
+    mine = tmp_path / "my-aog"
+    out = pbem(runner, "pack", "template", "assault-on-gallipoli", mine).output
+    assert sorted(p.name for p in mine.iterdir()) == ["counters.toml", "fire.toml", "map.toml", "scenarios.toml"]
+    assert "wrote" in out and "PROVISIONAL" in (mine / "map.toml").read_text()
+    again = invoke(runner, "pack", "template", "assault-on-gallipoli", mine)
+    assert_refused(again, "exists")  # never overwrites the player's work
+    counters = (mine / "counters.toml").read_text()
+    (mine / "counters.toml").write_text(counters.replace('name = "Col Kemal"', 'name = "Lt Col Mustafa Kemal"'))
+    (mine / "fire.toml").write_text("base = 5\n")
+    (mine / "map.toml").unlink()
+    (mine / "scenarios.toml").unlink()
+    assert "your counters, fire" in pbem(runner, "pack", "check", "--game", "assault-on-gallipoli", mine).output
+    pbem(runner, "new", "assault-on-gallipoli", "--as", "anzac", "--key", "alice", "--opponent", bob.pub,
+         "--scenario", "turkish-counter-attack", "--pack", mine, "--campaign", alice.dir, env=alice.env)
+    pbem(runner, "join", newest(alice), "--key", "bob", "--campaign", bob.dir, env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, newest(bob), env=alice.env)
+    for player in (alice, bob):  # Kemal starts on Baby 700 in Scenario 2
+        assert "Lt Col Mustafa Kemal" in pbem(runner, "report", "--campaign", player.dir, env=player.env).output
+    from pbem.campaign import Campaign
+    from pbem.demo import policy
+    from pbem.keys import KeyStore
+
+    players = {"anzac": alice, "turkish": bob}
+    keys = {s: KeyStore(p.home).load(p.name) for s, p in players.items()}
+    camps = {s: Campaign.open(p.dir) for s, p in players.items()}
+    try:
+        for _ in range(30):  # both tools play by the data in the invitation (the opponent has no file)
+            side = camps["anzac"].waiting()["side"]
+            result = camps[side].play(keys[side], [], policy(camps[side]))
+            camps["turkish" if side == "anzac" else "anzac"].ingest([("f", result.envelope.raw)])
+    finally:
+        for camp in camps.values():
+            camp.ledger.close()
+    for player in (alice, bob):
+        report = pbem(runner, "report", "--campaign", player.dir, env=player.env).output
+        assert "data: counters, fire the player's own; map, scenarios ours, provisional" in report
+        pbem(runner, "verify", player.dir, env=player.env)
+
+
+def test_bad_data_is_refused_with_every_problem_and_nothing_written(tmp_path, runner, home):
+    alice = new_player(runner, tmp_path, "alice", "anzac")
+    bob = new_player(runner, tmp_path, "bob", "turkish")
+    mine = tmp_path / "my-aog"
+    pbem(runner, "pack", "template", "assault-on-gallipoli", mine)
+    (mine / "fire.toml").write_text("base = 4.5\nmorale = 1\n")
+    (mine / "map.toml").write_text((mine / "map.toml").read_text().replace('[areas.mal-tepe]', '[areas.mal-tepee]'))
+    (mine / "notes.toml").write_text("x = 1\n")
+
+    def new(*extra):
+        return invoke(runner, "new", "assault-on-gallipoli", "--as", "anzac", "--key", "alice", "--opponent", bob.pub,
+                      *extra, "--campaign", alice.dir, env=alice.env)
+
+    result = new("--pack", mine)
+    assert_refused(result, "bad-data")
+    assert "notes.toml: not a part" in result.stderr and "fire.base: not a whole number" in result.stderr
+    assert not alice.dir.exists()
+    (mine / "notes.toml").unlink()
+    (mine / "fire.toml").write_text("base = 4\nmorale = 1\n")
+    result = new("--pack", mine)
+    assert_refused(result, "bad-data")
+    assert "fire.morale: not a modifier the rules know" in result.stderr
+    (mine / "fire.toml").write_text("base = 4\n")  # the ids the rules name are checked once the shapes are right
+    result = new("--pack", mine)
+    assert_refused(result, "bad-data")
+    assert "map.edges[60]: no area 'mal-tepe'" in result.stderr
+    assert not alice.dir.exists()
+    (mine / "scenarios.toml").write_text("[lone-pine\n")  # not TOML at all
+    assert "scenarios.toml: cannot read it" in new("--pack", mine).stderr
+    assert_refused(new("--pack", tmp_path / "nowhere"), "bad-data")
+    assert_refused(new("--pack", tmp_path), "bad-data")  # no data files there
+    assert not alice.dir.exists()
+    result = invoke(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub,
+                    "--pack", mine, "--campaign", alice.dir, env=alice.env)
+    assert result.exit_code == 2 and "takes no data of yours" in result.stderr
