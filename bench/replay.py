@@ -85,29 +85,29 @@ def _floor(states: list[Any], actions: int) -> float:
     return time.perf_counter() - start
 
 
-def measure(games: int = 3, repeat: int = 3) -> dict[str, float]:
+def measure(games: int = 3, repeat: int = 7) -> dict[str, float]:
+    """Each game's replay, floor and verify measured in turn, ``repeat`` rounds, and the best of each
+    kept: on a shared machine the three are taken under the same load, not one of them in a quiet
+    moment and another in a busy one (the ratios moved by 0.4 from run to run when each was
+    measured in a block of its own)."""
     from pbem.verify import verify_path
 
     with tempfile.TemporaryDirectory(prefix="pbem-bench-replay-") as tmp:
         campaigns = _games(Path(tmp), games)
         histories = [_history(c) for c in campaigns]
-        replay = floor = verify = 0.0
-        actions = 0
-        for genesis, rest, game in histories:
-            best_replay, best_floor = float("inf"), float("inf")
-            for _ in range(repeat):  # the best of a few runs: the machine may be shared
+        best = [[float("inf")] * 3 for _ in campaigns]  # per game: replay, floor, verify
+        counts = [0] * len(campaigns)
+        for _ in range(repeat):
+            for g, ((genesis, rest, game), campaign) in enumerate(zip(histories, campaigns)):
                 start = time.perf_counter()
-                states, n = _replay(genesis, rest, game)
-                best_replay = min(best_replay, time.perf_counter() - start)
-                best_floor = min(best_floor, _floor(states, n))
-            replay, floor, actions = replay + best_replay, floor + best_floor, actions + n
-        for campaign in campaigns:
-            best = float("inf")
-            for _ in range(repeat):
+                states, counts[g] = _replay(genesis, rest, game)
+                took = [time.perf_counter() - start, _floor(states, counts[g])]
                 start = time.perf_counter()
                 verify_path(campaign)
-                best = min(best, time.perf_counter() - start)
-            verify += best
+                took.append(time.perf_counter() - start)
+                best[g] = [min(b, t) for b, t in zip(best[g], took)]
+        replay, floor, verify = (sum(b[i] for b in best) for i in range(3))
+        actions = sum(counts)
     return {"games": games, "actions": actions, "replay_ratio": replay / floor, "verify_ratio": verify / floor,
             "replay_us": replay / actions * 1e6, "verify_us": verify / actions * 1e6, "floor_us": floor / actions * 1e6}
 
