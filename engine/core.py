@@ -139,6 +139,11 @@ def restore(snap: Snapshot) -> State:
     return state
 
 
+def forced(prompt: Prompt) -> bool:
+    """A decision with exactly one legal choice: whoever takes it chooses nothing."""
+    return not prompt.free and len(prompt.choices) == 1
+
+
 def frozen_entries(game: Any) -> tuple[str, ...]:
     """The top-level maps of ``game``'s state whose entries are never changed once added: copies
     of its states share those entries (a long game's eliminated pieces, say)."""

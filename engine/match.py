@@ -26,11 +26,11 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from . import private, referee
+from . import private  # engine.referee only in a referee game
 from .deck_group import DeckError  # the deck modules themselves only where a game deals decks
 from .canonical import canonical_json, digest
-from .core import (Game, IllegalAction, Prompt, RulesError, copy_state, flat_entries, frozen_entries, restore,
-                   snapshot, step)
+from .core import (Game, IllegalAction, Prompt, RulesError, copy_state, flat_entries, forced, frozen_entries,
+                   restore, snapshot, step)
 from .dice import Dice, DiceNotReady, NoDice, NoPrivateItems
 
 CHAIN_LENGTH = 4096
@@ -93,6 +93,8 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         raise ProtocolError("bad-genesis", f"{game.name} cannot set up {scenario!r} with options {options}: {e}") from None
     version = protocol_of(body)
     if body["mode"] == "referee":
+        from . import referee
+
         return referee.start(game, game_id, creator, body, state, _anchor(body, creator), ProtocolError, version)
     match = {
         "game_id": game_id,
@@ -162,6 +164,8 @@ def join(match: dict[str, Any], side: str, body: dict[str, Any], game: Game | No
     """The match state after a join envelope (the joiner's anchor)."""
     if match["mode"] == "referee":
         assert game is not None
+        from . import referee
+
         return referee.join(game, match, seq, side, _anchor(body, side), ProtocolError, body)
     if side in match["chains"]:
         raise ProtocolError("bad-join", f"{side} created this game and cannot also join it")
@@ -177,6 +181,8 @@ def join(match: dict[str, Any], side: str, body: dict[str, Any], game: Game | No
 def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:
     """Who owes the next envelope and why; None when the game is over."""
     if match["mode"] == "referee":
+        from . import referee
+
         return referee.waiting_for(game, match)
     pending = match["pending"]
     if not pending and game.outcome(match["game"]) is not None:
@@ -399,6 +405,7 @@ def _advance_referee(game: Game, match: dict[str, Any], seq: int, side: str, bod
                   "links": [actor, ref], "declarations": declarations, "seed": seed.hex()}
         return Dice(seed), source
 
+    from . import referee
     from .referee_deck import order_key  # the order of the shuffles of decks the referee holds
 
     return referee.advance(game, match, seq, side, body, chains, seeded, declarations_hash, ProtocolError,
@@ -446,7 +453,7 @@ def as_signed(actions: list[Any], ctx: private.PrivateContext | None) -> list[An
     return swap_hidden(actions, tokens) if tokens else actions
 
 
-is_forced = referee.forced  # a decision with exactly one legal choice: whoever takes it chooses nothing
+is_forced = forced  # a decision with exactly one legal choice: whoever takes it chooses nothing
 
 
 def at_once(match: dict[str, Any], side: str, other: str) -> bool:

@@ -40,7 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import referee_hidden  # referee_deck (and the deck modules) only where a game deals decks
-from .core import Game, IllegalAction, Prompt, copy_state, step
+from .core import Game, IllegalAction, copy_state, forced, step
 from .dice import Dice, DiceNotReady, NoDice
 
 REFEREE = "referee"
@@ -101,11 +101,6 @@ def join(game: Game, match: dict[str, Any], seq: int, side: str, anchor: dict[st
                                               body or {}, error)
         match = dict(match, hidden=hidden, private=records)
     return match
-
-
-def forced(prompt: Prompt) -> bool:
-    """A decision with exactly one legal choice: whoever takes it chooses nothing."""
-    return not prompt.free and len(prompt.choices) == 1
 
 
 def _dice(dice: Dice, ctx: Any, decks: Any = None) -> Dice:
