@@ -27,9 +27,10 @@ def dist(a: str, b: str) -> int:
     return current().dist[a].get(b, 99)
 
 
-def edge_dist(side: str, area: str) -> int:
-    """12.4: how far a walk from ``area`` is from the side's friendly edge (99: cut off)."""
-    return current().edge_dist[side].get(area, 99)
+def edge_dist(side: str, area: str, off: list[str] | tuple[str, ...] = ()) -> int:
+    """12.4: how far a walk from ``area`` is from the side's friendly edge, on the board without
+    the areas ``off`` (a half-board scenario's, 1.3); 99: cut off."""
+    return current().edge_dist(tuple(off))[side].get(area, 99)
 
 
 def tagged(tag: str) -> list[str]:

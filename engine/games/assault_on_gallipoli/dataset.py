@@ -72,12 +72,7 @@ class Dataset:
             self.adj[a][b] = self.adj[b][a] = set(flags)
         # 8.2.3: range counts areas through any edge (red lines do not stop fire, 6.1.4), sea included
         self.dist = {a: self.reach(a, lambda x, y: True) for a in areas}
-        # 12.4: a retreat ends closer to the friendly edge
-        self.edge_dist: dict[str, dict[str, int]] = {s: {} for s in SIDES}
-        for side in SIDES:
-            for a in (a for a in areas if f"edge-{side}" in areas[a][3]):
-                for b, d in self.reach(a, self.walkable).items():
-                    self.edge_dist[side][b] = min(d, self.edge_dist[side].get(b, 99))
+        self._edge: dict[tuple[str, ...], dict[str, dict[str, int]]] = {}
         self.tagged = {t: [a for a, v in areas.items() if t in v[3]] for t in ("vp", "aegean", "khetia", "boats")}
 
     def reach(self, start: str, passable) -> dict[str, int]:
@@ -89,6 +84,23 @@ class Dataset:
                     dist[b] = dist[a] + 1
                     todo.append(b)
         return dist
+
+    def edge_dist(self, off: tuple[str, ...] = ()) -> dict[str, dict[str, int]]:
+        """12.4: each side's walking distance to its friendly edge, on the areas in play (a
+        half-board scenario's retreat is measured on its half: 1.3), computed once per board."""
+        if off not in self._edge:
+            out: dict[str, dict[str, int]] = {s: {} for s in SIDES}
+            gone = set(off)
+
+            def step(a: str, b: str) -> bool:
+                return b not in gone and self.walkable(a, b)
+
+            for side in SIDES:
+                for a in (a for a in self.areas if f"edge-{side}" in self.areas[a][3] and a not in gone):
+                    for b, d in self.reach(a, step).items():
+                        out[side][b] = min(d, out[side].get(b, 99))
+            self._edge[off] = out
+        return self._edge[off]
 
     def is_sea(self, area: str) -> bool:
         return "sea" in self.areas[area][3]

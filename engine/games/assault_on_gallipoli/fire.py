@@ -269,8 +269,8 @@ def retreat_areas(state: dict[str, Any], frm: str, side: str) -> list[str]:
         if board.walkable(frm, a) and open_(a):
             found.add(a)
             found |= {b for b in board.adj(a) if b != frm and board.walkable(a, b) and open_(b)}
-    here = board.edge_dist(side, frm)
-    return sorted(a for a in found if board.edge_dist(side, a) < here)
+    here = board.edge_dist(side, frm, state["off"])  # measured on the half in play (Scenarios 3, 4)
+    return sorted(a for a in found if board.edge_dist(side, a, state["off"]) < here)
 
 
 def retreat_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
