@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any
 
 from pbem_engine.canonical import NotCanonical, canonical_json, parse_canonical
@@ -90,6 +90,16 @@ def seal(identity: Identity, content: dict[str, Any]) -> Envelope:
     return Envelope(payload, text)
 
 
+@cache
+def _ed25519() -> tuple[Any, type[Exception]]:
+    """pyca's Ed25519 public-key reader and the exception of a bad signature, imported at the first
+    check: a command that checks no signature never loads the library (about 15 ms of a cold start)."""
+    from cryptography.exceptions import InvalidSignature
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+    return Ed25519PublicKey.from_public_bytes, InvalidSignature
+
+
 def check_signature(payload: bytes) -> None:
     """The Ed25519 signature of a payload (safe to run in another thread: it releases the GIL).
 
@@ -98,12 +108,10 @@ def check_signature(payload: bytes) -> None:
     """
     if len(payload) < 97:
         raise ArmorError("damaged turn file", "the body is too short to hold a signed envelope")
-    from cryptography.exceptions import InvalidSignature  # here: a command that checks no signature needs none
-    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
+    public_key, invalid = _ed25519()
     try:
-        Ed25519PublicKey.from_public_bytes(payload[64:96]).verify(payload[:64], DOMAIN + payload[96:])
-    except (InvalidSignature, ValueError):
+        public_key(payload[64:96]).verify(payload[:64], DOMAIN + payload[96:])
+    except (invalid, ValueError):
         raise SignatureError("bad signature", "the turn file was changed after it was signed, or was not signed by the key it names") from None
 
 
