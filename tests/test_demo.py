@@ -1,5 +1,6 @@
 """`pbem demo`: a new user's first command plays a whole game by real turn files."""
 
+import re
 import subprocess
 import sys
 
@@ -144,6 +145,24 @@ def test_refereed_demo_verifies_all_three_databases(tmp_path):
     verified = [line for line in result.output.splitlines() if line.startswith("verify ")]
     assert len(verified) == 3 and all(": OK: " in line for line in verified)
     assert sum("views you received match" in line for line in verified) == 2
+
+
+def test_refereed_blood_on_the_tigris_gives_several_orders_a_file(tmp_path):
+    """A game whose view is the whole state and has no hidden items (Blood on the Tigris): the
+    player's tool runs the rules on its view, so a file holds every order up to the referee's
+    part (it took one order a file, hundreds of files a turn); Hill 60's partial view keeps one."""
+    result = CliRunner().invoke(cli, ["demo", "--referee", "--game", "blood-on-the-tigris", "--dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    orders = [int(m) for m in re.findall(r"^  #\d+ \w+: (\d+) order\(s\) sealed", result.output, re.M)]
+    assert orders and max(orders) > 1, result.output
+    per_turn = [int(n) for n in re.findall(r"turn \d+: (\d+)", result.output.split("turn files per game turn")[1]
+                                           .splitlines()[0])]
+    assert per_turn and max(per_turn) <= 30, result.output
+    verified = [line for line in result.output.splitlines() if line.startswith("verify ")]
+    assert len(verified) == 3 and all(": OK: " in line for line in verified)
+    hill = CliRunner().invoke(cli, ["demo", "--referee", "--game", "hill60", "--dir", str(tmp_path / "h")])
+    assert hill.exit_code == 0, hill.output
+    assert set(re.findall(r"^  #\d+ \w+: (\d+) order\(s\) sealed", hill.output, re.M)) == {"1"}
 
 
 def test_demo_of_an_unknown_game_is_a_usage_error_naming_the_known_ones(tmp_path):

@@ -173,7 +173,7 @@ def run_refereed(directory: Path | None, module: str | None, echo: Callable[[str
     first, second = game.sides[0], game.sides[1]
     ref, genesis = Campaign.new_refereed(directory / "referee", module, ids["referee"],
                                          {first: (ids["alice"].public, "alice"), second: (ids["bob"].public, "bob")},
-                                         options=DEMO_OPTIONS.get(module))
+                                         DEMO_SCENARIOS.get(module), options=DEMO_OPTIONS.get(module))
     echo(f"the referee creates a refereed game of {game.title}: alice is {first}, bob is {second}")
     camps = {"referee": ref}
     who = {"referee": ids["referee"], first: ids["alice"], second: ids["bob"]}

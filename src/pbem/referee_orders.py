@@ -48,9 +48,13 @@ def dealt_public(view: dict[str, Any]) -> dict[str, str]:
     return face_up(view["dealt"]) if "dealt" in view else {}
 
 
-def follows_rules(view: dict[str, Any]) -> bool:
-    """Whether our tool can run the rules on this view (it is the whole state: hidden items are tokens)."""
-    return "private" in view or "dealt" in view
+def follows_rules(campaign, view: dict[str, Any]) -> bool:
+    """Whether our tool can run the rules on this view: it is the whole state (hidden items are
+    tokens), and the referee plays the forced decisions between orders (protocol 2).  Not where
+    the module's view hides part of the state (``partial_view``: Hill 60)."""
+    if "private" in view or "dealt" in view:
+        return True
+    return campaign.genesis["body"].get("protocol", 1) >= 2 and not getattr(campaign.game, "partial_view", False)
 
 
 class Draft(NamedTuple):
@@ -180,6 +184,7 @@ def one_order(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None
                     tuple(Choice(label, action) for label, action in view["prompt"]["choices"]))
     refusal = None
     queue = list(orders)
+    campaign.situation = (view["view"], {})  # what a simulated player may see: the view the rules gave us
     while True:
         order = queue.pop(0) if queue else (ask(prompt, [{"text": t} for t in view["events"]], [], refusal)
                                              if ask else None)

@@ -294,7 +294,8 @@ def verify_views(campaign) -> int:
 def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
     """Our turn in a refereed game: the referee adjudicates (or starts, or discloses); a player
     seals his orders to the referee.  In a game with hidden pools a player gives every order
-    his own tool can follow (``pbem.referee_orders``); elsewhere one order, the view's decision.
+    his own tool can follow (``pbem.referee_orders``), in any game whose view is the whole state;
+    where it is not (Hill 60), one order, the view's decision.
 
     :raises PbemError: not our turn, an order that is not a legal choice."""
     campaign.check_turn(identity)
@@ -303,7 +304,7 @@ def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None
     view = latest_view(campaign)
     if view is None or view["prompt"] is None:
         raise PbemError("no decision in your latest view", "wait for the referee's next file", code="not-your-turn")
-    if referee_orders.follows_rules(view):
+    if referee_orders.follows_rules(campaign, view):
         actions, chosen, done = referee_orders.from_view(campaign, view, orders, ask)
         if not done:
             return PlayResult(None, None, [], [], actions)

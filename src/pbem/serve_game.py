@@ -177,7 +177,7 @@ class Seat:
             from .refereeing import latest_view
 
             view = latest_view(camp)
-            prompt, count = drafted_decision(camp, view) if view and follows_rules(view) else (None, 0)
+            prompt, count = drafted_decision(camp, view) if view and follows_rules(camp, view) else (None, 0)
             if prompt is not None:  # our orders so far, run on our view: the decision after them
                 draft["count"] = count
                 decision.update(text=prompt.text, free=prompt.free,

@@ -21,6 +21,12 @@ from .counters import UNITS
 LOSSES = ("strongest", "owner")
 
 
+def listed(choices: list) -> list[list[Any]]:
+    """A pending decision's (label, action) pairs as the state holds them: lists, as JSON reads
+    them back (a refereed view is canonical JSON, which has no tuples)."""
+    return [[label, action] for label, action in choices]
+
+
 def owner_chooses(state: dict[str, Any]) -> bool:
     return state["options"].get("losses", "strongest") == "owner"
 
@@ -39,7 +45,7 @@ def open_defence(state: dict[str, Any], charts: Charts, f: dict[str, Any], dice:
         resolve(state, charts, f, options[0].action, dice, events)
         return
     f["text"] = f"{f['attacker']} attack {hexmap.label(f['target'])}: decide the defence (7.2, 7.1)"
-    f["choices"] = [(c.label, c.action) for c in options]
+    f["choices"] = [[c.label, c.action] for c in options]
     state["pending"].append(f)
 
 
@@ -110,7 +116,7 @@ def take_steps(state: dict[str, Any], charts: Charts, side: str, units: list[str
             choices = [(f"{counters.name(u)} takes the step loss ({n} to take, 7.6)", {"do": "step", "unit": u})
                        for u in sorted(fit)]
             state["pending"].append({"k": "steps", "side": side, "units": left, "n": n, "then": then, "ctx": ctx,
-                                     "choices": choices, "text": f"{side}: choose who loses a step ({n} to take, 7.6)"})
+                                     "choices": listed(choices), "text": f"{side}: choose who loses a step ({n} to take, 7.6)"})
             return
         fight.allocate(state, fit, 1, events)
         n -= 1
@@ -130,7 +136,7 @@ def ask_losses(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_si
             choices.append((f"take {optional - k} more, retreat {k * rate} hexes{retreat_words(path, extra, k * rate)}"
                             " (7.61, 8.0)", {"do": "losses", "retreats": k, "to": path[-1]}))
     state["pending"].append({"k": "losses", "side": d_side, "base": base, "optional": optional, "rate": rate,
-                             "engaged": engaged, "choices": choices,
+                             "engaged": engaged, "choices": listed(choices),
                              "text": f"the defenders of {t} may retreat instead of further losses (7.61)"})
 
 
@@ -154,7 +160,7 @@ def ask_retreat(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_s
         choices = [("the stack cannot retreat and is eliminated (8.0)", {"do": "retreat", "to": ""})]
     state["pending"].append({"k": "retreat", "side": d_side, "base": base, "hexes": hexes, "steps": steps,
                              "then": then, "text": f"the defenders of {t} must retreat {hexes} hexes (7.8)",
-                             "choices": choices})
+                             "choices": listed(choices)})
 
 
 def ask_engaged(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_side: str) -> None:
@@ -167,7 +173,7 @@ def ask_engaged(state: dict[str, Any], charts: Charts, base: dict[str, Any], d_s
         choices.append((f"lose a step and retreat{retreat_words(path, extra, combat.RETREAT_HEXES[d_side])} (7.7 added)",
                         {"do": "engaged-retreat", "to": path[-1]}))
     if choices:
-        state["pending"].append({"k": "engaged", "side": d_side, "base": base, "choices": choices,
+        state["pending"].append({"k": "engaged", "side": d_side, "base": base, "choices": listed(choices),
                                  "text": f"engaged at {t}: counterattack or retreat (7.7)"})
 
 
@@ -192,7 +198,7 @@ def offer_advance(state: dict[str, Any], base: dict[str, Any], path: list[str]) 
     if choices:
         state["pending"].append({"k": "advance", "side": a_side, "base": dict(base), "path": path,
                                  "text": "advance after combat (8.1)",
-                                 "choices": choices + [("no (further) advance", {"do": "stop"})]})
+                                 "choices": listed(choices + [("no (further) advance", {"do": "stop"})])})
 
 
 BOAT_ADVANCE = 3  # hexsides: ours, the text gives no distance
@@ -288,7 +294,7 @@ def offer_breakthrough(state: dict[str, Any], charts: Charts, base: dict[str, An
                                 {"do": "bt-move", "unit": u, "to": h}))
     state["pending"].append({"k": "breakthrough", "side": base["attacker"], "base": base,
                              "text": "breakthrough movement (7.8)",
-                             "choices": choices + [("end breakthrough movement", {"do": "bt-end"})]})
+                             "choices": listed(choices + [("end breakthrough movement", {"do": "bt-end"})])})
 
 
 # -- the answers ------------------------------------------------------------------------------

@@ -376,7 +376,7 @@ def _end_movement(state: dict[str, Any], side: str, events: list[dict[str, Any]]
     over = board.over_stacked_hexes(state, side)
     if over:
         h = over[0]
-        choices = [(f"eliminate {counters.name(u)} at {h} (6.0 over-stacking)", {"do": "eliminate", "unit": u})
+        choices = [[f"eliminate {counters.name(u)} at {h} (6.0 over-stacking)", {"do": "eliminate", "unit": u}]
                    for u in board.ground_at(state, h, side) if counters.stack_size(u)]
         state["pending"].append({"k": "overstack", "side": side, "text": f"{h} is over-stacked (6.0)",
                                  "choices": choices})

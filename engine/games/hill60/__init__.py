@@ -18,6 +18,9 @@ class Hill60:
     sides: ClassVar[tuple[str, ...]] = data.SIDES
     scenarios: ClassVar[dict[str, str]] = data.SCENARIOS
     provisional: ClassVar[tuple[str, ...]] = ()  # our own design: nothing reconstructed (RULES.md 1.4)
+    # the view hides part of the state (fog of war): a refereed player's tool cannot run the rules
+    # on it, so each of its files holds one order (pbem.referee_orders.follows_rules)
+    partial_view: ClassVar[bool] = True
 
     def setup(self, scenario: str, options: dict[str, Any]) -> State:
         return rules.setup(scenario, options)
