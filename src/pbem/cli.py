@@ -17,7 +17,7 @@ from .errors import PbemError
 
 class _Root(LazyGroup):
     LAZY = {"keys": "pbem.cli_extra:keys", "pack": "pbem.cli_extra:pack", "mail": "pbem.cli_extra:mail",
-            "new": "pbem.cli_game:new", "play": "pbem.cli_game:play", "undo": "pbem.cli_game:undo", "resend": "pbem.cli_game:resend", "status": "pbem.cli_game:status", "disclose": "pbem.cli_game:disclose", "claim-timeout": "pbem.cli_game:claim_timeout", "report": "pbem.cli_game:report", "replay": "pbem.cli_game:replay", "verify": "pbem.cli_game:verify", "rebuild": "pbem.cli_game:rebuild", "demo": "pbem.cli_game:demo", "bench": "pbem.cli_game:bench", "audit": "pbem.cli_game:audit",
+            "new": "pbem.cli_new:new", "play": "pbem.cli_game:play", "undo": "pbem.cli_game:undo", "resend": "pbem.cli_game:resend", "status": "pbem.cli_game:status", "disclose": "pbem.cli_game:disclose", "claim-timeout": "pbem.cli_game:claim_timeout", "report": "pbem.cli_check:report", "replay": "pbem.cli_check:replay", "verify": "pbem.cli_check:verify", "rebuild": "pbem.cli_check:rebuild", "demo": "pbem.cli_check:demo", "bench": "pbem.cli_check:bench", "audit": "pbem.cli_check:audit",
             "serve": "pbem.cli_serve:serve"}
 
 

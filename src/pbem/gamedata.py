@@ -71,7 +71,7 @@ def read(module: str, directory: Path) -> dict[str, Any]:
         except (OSError, UnicodeDecodeError, ValueError) as e:
             problems.append(f"{path.name}: cannot read it: {str(e)[:200]}")
     problems += [f"{where}: not a whole number (the invitation holds whole numbers only)"
-                 for where in _fractions(data, "")]
+                 for where in fractions(data)]
     if not problems:
         problems = game.check_data(data)
     if problems:
@@ -99,13 +99,14 @@ def write_template(module: str, directory: Path) -> list[Path]:
     return paths
 
 
-def _fractions(value: Any, path: str) -> list[str]:
+def fractions(value: Any, path: str = "") -> list[str]:
+    """Where a parsed file holds a number that is not whole (the signed invitation has none)."""
     if isinstance(value, float):
         return [path or "the file"]
     if isinstance(value, dict):
-        return [p for k, v in value.items() for p in _fractions(v, f"{path}.{k}" if path else str(k))]
+        return [p for k, v in value.items() for p in fractions(v, f"{path}.{k}" if path else str(k))]
     if isinstance(value, list):
-        return [p for i, v in enumerate(value) for p in _fractions(v, f"{path}[{i}]")]
+        return [p for i, v in enumerate(value) for p in fractions(v, f"{path}[{i}]")]
     return []
 
 
