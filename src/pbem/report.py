@@ -225,7 +225,8 @@ def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[st
         "prompt": prompt_text,
         "outcome": outcome,
         "next_step": next_step,
-        "provisional": list(game.provisional),
+        "provisional": list(game.provisional_in(genesis["body"].get("options") or {})
+                            if hasattr(game, "provisional_in") else game.provisional),
         "map_svg": "", "spaces": [], "tracks": [], "side_colours": {}, "hands": [],  # filled by _map where the game has a board
     }
 

@@ -77,6 +77,13 @@ class AssaultOnGallipoli:
         "fire combat: only the modifiers the text names (the Reference Sheet's full table is missing)",
     )
 
+    @classmethod
+    def provisional_in(cls, options: dict[str, Any]) -> tuple[str, ...]:
+        """The provisional notes that still hold in a game: none for a part the player supplied."""
+        mine = set(options.get("data") or {}) if isinstance(options.get("data"), dict) else set()
+        part = {"map": "map", "counters": "counters", "scenarios": "scenarios", "fire combat": "fire"}
+        return tuple(n for n in cls.provisional if part.get(n.split(":", 1)[0]) not in mine)
+
     @staticmethod
     def check_data(supplied: Any) -> list[str]:
         """Every problem of a player's own data (``pbem new --pack DIR``: dataset.load), or []."""

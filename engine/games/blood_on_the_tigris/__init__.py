@@ -59,6 +59,11 @@ class BloodOnTheTigris:
 
         return order(state, side, prompt, known)
 
+    @classmethod
+    def provisional_in(cls, options: dict[str, Any]) -> tuple[str, ...]:
+        """The provisional notes that still hold in a game: not the charts' when a player supplied his."""
+        return tuple(n for n in cls.provisional if not (n.startswith("charts:") and options.get("charts") is not None))
+
     @staticmethod
     def check_charts(data: Any) -> list[str]:
         """Every problem of a player's parsed chart file (``pbem new --charts FILE``), or []."""

@@ -170,6 +170,9 @@ def test_a_players_own_data_from_a_directory_is_played_by_both_sides(tmp_path, r
     for player in (alice, bob):
         report = pbem(runner, "report", "--campaign", player.dir, env=player.env).output
         assert "data: counters, fire the player's own; map, scenarios ours, provisional" in report
+        notes = report.split("PROVISIONAL DATA")[1].split("What happened")[0]  # what is still ours, and only that
+        assert "- map:" in notes and "- scenarios:" in notes and "- counters:" not in notes \
+            and "- fire combat:" not in notes, notes
         pbem(runner, "verify", player.dir, env=player.env)
 
 

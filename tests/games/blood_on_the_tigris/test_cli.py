@@ -139,6 +139,8 @@ def test_a_players_own_charts_travel_in_the_invitation_and_change_the_odds(tmp_p
         report = pbem(runner, "report", "--campaign", who.dir, env=who.env).output
         assert "charts: supplied by a player who owns the game (test charts (made-up values))" in report
         assert "charts: PROVISIONAL, ours" not in report
+        notes = report.split("PROVISIONAL DATA")[1].split("What happened")[0]  # the map and counters are still ours
+        assert "- map:" in notes and "- charts:" not in notes, notes
 
 
 def entropy(party: str):
