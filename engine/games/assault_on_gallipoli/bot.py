@@ -1,17 +1,26 @@
 """A simple, sensible player for tests: fire when it can, land and bring on reinforcements (every
 landing with a landing plan), march on the nearest VP area it does not hold, assault the enemy
 next to it every other Round (close combat: closecombat.py), take damage on the cheapest counter
-first; and play its Action Cards where they help (``card``): to ignore fire damage, for 2 more
-close combat cards or fire dice, +2 MF, and the brown and red cards at the start of every third
-Round of its own."""
+first; and play its Action Cards where they help (``card``, ``use_for``): to ignore fire damage,
+for 2 more close combat cards or fire dice, +2 MF, and the brown and red cards at the start of
+every third Round of its own; Good Luck ahead on the next landing roll if it lands at the beach
+next to the most enemy units, on its close combat initiative or withdrawal roll if it fails (or
+the enemy's initiative if it succeeds), else on one missed die of its own fire; Sudden Storm on
+an enemy group that just entered its area, or ahead at the start of its Round when the enemy
+can move next to its units (a landing to come, a fresh enemy unit 2 areas away or closer);
+Heroic Act in its own Round on an exhausted unit next to the enemy, which then fires (else
+moves, else digs).  Cards ride on decisions the side has anyway (no turn file of their own); it
+reads only its own hand and the public board, never the other hand."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Prompt
+from pbem_engine.core import Choice, Prompt
 
 from . import board, cards, effects, plans, rules
+from .board import enemy
+from .closecombat import cc_side
 
 
 def goal_distance(state: dict[str, Any], side: str, area: str) -> int:
@@ -30,8 +39,12 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
                 return str(i + 1)
         return None
 
-    if k == "card":  # how to use the card just played: the first use it was played for
-        return pick(lambda a: a.get("use") in USES) or "1"
+    if k == "card":  # how to use the card just played: the use it was played for
+        got = use_for(state, side, f["card"], choices)
+        return str(choices.index(got) + 1) if got else "1"
+    if k == "heroic":  # Heroic Act's free activation: fire, else move, else dig
+        return pick(lambda a: a["do"] == "fire") or pick(lambda a: a["do"] == "move") or pick(
+            lambda a: a["do"] == "dig") or "1"
     got = card(state, side, prompt, known)
     if got:
         return got
@@ -107,21 +120,99 @@ def close_combat(choices: list, pick) -> str:
 WANT = {"damage": ("ignore",), "fire": ("dice",), "move": ("march",), "cc": ("grenades",),
         "round": ("keep", "dig", "hospital", "remnant", "thirst", "wire", "sink", "dysentery", "take", "night",
                   "coord", "wrong")}
-USES = tuple(dict.fromkeys(u for want in WANT.values() for u in want))
 
 
 def card(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str | None:
     """An Action Card of its hand worth playing now (its name known: its own hand), or None."""
-    f = state["frames"][-1]
-    want = WANT.get(f["k"], ())
-    if f["k"] == "round" and (f["acted"] or state["clock"] % 3):
-        return None
     for i, c in enumerate(prompt.choices):
         if c.action["do"] != "card":
             continue
         name = known.get(c.action["card"], c.action["card"])
         if name not in cards.DECK or cards.timing(state, side, name):
             continue
-        if any(u.action["use"] in want for u in effects.uses(state, side, name)):
+        if use_for(state, side, name, effects.uses(state, side, name)):
             return str(i + 1)
     return None
+
+
+def first(uses: list[Choice], pred) -> Choice | None:
+    return next((c for c in uses if pred(c.action)), None)
+
+
+def use_for(state: dict[str, Any], side: str, name: str, uses: list[Choice]) -> Choice | None:
+    """The use (one of ``uses``, effects.uses) it plays ``name`` for at this decision, or None."""
+    f = effects.under(state)
+    start = f["k"] == "round" and f["side"] == side and not f["acted"]  # the start of its own Round
+    want = WANT.get(f["k"], ()) if f["k"] != "round" or (start and state["clock"] % 3 == 0) else ()
+    got = first(uses, lambda a: a["use"] in want)
+    if got or not cards.kind(name) in ("good-luck", "sudden-storm", "heroic-act"):
+        return got
+    if cards.kind(name) == "good-luck":
+        return luck_use(state, side, f, start, uses)
+    if cards.kind(name) == "sudden-storm":
+        return storm_use(state, side, start, uses)
+    return heroic_use(state, side, uses)
+
+
+def exposed_beach(state: dict[str, Any]) -> str:
+    """The landing beach next to the most enemy units (the first in the landing table if tied)."""
+    beaches = [b for _, b in board.landing()]
+    return max(beaches, key=lambda b: sum(len(board.units_at(state, a, "turkish")) for a in (b, *board.adj(b))))
+
+
+def luck_use(state: dict[str, Any], side: str, f: dict[str, Any], start: bool, uses: list[Choice]) -> Choice | None:
+    """Good Luck ahead (luck.py) on the roll to come: the landing at the start of its Round while
+    boats wait; in close combat its withdrawal (no card left to lead), its initiative roll if it
+    fails (when matching) or the enemy's if it succeeds (when leading); else one missed die of its
+    own fire (not while boats wait, nor with a close combat to come: those first).  One order of its own waiting at a time."""
+    def offer(**keys: str) -> Choice | None:
+        return first(uses, lambda a: a["use"] == "luck" and all(a.get(k) == v for k, v in keys.items()))
+
+    landing = side == "anzac" and bool(state["waves"])
+    waiting = {o["roll"] for o in state["ac"].get("luck", []) if o["side"] == side}
+    if start and landing and "landing" not in waiting:
+        return offer(roll="landing", on=exposed_beach(state))
+    if f["k"] == "cc" and cc_side(f) == side and not waiting & {"initiative", "withdrawal"}:
+        if f["step"] == "lead" and f["round"] >= 3 and not state["ccdeck"][side]["hand"]:
+            return offer(roll="withdrawal", of=side)
+        if f["step"] == "match":
+            return offer(roll="initiative", of=side)
+        if f["step"] == "lead":
+            return offer(roll="initiative", of=enemy(side))
+    fighting = any(board.contested(state, a) for a in effects.land(state, side))  # kept for the close combat
+    if f["k"] == "fire" and f["side"] == side and not landing and not fighting:
+        return first(uses, lambda a: a["use"] == "lucky")
+    return None
+
+
+def closing(state: dict[str, Any], side: str) -> bool:
+    """Can the enemy move next to its units: a boat to land (for the Turk), or a fresh enemy unit
+    on land 2 areas or less from one of its areas."""
+    ours = effects.land(state, side)
+    if side == "turkish" and state["waves"]:
+        return True
+    return any(v["fresh"] and board.side_of(u) != side and not board.is_sea(v["at"]) and board.kind(u) != "art"
+               and min((board.dist(v["at"], a) for a in ours), default=99) <= 2
+               for u, v in sorted(state["units"].items()))
+
+
+def storm_use(state: dict[str, Any], side: str, start: bool, uses: list[Choice]) -> Choice | None:
+    """Sudden Storm: back 2 MF with the enemy group that just entered an area of its units; or, at
+    the start of its Round, waiting for the next enemy stop when the enemy can close in."""
+    adv = next((g for g in reversed(state["frames"]) if g["k"] == "advance" and g["side"] == enemy(side)), None)
+    got = first(uses, lambda a: a["use"] == "storm")
+    if got:
+        return got if adv and board.units_at(state, adv["area"], side) else None
+    if start and not any(s["side"] == side for s in state["ac"].get("storm", [])) and closing(state, side):
+        return first(uses, lambda a: a["use"] == "storm-wait")
+    return None
+
+
+def heroic_use(state: dict[str, Any], side: str, uses: list[Choice]) -> Choice | None:
+    """Heroic Act in its own Round (the free activation at once, or right after the Round: a file
+    it sends anyway) on an exhausted unit (not a Leader) in or next to an enemy-held area."""
+    if not cards.own_round(state, side):
+        return None
+    near = {a for e in board.enemy_areas(state, side) for a in (e, *board.adj(e))}
+    return first(uses, lambda a: a["use"] == "heroic" and board.kind(a["unit"]) != "leader"
+                 and state["units"][a["unit"]]["at"] in near and not board.is_sea(state["units"][a["unit"]]["at"]))
