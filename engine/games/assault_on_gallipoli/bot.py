@@ -8,8 +8,8 @@ next to the most enemy units, on its close combat initiative or withdrawal roll 
 the enemy's initiative if it succeeds), else on one missed die of its own fire; Sudden Storm on
 an enemy group that just entered its area, or ahead at the start of its Round when the enemy
 can move next to its units (a landing to come, a fresh enemy unit 2 areas away or closer);
-Heroic Act in its own Round on an exhausted unit next to the enemy, which then fires (else
-moves, else digs).  Cards ride on decisions the side has anyway (no turn file of their own); it
+Heroic Act on an exhausted unit next to the enemy at the start of its own Round or at its
+opportunity fire (the unit then fires, else moves, else digs).  Cards ride on decisions the side has anyway (no turn file of their own); it
 reads only its own hand and the public board, never the other hand."""
 
 from __future__ import annotations
@@ -151,7 +151,7 @@ def use_for(state: dict[str, Any], side: str, name: str, uses: list[Choice]) -> 
         return luck_use(state, side, f, start, uses)
     if cards.kind(name) == "sudden-storm":
         return storm_use(state, side, start, uses)
-    return heroic_use(state, side, uses)
+    return heroic_use(state, side, start, uses)
 
 
 def exposed_beach(state: dict[str, Any]) -> str:
@@ -208,10 +208,14 @@ def storm_use(state: dict[str, Any], side: str, start: bool, uses: list[Choice])
     return None
 
 
-def heroic_use(state: dict[str, Any], side: str, uses: list[Choice]) -> Choice | None:
-    """Heroic Act in its own Round (the free activation at once, or right after the Round: a file
-    it sends anyway) on an exhausted unit (not a Leader) in or next to an enemy-held area."""
-    if not cards.own_round(state, side):
+def heroic_use(state: dict[str, Any], side: str, start: bool, uses: list[Choice]) -> Choice | None:
+    """Heroic Act on an exhausted unit (not a Leader) in or next to an enemy-held area: at the start
+    of its own Round (the unit acts at once), or at its opportunity fire in the enemy's Round (it
+    acts right after that Round, before its own Round: the file it sends anyway). Not in the
+    middle of its own Round: the free activation after it would be a file of its own whenever
+    the Round ends with an enemy decision."""
+    f = effects.under(state)
+    if not (start or (f["k"] == "fire" and f["side"] == side and f["mode"] == "opportunity")):
         return None
     near = {a for e in board.enemy_areas(state, side) for a in (e, *board.adj(e))}
     return first(uses, lambda a: a["use"] == "heroic" and board.kind(a["unit"]) != "leader"

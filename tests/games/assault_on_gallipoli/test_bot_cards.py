@@ -73,6 +73,20 @@ def test_heroic_act_on_an_exhausted_unit_next_to_the_enemy_which_then_fires() ->
     assert bot_action(state) == ("anzac", {"do": "fire"})
 
 
+def test_heroic_act_at_its_opportunity_fire_acts_after_the_enemy_round() -> None:
+    state = build({"frames": [{"k": "round", "side": "turkish", "acted": False}], "hands": {"anzac": ["heroic-act#1"]},
+                   "units": {"pine-ridge": ["tur-1-27"], "the-400-plateau": ["aus-9", "aus-10 exhausted"]}})
+    for action in ({"do": "move", "from": "pine-ridge"}, {"do": "take", "unit": "tur-1-27"},
+                   {"do": "go", "to": "lone-pine"}, {"do": "go", "to": "the-400-plateau"}):
+        state, _ = step(GAME, state, "turkish", action, ScriptedDice([]))
+    assert state["frames"][-1]["mode"] == "opportunity"
+    use = bot_plays(state, "heroic-act#1")
+    assert use == {"do": "use", "use": "heroic", "unit": "aus-10"}
+    state, _ = step(GAME, state, "anzac", {"do": "card", "card": "heroic-act#1"}, ScriptedDice([]))
+    state, _ = step(GAME, state, "anzac", use, ScriptedDice([]))
+    assert state["ac"]["round"]["heroes"] == [["anzac", "aus-10"]]
+
+
 def test_no_heroic_act_without_an_exhausted_unit_near_the_enemy() -> None:
     state = build({"frames": [{"k": "round", "side": "anzac", "acted": False}], "hands": {"anzac": ["heroic-act#1"]},
                    "units": {"anzac-cove": ["aus-10 exhausted"], "hill-971": ["tur-1-27"]}})
@@ -99,21 +113,20 @@ def test_sudden_storm_sends_back_the_group_that_entered_its_area() -> None:
     assert bot_plays(state, "sudden-storm#1") == {"do": "use", "use": "storm"}
 
 
-SEEDS = range(5)
+SEEDS = range(5, 10)
 
 
 def test_the_bots_games_use_the_newer_options() -> None:
     """Seeded bot games of Scenario 1 (as the random-play test plays them): each option is used."""
     seen: Counter[str] = Counter()
-    texts = {"if it comes out so": "good luck ahead", "one missed die of this fire": "good luck on fire",
-             "the storm waits": "storm ahead", "Sudden Storm: the group goes back": "storm at once",
-             "is fresh again": "heroic act"}
     for seed in SEEDS:
         state = GAME.setup("anzac-landing", {})
         dice = Dice(seed.to_bytes(8, "big") * 4)
         while GAME.outcome(state) is None:
             side, action = bot_action(state)
-            state, events = step(GAME, state, side, action, dice)
-            for e in events:
-                seen.update(name for text, name in texts.items() if text in e["text"])
-    assert set(seen) == set(texts.values()), seen
+            if action["do"] == "use":
+                seen[action["use"]] += 1
+            if state["frames"][-1]["k"] == "heroic":
+                seen["free activation"] += 1
+            state, _ = step(GAME, state, side, action, dice)
+    assert {"luck", "lucky", "storm", "storm-wait", "heroic", "free activation"} <= set(seen), seen
