@@ -9,8 +9,9 @@ the enemy's initiative if it succeeds), else on one missed die of its own fire; 
 an enemy group that just entered its area, or ahead at the start of its Round when the enemy
 can move next to its units (a landing to come, a fresh enemy unit 2 areas away or closer);
 Heroic Act on an exhausted unit next to the enemy at the start of its own Round or at its
-opportunity fire (the unit then fires, else moves, else digs).  Cards ride on decisions the side has anyway (no turn file of their own); it
-reads only its own hand and the public board, never the other hand."""
+opportunity fire (the unit then fires, else moves, else digs).  Cards ride on decisions the
+side has anyway (no turn file of their own); it reads only its own hand and the public board,
+never the other hand."""
 
 from __future__ import annotations
 
@@ -160,11 +161,13 @@ def exposed_beach(state: dict[str, Any]) -> str:
     return max(beaches, key=lambda b: sum(len(board.units_at(state, a, "turkish")) for a in (b, *board.adj(b))))
 
 
-def luck_use(state: dict[str, Any], side: str, f: dict[str, Any], start: bool, uses: list[Choice]) -> Choice | None:
+def luck_use(state: dict[str, Any], side: str, f: dict[str, Any], start: bool,
+             uses: list[Choice]) -> Choice | None:
     """Good Luck ahead (luck.py) on the roll to come: the landing at the start of its Round while
     boats wait; in close combat its withdrawal (no card left to lead), its initiative roll if it
     fails (when matching) or the enemy's if it succeeds (when leading); else one missed die of its
-    own fire (not while boats wait, nor with a close combat to come: those first).  One order of its own waiting at a time."""
+    own fire (not while boats wait, nor with a close combat to come: those first).  One order of
+    its own waiting at a time."""
     def offer(**keys: str) -> Choice | None:
         return first(uses, lambda a: a["use"] == "luck" and all(a.get(k) == v for k, v in keys.items()))
 

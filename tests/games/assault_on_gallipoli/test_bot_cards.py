@@ -105,7 +105,8 @@ def test_sudden_storm_waits_when_the_enemy_can_close_in() -> None:
 
 
 def test_sudden_storm_sends_back_the_group_that_entered_its_area() -> None:
-    state = build({"frames": [{"k": "round", "side": "turkish", "acted": False}], "hands": {"anzac": ["sudden-storm#1"]},
+    state = build({"frames": [{"k": "round", "side": "turkish", "acted": False}],
+                   "hands": {"anzac": ["sudden-storm#1"]},
                    "units": {"pine-ridge": ["tur-1-27"], "the-400-plateau": ["aus-9"]}})
     for action in ({"do": "move", "from": "pine-ridge"}, {"do": "take", "unit": "tur-1-27"},
                    {"do": "go", "to": "lone-pine"}, {"do": "go", "to": "the-400-plateau"}):
