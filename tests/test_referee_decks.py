@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from pbem_engine import referee_deck as RD
 from pbem_engine.deck_group import DeckError
+from pbem_engine.games.assault_on_gallipoli.cards import NAMES, kind
 from pbem_engine.referee_hidden import Unknowable
 
 from pbem.campaign import Campaign
@@ -211,15 +212,16 @@ def test_each_player_names_its_own_action_cards_and_conceals_the_others(gallipol
         view = g.camps[side].ledger.views(side)[-1]
         cards = json.loads(view[4])["cards"]
         assert cards == RD.known(full["dealt"], full["deal_order"], side)
-        report = render(g.camps[side], "text", since=-1)
-        assert re.search(rf"{side} draws \d Action Card\(s\): [a-z-]+#\d", report), side
+        report = re.sub(r"\n {5,}", " ", render(g.camps[side], "text", since=-1))  # the wrapped lines joined
+        assert re.search(rf"{side} draws \d Action Card\(s\): [A-Z]", report), side  # by name: 'Good Luck, ...'
         other = next(s for s in g.sides if s != side)
-        # the other's draws: named only where this side has seen the card (Espionage, a card handed
-        # over, one played face up), else concealed
-        seen = set(cards.values()) | set(RD.face_up(full["dealt"]).values())
+        # the other's draws: named only where this side has seen such a card (Espionage, a card
+        # handed over, one played face up), else concealed
+        seen = {NAMES[kind(c)] for c in set(cards.values()) | set(RD.face_up(full["dealt"]).values())}
         for line in re.findall(rf"{other} draws \d+ Action Card\(s\): (.*)", report):
-            named = set(re.findall(r"[a-z-]+#\d+", line))
+            named = {c for c in line.split(", ") if c in NAMES.values()}
             assert named <= seen, (side, named - seen)
+            assert all(c in NAMES.values() or c == "a concealed card" for c in line.split(", ")), line
 
 
 def test_several_orders_ride_in_one_file_and_the_deals_cost_no_file(gallipoli):

@@ -60,8 +60,9 @@ class AssaultOnGallipoli:
     # 1: the Action Cards (17), dealt from the shared deck; 2: the side without the initiative draws its
     # close combat hand first, landing plans (plans.py; RULES.md, "Hand-overs")
     # 3: one-choice close combat allocations and retreats taken by the rules; 4: Sudden Storm and Good Luck
-    # (rolls other than fire) played ahead
-    version: ClassVar[str] = "4"
+    # (rolls other than fire) played ahead; 5: 12.4 measured on the half board in play, a player's own
+    # tables (option 'data', dataset.py), Action Cards named in texts
+    version: ClassVar[str] = "5"
     sides: ClassVar[tuple[str, ...]] = SIDES
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = {k: v["title"] for k, v in SCENARIOS.items()}
@@ -156,8 +157,11 @@ class AssaultOnGallipoli:
         return Outcome(r["winner"], r["result"], r["reason"]) if r else None
 
     def item_name(self, item: str) -> str:
-        """A close combat card by its name (a hand is held as tokens its owner's tool opens)."""
-        return closecombat.CARD_NAMES.get(item, item)
+        """A close combat card or an Action Card by its name (a hand is held as tokens its owner's
+        tool opens; an Action Card's item is one of the deck's copies, 'good-luck#2')."""
+        if item in closecombat.CARD_NAMES:
+            return closecombat.CARD_NAMES[item]
+        return cards.NAMES.get(cards.kind(item), item)
 
     def playable(self, state: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
         """The prompt as its owner's tool shows it: the odds of each fire, the cards the hand allows."""

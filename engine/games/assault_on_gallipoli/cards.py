@@ -122,7 +122,7 @@ def _draw(state: dict[str, Any], side: str, n: int, dice: Any, events: list) -> 
         ac["hands"][side] += got
         left = n - len(got)
         if got:
-            events.append({"text": f"{side} draws {len(got)} Action Card(s): " + " ".join(f"[[{r}|card]]" for r in got)})
+            events.append({"text": f"{side} draws {len(got)} Action Card(s): " + ", ".join(f"[[{r}|card]]" for r in got)})
         if left and (why or ac["discard"]) and (why or state["options"].get("refill", "reshuffle") == "reshuffle"):
             for card in ac["discard"]:  # our discard pile, face up on the deck's table, into its discard pile
                 dice.decks.discard(side, ac["refs"].pop(card))
