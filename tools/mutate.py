@@ -91,8 +91,8 @@ T_SHAPES = "tests/test_orders_shapes.py"
 MUTANTS: list[Mutant] = [
     # --- envelope: signature, header, exact fields ------------------------------------------
     m("envelope: signature not verified", ENV,
-      "Ed25519PublicKey.from_public_bytes(payload[64:96]).verify(payload[:64], DOMAIN + payload[96:])",
-      "Ed25519PublicKey.from_public_bytes(payload[64:96])", T_TAMPER, T_INGEST),
+      "public_key(payload[64:96]).verify(payload[:64], DOMAIN + payload[96:])",
+      "public_key(payload[64:96])", T_TAMPER, T_INGEST),
     m("envelope: readable header not compared with the signed content", ENV,
       "    if block.headers != expected:", "    if False:", T_TAMPER, T_INGEST),
     m("envelope: extra top-level field accepted", ENV,
