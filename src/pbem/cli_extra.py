@@ -199,10 +199,12 @@ def pack_check(pack_dir: str, module: str | None) -> None:
     from .datapack import check, find, load, provisional_notes
 
     if module:
-        from .gamedata import read
+        from .gamedata import game_of, read
 
         data = read(module, Path(pack_dir))
-        click.echo(f"OK: {pack_dir}: your {', '.join(data)} for {module} (the other parts stay ours, provisional)")
+        ours = [p for p in game_of(module).data_template() if p not in data]
+        click.echo(f"OK: {pack_dir}: your {', '.join(data)} for {module}"
+                   + (f"; {', '.join(ours)} stay ours, provisional" if ours else ""))
         return
 
     path = find(pack_dir)

@@ -145,7 +145,8 @@ def test_a_players_own_data_from_a_directory_is_played_by_both_sides(tmp_path, r
     (mine / "fire.toml").write_text("base = 5\n")
     (mine / "map.toml").unlink()
     (mine / "scenarios.toml").unlink()
-    assert "your counters, fire" in pbem(runner, "pack", "check", "--game", "assault-on-gallipoli", mine).output
+    checked = pbem(runner, "pack", "check", "--game", "assault-on-gallipoli", mine).output
+    assert "your counters, fire for assault-on-gallipoli; map, scenarios stay ours, provisional" in checked
     pbem(runner, "new", "assault-on-gallipoli", "--as", "anzac", "--key", "alice", "--opponent", bob.pub,
          "--scenario", "turkish-counter-attack", "--pack", mine, "--campaign", alice.dir, env=alice.env)
     pbem(runner, "join", newest(alice), "--key", "bob", "--campaign", bob.dir, env=bob.env)
