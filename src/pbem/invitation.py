@@ -101,6 +101,19 @@ def _check_party(side: Any, entry: Any, referee: bool) -> None:
         _refuse("the referee's 'box' must be 64 hex digits")
 
 
+def _option_text(key: str, value: Any) -> str:
+    """One option as the joiner reads it: a long one (a player's own data or charts, kilobytes)
+    summarised by what it holds and its size; its content is in the reports once joined."""
+    text = f"{key}={value!r}"
+    if len(text) <= 100:
+        return text
+    from pbem_engine.canonical import canonical_json
+
+    what = (f"a table of {', '.join(map(str, list(value)[:8]))}" if isinstance(value, dict)
+            else f"a list of {len(value)}" if isinstance(value, list) else "a long value")
+    return f"{key}=<{what}; {len(canonical_json(value, strict=False))} bytes>"
+
+
 def terms(content: dict[str, Any], fingerprint) -> list[str]:
     """What a joiner agrees to, one line each (``fingerprint(key bytes)`` names a key)."""
     body = content["body"]
@@ -116,7 +129,7 @@ def terms(content: dict[str, Any], fingerprint) -> list[str]:
         pack = body["options"]["pack"].get("pack", {})
         lines.append(f"pack     {pack.get('id')}: {pack.get('title')}")
     if options:
-        lines.append("options  " + ", ".join(f"{k}={v!r}" for k, v in options.items()))
+        lines.append("options  " + ", ".join(_option_text(k, v) for k, v in options.items()))
     parties = dict(body["sides"])
     if body["mode"] == "referee":
         parties = {"referee": body["referee"], **parties}

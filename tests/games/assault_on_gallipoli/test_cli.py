@@ -149,7 +149,8 @@ def test_a_players_own_data_from_a_directory_is_played_by_both_sides(tmp_path, r
     assert "your counters, fire for assault-on-gallipoli; map, scenarios stay ours, provisional" in checked
     pbem(runner, "new", "assault-on-gallipoli", "--as", "anzac", "--key", "alice", "--opponent", bob.pub,
          "--scenario", "turkish-counter-attack", "--pack", mine, "--campaign", alice.dir, env=alice.env)
-    pbem(runner, "join", newest(alice), "--key", "bob", "--campaign", bob.dir, env=bob.env)
+    joined = pbem(runner, "join", newest(alice), "--key", "bob", "--campaign", bob.dir, env=bob.env).output
+    assert re.search(r"options  data=<a table of counters, fire; \d+ bytes>", joined), joined  # not 10 KB of it
     pbem(runner, "ingest", "--campaign", alice.dir, newest(bob), env=alice.env)
     for player in (alice, bob):  # Kemal starts on Baby 700 in Scenario 2
         assert "Lt Col Mustafa Kemal" in pbem(runner, "report", "--campaign", player.dir, env=player.env).output
