@@ -82,7 +82,10 @@ def simulate(state: dict[str, Any], f: dict[str, Any], beach: int, prompt: Promp
 def choices(state: dict[str, Any], f: dict[str, Any], prompt: PromptFn, apply: ApplyFn) -> list[Choice]:
     _, planned = simulate(state, f, f["beach"], prompt, apply)
     where = name(beaches()[f["beach"]])
-    out = [Choice(f"if at {where}: {c.label}", {"do": "plan", "act": c.action}) for c in planned.choices]
+    # None: the board changed under the plan (an Action Card played at this decision) and the
+    # plan for this beach is complete: only its end is left to record
+    out = [Choice(f"if at {where}: {c.label}", {"do": "plan", "act": c.action}) for c in planned.choices] \
+        if planned is not None else []
     return out + [Choice(f"if at {where}: decide after the roll from here", {"do": "plan-end"})]
 
 

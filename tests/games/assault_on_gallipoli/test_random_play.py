@@ -11,7 +11,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem_engine.core import step
@@ -80,6 +80,7 @@ def play(seed: int, chooser, options: dict[str, Any] | None = None) -> dict[str,
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.integers(0, 2**32), st.sampled_from([{}, {"casualties": "turn", "target_bounds": "1-9"},
                                                 {"pickup_mf": "group", "killing_time": 7, "weir": True}]))
+@example(68, {"pickup_mf": "group", "killing_time": 7, "weir": True})  # a card played at a landing plan's decision
 def test_random_games_end_and_keep_the_invariants(seed: int, options: dict[str, Any]) -> None:
     rng = random.Random(seed)
     state = play(seed, lambda s, p: rng.choice(p.choices).action, options)
