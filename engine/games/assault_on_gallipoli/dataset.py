@@ -35,12 +35,10 @@ from .data import SIDES
 
 PARTS = ("map", "counters", "scenarios", "fire")
 # 8.5.2 and 8.6/13.1: the to-hit number and the modifiers the rules apply (fire.modifiers)
+# (base: 8.5.2, a die at or under it hits; woods, higher: 8.6; trenches: 13.1; night_open: 17.9
+# Night Attack, a target in the open; long_range: 8.2, at the greatest range)
 FIRE = {"base": 4, "woods": -1, "higher": -1, "shallow_trench": -1, "deep_trench": -2, "night_open": -1,
         "long_range": -1}
-FIRE_NOTES = {"base": "8.5.2: a die at or under it hits, before modifiers", "woods": "8.6: target in woods",
-              "higher": "8.6: target higher than the firer", "shallow_trench": "13.1: shallow trench",
-              "deep_trench": "13.1: deep trench", "night_open": "17.9 Night Attack: target in the open",
-              "long_range": "8.2: at the greatest range"}
 # What the rules name and the data must keep (the rule that names it)
 NAMED_AREAS = {"anzac-cove": "1.3, 12.4, 20.5", "mal-tepe": "1.3 and the Field Hospital card"}
 NAMED_TAGS = {"boats": "20.2: the sea area the boats wait in", "khetia": "16.2: the Turkish ships' sea area",
@@ -330,11 +328,7 @@ def _map(m: Any, p: list[str]) -> tuple[dict, list, tuple, dict]:
 def _counters(c: Any, types: dict, units: dict, leaders: dict, p: list[str]) -> None:
     c = _table(c, "counters", p)
     p += [f"counters: unknown table {k!r} (types, units, leaders)" for k in c if k not in ("types", "units", "leaders")]
-    for k, v in _table(c.get("types", {}), "counters.types", p, LIMITS["types"]).items():
-        w = f"counters.types.{k}"
-        v = _keys(v, w, ("kind", "firepower", "range", "strength", "mf"), p)
-        if not _id(k, w, p) or not v:
-            continue
+    for k, w, v in _entries(c, "types", ("kind", "firepower", "range", "strength", "mf"), p):
         if v["kind"] not in KINDS:
             p.append(f"{w}.kind: one of {', '.join(KINDS)}")
         pair = [[_int(x, f"{w}.{n}", p, 0, 20) for x in _list(v[n], f"{w}.{n}", p, 2)] for n in ("firepower", "strength")]
@@ -343,11 +337,7 @@ def _counters(c: Any, types: dict, units: dict, leaders: dict, p: list[str]) -> 
             continue
         types[k] = (v["kind"], tuple(pair[0]), _int(v["range"], f"{w}.range", p, 0, 20), tuple(pair[1]),
                     _int(v["mf"], f"{w}.mf", p, 0, 20))
-    for k, v in _table(c.get("units", {}), "counters.units", p, LIMITS["units"]).items():
-        w = f"counters.units.{k}"
-        v = _keys(v, w, ("name", "side", "type"), p)
-        if not _id(k, w, p) or not v:
-            continue
+    for k, w, v in _entries(c, "units", ("name", "side", "type"), p):
         if v["side"] not in SIDES:
             p.append(f"{w}.side: one of {', '.join(SIDES)}")
         if v["type"] not in types or v["type"] == "remnant":
@@ -355,17 +345,22 @@ def _counters(c: Any, types: dict, units: dict, leaders: dict, p: list[str]) -> 
         if k in leaders:
             p.append(f"{w}: {k} is a Leader")
         units[k] = (_text(v["name"], f"{w}.name", p), v["side"], v["type"])
-    for k, v in _table(c.get("leaders", {}), "counters.leaders", p, LIMITS["leaders"]).items():
-        w = f"counters.leaders.{k}"
-        v = _keys(v, w, ("name", "side", "firepower", "movement", "rank"), p)
-        if not _id(k, w, p) or not v:
-            continue
+    for k, w, v in _entries(c, "leaders", ("name", "side", "firepower", "movement", "rank"), p):
         if v["side"] not in SIDES:
             p.append(f"{w}.side: one of {', '.join(SIDES)}")
         if k in units:
             p.append(f"{w}: {k} is a unit")
         leaders[k] = (_text(v["name"], f"{w}.name", p), v["side"], _int(v["firepower"], f"{w}.firepower", p, 0, 9),
                       _int(v["movement"], f"{w}.movement", p, 0, 9), _int(v["rank"], f"{w}.rank", p, 1, 4))
+
+
+def _entries(c: dict[str, Any], table: str, need: tuple[str, ...], p: list[str]):
+    """The well-formed entries of ``counters.TABLE`` as (id, where, entry); the others noted in ``p``."""
+    for k, v in _table(c.get(table, {}), f"counters.{table}", p, LIMITS[table]).items():
+        w = f"counters.{table}.{k}"
+        v = _keys(v, w, need, p)
+        if _id(k, w, p) and v:
+            yield k, w, v
 
 
 def _fire(f: Any, fire: dict, p: list[str]) -> None:
