@@ -348,6 +348,10 @@ def parse_order(state: dict[str, Any], side: str, text: str, known: dict[str, st
     army = army_of(state, side)
     kind, step = frame["k"], frame.get("step")
     words = " ".join(text.lower().split())
+    if state.get("standing") and board.standing(state, army):  # before any frame's orders, as prompt asks
+        if words in (STAND_UP, "conceal", "1"):  # the one listed choice, by its number too
+            return board.stand_up_order(state, army)
+        raise IllegalAction(f"first '{STAND_UP}': your blocks revealed in battle are concealed again")
     if kind == "bid":
         m = _find(r"bid ([1-8])", text)
         if not m:
@@ -390,10 +394,6 @@ def parse_order(state: dict[str, Any], side: str, text: str, known: dict[str, st
         return {"do": "note", "text": m.group(1) if m else text.strip()}
     if kind == "supply":
         return supply_order(state, frame, known)
-    if state.get("standing") and board.standing(state, army):
-        if words in (STAND_UP, "conceal", "1"):  # the one listed choice, by its number too
-            return board.stand_up_order(state, army)
-        raise IllegalAction(f"first '{STAND_UP}': your blocks revealed in battle are concealed again")
     if kind == "battle" and step in ("lead-att", "lead-def"):
         pool = combat.eligible(state, frame) if step == "lead-att" else combat.defenders(state, frame)
         chosen = leaders(state, army, pool, words, text, known)

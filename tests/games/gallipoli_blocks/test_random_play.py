@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from pbem_engine.canonical import canonical_json
@@ -165,6 +165,7 @@ def play(t: Table, chooser: Any, max_actions: int) -> int:
 # ------------------------------------------------------------------ tests
 @settings(max_examples=18, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**32 - 1), mode=st.sampled_from(["unsealed", "sealed"]))
+@example(seed=2544565, mode="sealed")  # 'stand up' typed at a supply frame was read as a supply order
 def test_random_play_keeps_the_rules(seed: int, mode: str) -> None:
     t = Table(seed=seed, mode=mode)
     play(t, legal_random_chooser(random.Random(seed)), MAX_ACTIONS)
