@@ -234,11 +234,14 @@ TURN_FIELDS = frozenset({"reveal", "actions", "private", "private_secret", "priv
 
 
 def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any],
-            build: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+            build: dict[str, Any] | None = None, *, own: bool = False
+            ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     """Apply a turn envelope: check the reveal, resolve a pending roll, apply actions.
 
-    Returns ``(match, events, rolls)``.  The input is never modified.  ``build``
-    is for the author's own tool: ``{"secret": its private secret}``; on return
+    Returns ``(match, events, rolls)``.  The input is never modified, unless ``own``: a replay
+    that never looks at ``match`` again (verify, from the genesis forward) hands its game state
+    over, and the actions change it in place rather than a copy; after a refusal it is spoiled.
+    ``build`` is for the author's own tool: ``{"secret": its private secret}``; on return
     ``build["private"]`` holds the private draws and openings to put in the body.
 
     :raises ProtocolError: bad reveal, not this side's envelope to send, game over, a
@@ -246,7 +249,7 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
     :raises IllegalAction: an action the rules refuse (its message says what is legal).
     """
     try:
-        return _advance(game, match, seq, side, body, build)
+        return _advance(game, match, seq, side, body, build, own)
     except (private.PrivateError, NoPrivateItems) as e:
         raise ProtocolError(getattr(e, "code", "bad-private"), str(e)) from None
     except DeckError as e:  # a deck message refused: its code, and the side and envelope in its text
@@ -254,7 +257,7 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
 
 
 def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any],
-             build: dict[str, Any] | None) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
+             build: dict[str, Any] | None, own: bool = False) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
     if any(s not in match["chains"] for s in game.sides):
         raise ProtocolError("not-joined", "the game has not been joined yet")
     actions = body.get("actions", [])
@@ -296,7 +299,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     elif body.get("decks") is not None:
         raise ProtocolError("bad-body", "this game has no dealt decks")
 
-    owned = False  # whether ``state`` is this envelope's own copy yet
+    owned = own  # whether ``state`` is this envelope's own copy yet
     if pending:
         if pending["side"] == side:
             raise ProtocolError("owes-reveal", f"waiting for {_other(game, side)}'s reveal of the roll "

@@ -60,13 +60,15 @@ def not_base64(raw: str) -> str:
 
 
 def verdicts(ledger: Ledger) -> tuple[str, str]:
-    """What verify says with the worker and without it (must be the same)."""
+    """What verify says with the worker and without it (must be the same); with the thread
+    that checks a short history ahead (``signatures.Ahead``) it must say the same again."""
     said = []
-    for worker in (True, False):
+    for worker in (True, False, "thread"):
         try:
             said.append(verify_ledger(ledger, worker=worker).summary())
         except VerifyError as e:
             said.append(f"{e} | {e.detail}")
+    assert said[2] == said[1], "the thread changed the verdict"
     return said[0], said[1]
 
 
@@ -93,6 +95,25 @@ def test_an_honest_history_verifies_the_same_and_the_worker_spares_the_checks(
     assert len(here) == N
 
 
+def test_the_thread_checks_ahead_and_never_twice_what_it_found_good(
+        campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every signature is checked once, by the thread or by the replay: never by both."""
+    ledger = copy(campaign, tmp_path)
+    by: dict[str, int] = {}
+    real = envelope.check_signature
+
+    def counted(payload: bytes) -> None:
+        name = threading.current_thread().name
+        by[name] = by.get(name, 0) + 1
+        real(payload)
+
+    monkeypatch.setattr(envelope, "check_signature", counted)
+    monkeypatch.setattr(signatures, "check_signature", counted)
+    assert verify_ledger(ledger, worker="thread").summary().startswith(f"OK: {N} envelopes")
+    assert by.get("pbem-signatures", 0) > 0, by
+    assert sum(by.values()) == N, by
+
+
 @pytest.mark.parametrize("changes, entry, reason", [
     ({300: bad_signature}, 300, "bad signature"),
     ({450: not_base64, 300: bad_signature}, 300, "bad signature"),  # the first bad entry, whatever comes after
@@ -106,8 +127,15 @@ def test_a_bad_entry_is_named_the_same_with_the_worker(campaign: Path, tmp_path:
     assert f"entry #{entry} " in with_worker and reason in with_worker, with_worker
 
 
+PARENT = os.getpid()
+_well_signed = signatures.well_signed
+
+
 def _die(payloads):
-    os._exit(3)
+    """The forked worker dies at its first batch (a thread of this process checks as usual)."""
+    if os.getpid() != PARENT:
+        os._exit(3)
+    return _well_signed(payloads)
 
 
 def test_a_worker_that_dies_leaves_the_checks_to_this_process(

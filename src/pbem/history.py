@@ -94,10 +94,12 @@ def _where(env: Envelope) -> str:
 
 
 def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] | None,
-          head: tuple[int, str] | None, build: dict[str, Any] | None = None) -> Applied:
+          head: tuple[int, str] | None, build: dict[str, Any] | None = None, *, own: bool = False) -> Applied:
     """Check ``env`` as the next envelope after ``head`` and apply it to ``match``.
 
-    ``genesis`` is the content of envelope #0 (None when ``env`` is the genesis).
+    ``genesis`` is the content of envelope #0 (None when ``env`` is the genesis).  ``own``: the
+    caller never reads ``match`` again, so its game state may be changed in place
+    (``engine.match.advance``).
 
     :raises RefusedTurn: with a code naming the first check that failed.
     """
@@ -120,7 +122,7 @@ def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] |
             new, events, rolls = protocol.join(match, c["author"], c["body"], game, c["seq"]), [
                 {"text": f"{c['author']} joins the game"}], []
         elif c["kind"] == "turn":
-            new, events, rolls = protocol.advance(game, match, c["seq"], c["author"], c["body"], build)
+            new, events, rolls = protocol.advance(game, match, c["seq"], c["author"], c["body"], build, own=own)
         else:
             raise RefusedTurn(f"unexpected {c['kind']} envelope", f"{where}: not part of the chain here", code="bad-kind")
     except protocol.ProtocolError as e:

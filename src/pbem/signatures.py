@@ -1,8 +1,10 @@
-"""Ed25519 checks of a long history on a second core, while this process replays it.
+"""Ed25519 checks of a history on a second core, while this process replays it.
 
 ``pbem verify`` spends about a third of its time in signature checks.  They need
-nothing from the replay, so a forked worker process checks the envelopes ahead
-while the replay goes on here.  What the worker says is only ever used one way:
+nothing from the replay, so a forked worker process checks the envelopes of a long
+history ahead while the replay goes on here; a short one, which would not repay the
+fork, is checked ahead by a thread (``Ahead``: pyca releases the GIL while it checks).
+What the worker says is only ever used one way:
 a payload it found well signed is not checked a second time.  Anything else (a bad
 signature, a payload too short, a worker that died or was never started) is
 checked here as if there were no worker, so every refusal is the one it was, with
@@ -25,6 +27,7 @@ import signal
 import threading
 from collections import deque
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from typing import Any
 
 from .envelope import check_signature
@@ -52,15 +55,90 @@ def well_signed(payloads: list[bytes | None]) -> list[bool]:
     return out
 
 
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
 def wanted(total: int) -> bool:
     """Whether a history of ``total`` envelopes is checked with a worker on this machine now."""
     if os.environ.get("PBEM_VERIFY_WORKER", "").strip() == "0" or total < MIN_ENVELOPES:
         return False
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except AttributeError:  # not Linux
-        cores = os.cpu_count() or 1
-    return cores >= 2 and hasattr(os, "fork") and threading.active_count() == 1
+    return cores() >= 2 and hasattr(os, "fork") and threading.active_count() == 1
+
+
+class Ahead:
+    """Signature checks on a thread of this process, for a history too short to repay a fork
+    (or where there is no fork): pyca's check releases the GIL, so on a second core the thread
+    checks while the replay goes on here.  The replay never waits for it: an envelope the
+    thread has not yet found well signed is checked here, as without it, and the thread skips
+    what the replay has passed.  Envelopes are read ``WINDOW`` at a time: memory stays flat."""
+
+    WINDOW = 256
+
+    def checked(self, items: Iterable[tuple[Any, bytes | None]]) -> Iterator[tuple[Any, bool]]:
+        """As ``Checker.checked``."""
+        rows = iter(items)
+        while window := list(islice(rows, self.WINDOW)):  # read here: the cursor is this thread's
+            yield from self._window(window)
+
+    @staticmethod
+    def _window(items: list[tuple[Any, bytes | None]]) -> Iterator[tuple[Any, bool]]:
+        found = [False] * len(items)  # True only ever for a payload the thread found well signed
+        at = {"replay": 0, "thread": -1}  # the next envelope the replay takes; the thread's check
+        lock = threading.Condition()  # each envelope is taken by one of them, never both
+
+        def run() -> None:
+            try:
+                for i, (_, payload) in enumerate(items):
+                    with lock:
+                        if at["replay"] > len(items):
+                            return
+                        if i < at["replay"]:  # the replay has taken it
+                            continue
+                        at["thread"] = i
+                    found[i] = well_signed([payload])[0]
+                    with lock:
+                        at["thread"] = -1
+                        lock.notify()
+            finally:
+                with lock:
+                    at["thread"] = -1
+                    lock.notify()
+
+        thread = threading.Thread(target=run, name="pbem-signatures", daemon=True)
+        thread.start()
+        try:
+            for i, (item, _) in enumerate(items):
+                with lock:
+                    lock.wait_for(lambda: at["thread"] != i)  # a check under way is not done twice
+                    at["replay"] = i + 1
+                yield item, found[i]
+        finally:
+            with lock:
+                at["replay"] = len(items) + 1
+            thread.join()
+
+    def close(self) -> None:
+        """Nothing to end: each window's thread is joined when the window is done or dropped."""
+
+
+def checker(total: int, worker: bool | str | None) -> Checker | Ahead | None:
+    """What checks the signatures of a history of ``total`` envelopes ahead of the replay: a
+    worker process (``wanted``), else a thread where a second core may run it, else nothing.
+    ``worker``: True, "thread" or False for the process, the thread or nothing, whatever the
+    machine."""
+    if worker == "thread":
+        return Ahead()
+    if worker is not None:
+        return Checker() if worker else None
+    if wanted(total):
+        return Checker()
+    off = os.environ.get("PBEM_VERIFY_WORKER", "").strip() == "0"
+    return Ahead() if cores() >= 2 and not off else None
 
 
 # --- the pipes: a batch is a count, then each payload's length and bytes; an answer is a count

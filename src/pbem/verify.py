@@ -48,12 +48,13 @@ class Verified:
 
 
 def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any] | None = None,
-                  progress: Callable[[int, int], None] | None = None, worker: bool | None = None) -> Verified:
+                  progress: Callable[[int, int], None] | None = None, worker: bool | str | None = None) -> Verified:
     """Replay ``ledger`` from genesis.  With ``rebuild``, rewrite the derived tables.
 
     ``build``: a referee's own secrets, to replay the full state of a referee game.
-    ``worker``: check signatures ahead in a worker process (``pbem.signatures``); by default
-    where that helps (a long history, a second core).
+    ``worker``: check signatures ahead in a worker process (True) or a thread ("thread"), or only
+    in the replay (False); by default a process or a thread where that helps
+    (``pbem.signatures.checker``).
 
     :raises VerifyError: naming the first bad entry and what is wrong with it.
     """
@@ -72,8 +73,8 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
     try:
         total = (ledger.head() or (-1, ""))[0] + 1
         stored = None if rebuild else _Stored(ledger)
-        if signatures.wanted(total) if worker is None else worker:
-            checker = signatures.Checker()
+        checker = signatures.checker(total, worker)
+        if checker is not None:
             read = checker.checked(_armored(ledger.envelopes()))
         else:
             read = ((item, False) for item, _ in _armored(ledger.envelopes()))
@@ -95,7 +96,8 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
                     raise VerifyError("stored envelope does not match its index columns",
                                       f"{where}: stored as #{seq} {author} {kind} {digest[:16]}…, signed as "
                                       f"#{env.seq} {env.author} {env.kind} {env.hash[:16]}…")
-                applied = history.apply(env, genesis, match, head, build)
+                # The match before is not read again, unless a claim names it: its state is changed in place.
+                applied = history.apply(env, genesis, match, head, build, own=seq - 1 not in claimed)
             except VerifyError:
                 raise
             except PbemError as e:
