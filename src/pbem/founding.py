@@ -180,9 +180,10 @@ def start_new(cls: type[Campaign], directory: Path, side: str, identity: str, ga
             for key, value in (("side", side), ("identity", identity), ("game", game_id)):
                 ledger.put_setting(key, value)
             ledger.commit()
+            checkpoints = [c.hex() for c in protocol.chain_checkpoints(game_id, side, secret, chain)]
             vault.write(directory / "secrets" / "chain.json",
                         {"game": game_id, "side": side, "secret": secret.hex(), "length": chain,
-                         "private": hidden.hex() if hidden else None, **(extra or {})}, lock)
+                         "checkpoints": checkpoints, "private": hidden.hex() if hidden else None, **(extra or {})}, lock)
         except BaseException:
             ledger.close()
             temporary.unlink(missing_ok=True)

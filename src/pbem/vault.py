@@ -178,6 +178,10 @@ def secrets_problem(data: dict[str, Any], game: str | None, side: str) -> str | 
     for key in ("private", "salt", "box"):
         if data.get(key) is not None and not is_hex(data[key], 32):
             return f"the field {key!r} is not 32 bytes of hex"
+    checkpoints = data.get("checkpoints", [])
+    if not isinstance(checkpoints, list) or len(checkpoints) > data["length"] \
+            or not all(is_hex(c, 32) for c in checkpoints):
+        return "the chain's checkpoints are not a list of links (32 bytes of hex)"
     chosen = data.get("chosen", {})
     if not isinstance(chosen, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in chosen.items()):
         return "the record of hidden choices ('chosen') is not a table of names"
