@@ -10,6 +10,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.cli import cli
 from pbem.errors import KeyError_
+from pbem import keys as keys_mod
 from pbem.keys import KeyStore, fingerprint, parse_public
 
 
@@ -89,3 +90,26 @@ def test_rsa_key_refused(tmp_path):
                                        serialization.NoEncryption()))
     r = run(tmp_path, "keys", "import", "frank", str(path))
     assert r.exit_code == 1 and "not an ed25519 key" in r.output
+
+
+def test_a_plain_key_file_is_read_without_serialization_and_as_it_would_read_it(tmp_path):
+    """The cold 'pbem play' reads an unencrypted key file as written by 'pbem keys new' itself
+    (keys._plain_seed); any other shape goes to cryptography's reader, with the same verdicts."""
+    store = KeyStore(tmp_path)
+    made = store.create("dave")
+    key_file = tmp_path / "keys" / "dave.key"
+    pem = key_file.read_bytes()
+    assert keys_mod._plain_seed(pem) is not None
+    assert store.load("dave").private.private_bytes_raw() == made.private.private_bytes_raw()
+    by_library = serialization.load_pem_private_key(pem, None)
+    assert by_library.private_bytes_raw() == keys_mod._plain_seed(pem)
+    for variant in (pem.replace(b"\n", b"\r\n"), b"\n" + pem, pem + b"\n"):  # still a key, read by the library
+        assert keys_mod._plain_seed(variant) is None
+        key_file.write_bytes(variant)
+        assert store.load("dave").private.private_bytes_raw() == made.private.private_bytes_raw()
+    body = pem.split(b"\n")[1]
+    for damaged in (pem.replace(body, body[:-4] + b"AAA="), pem.replace(body, body[:20]), pem.replace(body, b"!" + body[1:])):
+        assert keys_mod._plain_seed(damaged) is None
+        key_file.write_bytes(damaged)
+        with pytest.raises(KeyError_, match="cannot unlock"):
+            store.load("dave")
