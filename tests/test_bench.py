@@ -13,7 +13,7 @@ def test_the_benchmark_runs_and_reports_ratios_to_its_floors():
     assert result.exit_code == 0, result.output
     assert re.search(r"verify: 120 envelopes, \d+ dice in [\d.]+ s; floor .* ratio [\d.]+", result.output)
     assert re.search(r"ingest \(cold process.*\n\s+ratios [\d.]+ and [\d.]+", result.output)
-    for command in ("report", "status"):
+    for command in ("report", "status", "play"):
         assert re.search(rf"pbem {command} \(cold process, median of \d+ taken in turn with the floor\), history 120: "
                          r"\d+ ms, ratio [\d.]+ to the import floor \(\d+ ms; target <= 1\.3\)", result.output), result.output
     assert re.search(r"shared deck, turn files .*: a draw followed by a hand-over 0 extra, a draw whose drawer "
@@ -29,6 +29,7 @@ def test_parts_of_the_benchmark_run_alone():
     result = CliRunner().invoke(cli, ["bench", "--envelopes", "60", "--dice", "600", "--small", "12", "--only", "report"])
     assert result.exit_code == 0, result.output
     assert "pbem report (cold process" in result.output and "verify:" not in result.output
+    assert "pbem play (cold process" in result.output  # signs red's next turn file and writes its mail
     assert "block game" not in result.output and "ingest" not in result.output
     refused = CliRunner().invoke(cli, ["bench", "--only", "replay,speed"])
     assert refused.exit_code != 0 and "no part 'speed'" in refused.output
