@@ -18,19 +18,19 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def test_a_template_is_compiled_once_and_read_back(cache: Path) -> None:
-    first = report.environment().get_template("report.txt.j2")
+    first = report.environment().get_template("report.html.j2")
     kept = list(cache.glob("_jinja2-cache-*/pbem-*.cache"))
     assert len(kept) == 1
-    again = report.environment().get_template("report.txt.j2")
+    again = report.environment().get_template("report.html.j2")
     assert again is not first and again.root_render_func.__code__.co_code == first.root_render_func.__code__.co_code
 
 
 @pytest.mark.parametrize("damage", [b"", b"garbage", b"j2" * 3])
 def test_a_damaged_cache_entry_is_compiled_again(cache: Path, damage: bytes) -> None:
-    honest = report.environment().get_template("report.txt.j2")
+    honest = report.environment().get_template("report.html.j2")
     for entry in cache.glob("_jinja2-cache-*/pbem-*.cache"):
         entry.write_bytes(damage)
-    again = report.environment().get_template("report.txt.j2")
+    again = report.environment().get_template("report.html.j2")
     assert again.root_render_func.__code__.co_code == honest.root_render_func.__code__.co_code
 
 

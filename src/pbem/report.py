@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # only for annotations: the campaign (its recovery writes mai
 
 def context(campaign: Campaign, side: str | None = None, since: int | None = None,
             at: int | None = None, known_after: int | None = None, pack_dir: Path | None = None,
-            image: bool = True) -> dict[str, Any]:
+            image: bool = True, svg: bool = True) -> dict[str, Any]:
     """Everything a report shows to ``side`` (default: the campaign's own side).
 
     ``since``: show envelopes after this sequence number; default: after this
@@ -31,7 +31,7 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     ``known_after``: name hidden items as known after that envelope (a replay of a finished game
     shows each step with everything opened by the end); default: as known at ``at``.
     ``pack_dir``: draw the map with this pack's locations (and its owner's map image, unless ``image``
-    is False: a replay would repeat it at every step).
+    is False: a replay would repeat it at every step).  ``svg``: draw the map (the text report has none).
     """
     side = side or campaign.side
     game = campaign.game
@@ -51,7 +51,7 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
             entries[roll["seq"]]["rolls"].append(roll)
     if campaign.refereed:
         if side != "referee":
-            return _player_context(campaign, side, since, seq, entries, pack_dir, image)
+            return _player_context(campaign, side, since, seq, entries, pack_dir, image, svg)
         match = match["full"]
     waiting = campaign.waiting() if campaign.refereed else protocol.waiting_for(game, match)
     prompt = game.prompt(match["game"])
@@ -86,12 +86,13 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     if 0 <= since < seq:  # where the pieces were when this side last acted: what moved since is marked
         then = campaign.ledger.state(since)[1]
         before = game.view((then["full"] if campaign.refereed else then)["game"], side)  # a referee's: full
-    out.update(_map(campaign, view, known, before, pack_dir, image))
+    out.update(_map(campaign, view, known, before, pack_dir, image, svg))
     return out
 
 
 def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
-         before: dict[str, Any] | None = None, pack_dir: Path | None = None, image: bool = True) -> dict[str, Any]:
+         before: dict[str, Any] | None = None, pack_dir: Path | None = None, image: bool = True,
+         svg: bool = True) -> dict[str, Any]:
     """The map and the table of locations for the HTML report, as the viewer may know them;
     ``before``: the view when the viewer last acted (locations whose pieces changed are marked)."""
     game = campaign.game
@@ -99,7 +100,6 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
         return {"map_svg": "", "spaces": []}
     from collections import Counter
 
-    from . import mapsvg
     from .hidden import TOKEN
 
     board = game.board(view)
@@ -133,6 +133,10 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
             worth = game.item_values(view, item) if item and hasattr(game, "item_values") else ""
             held.append({"name": show(label, known, game), "worth": worth})
         hands.append({"side": army, "cards": held, "deck": board.get("decks", {}).get(army, "")})
+    if not svg:
+        return {"map_svg": "", "spaces": table, "hands": hands, "tracks": board.get("tracks", []), "side_colours": {}}
+    from . import mapsvg
+
     return {"map_svg": mapsvg.draw(locations, board, tuple(game.sides), game.title, rows,
                                   background if image else None,
                                   provisional=isinstance(pack_map, dict) and bool(pack_map.get("provisional")),
@@ -232,7 +236,7 @@ def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[st
 
 
 def _player_context(campaign: Campaign, side: str, since: int, seq: int, entries: dict[int, dict[str, Any]],
-                    pack_dir: Path | None = None, image: bool = True) -> dict[str, Any]:
+                    pack_dir: Path | None = None, image: bool = True, svg: bool = True) -> dict[str, Any]:
     """A player in a referee game knows only the views the referee sealed to it (and, in a game
     with hidden pools, its own items, named with its own secret)."""
     from .referee_orders import dealt_public, own_knowledge
@@ -262,7 +266,7 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int, entries
     out = _context(campaign, side, seq, entries, lines, waiting, text, labels,
                    view["outcome"] if view else None, "referee")
     if view is not None:
-        out.update(_map(campaign, view["view"], known, None, pack_dir, image))
+        out.update(_map(campaign, view["view"], known, None, pack_dir, image, svg))
     return out
 
 
@@ -353,8 +357,58 @@ def dice_text(roll: dict[str, Any]) -> str:
 def render(campaign: Campaign, fmt: str = "text", side: str | None = None, since: int | None = None,
            at: int | None = None, pack_dir: Path | None = None) -> str:
     """The report as plain text (an e-mail body) or HTML."""
-    template = {"text": "report.txt.j2", "html": "report.html.j2"}[fmt]
+    if fmt == "text":
+        return text(context(campaign, side, since, at, pack_dir=pack_dir, svg=False))
+    template = {"html": "report.html.j2"}[fmt]
     return environment().get_template(template).render(**context(campaign, side, since, at, pack_dir=pack_dir))
+
+
+def _field(value: Any, name: str) -> Any:
+    """``value.name`` as a template reads it: a dict's entry or an object's attribute."""
+    return value[name] if isinstance(value, dict) else getattr(value, name)
+
+
+def text(c: dict[str, Any]) -> str:
+    """The plain-text report of a ``context``: lines of at most 80 columns where they can be folded.
+    Written in Python, not as a template: a cold ``pbem play`` writes one as its mail's body, and
+    importing and loading Jinja cost it about 18 ms."""
+    out = [_wrap80(f"{c['title']} -- report for {c['side']} ({c['players'][c['side']]})"),
+           f"Game {c['game_id']}",
+           _wrap80(f"Scenario {c['scenario']}, dice {c['mode']}, after envelope #{c['seq']}")]
+    if c["provisional"]:
+        out.append("PROVISIONAL DATA (reconstructed, not from the rulebook):")
+        out += [_wrap80(f"  - {note}") for note in c["provisional"]]
+    out += ["", "What happened", "-------------"]
+    for e in c["entries"]:
+        out.append(f"#{e['seq']} {e['author']} ({e['kind']}):")
+        out += [_wrap80(f"  {line}") for line in e["events"]]
+        for r in e["rolls"]:
+            how = (f" (a forced roll, sealed at once in #{r['seq']})" if r["declared_in"] == r["seq"]
+                   and r["mode"] == "sealed" else f" (declared in #{r['declared_in']}, seeded in #{r['seq']})")
+            out.append(_wrap80(f"  roll: {r['purpose']}: {dice_text(r)}{how}"))
+    if not c["entries"]:
+        out.append("Nothing new since your last turn file.")
+    out.append("")
+    if c["spaces"]:
+        out.append("Where the pieces are (a number: steps; ?: concealed; *: your own, concealed)")
+        out += [f"  {'%-26s' % row['name'][:26]} {_compact(row['pieces'])}" for row in c["spaces"]]
+        out.append("")
+    for hand in c["hands"]:
+        if hand["cards"] and hand["cards"][0]["worth"]:
+            out.append(f"{hand['side']} hand, with each card's values")
+            out += [_wrap80(f"  {card['name']}" + (f": {card['worth']}" if card["worth"] else ""))
+                    for card in hand["cards"]]
+            out.append("")
+    out += ["The situation", "-------------"] + [_wrap80(line) for line in c["lines"]]
+    outcome = c["outcome"]
+    if outcome:
+        reason = _field(outcome, "reason")
+        out += ["", _wrap80(f"RESULT: {_field(outcome, 'result')}" + (f" -- {reason}" if reason else "")), ""]
+    out += ["", "What is asked of you", "--------------------", c["next_step"]]
+    if c["choices"]:
+        out.append(_wrap80(c["prompt"]))
+        out += [_wrap80(f"  {i}. {choice}") for i, choice in enumerate(c["choices"], 1)]
+    return "\n".join(out) + "\n"
 
 
 def map_after(campaign: Campaign, match: dict[str, Any]) -> dict[str, Any]:
