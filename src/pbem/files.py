@@ -10,7 +10,6 @@ kill at any moment leaves at worst a stray ``.*.tmp`` file, which the next write
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 
@@ -19,7 +18,7 @@ def atomic_write(path: Path, data: bytes | str, mode: int = 0o644) -> Path:
     path = Path(path)
     if isinstance(data, str):
         data = data.encode("utf-8")
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    fd, tmp = temporary(path)
     try:
         with os.fdopen(fd, "wb") as f:
             os.fchmod(f.fileno(), mode)
@@ -35,6 +34,19 @@ def atomic_write(path: Path, data: bytes | str, mode: int = 0o644) -> Path:
         raise
     sync_folder(path.parent)
     return path
+
+
+def temporary(path: Path) -> tuple[int, Path]:
+    """A new file beside ``path`` (mode 0600, opened for writing) and its name, ``.NAME.RANDOM.tmp``:
+    what ``tempfile.mkstemp`` makes, without importing it (a cold pbem play spares ``shutil`` and
+    the compression modules it brings)."""
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0)
+    while True:
+        tmp = path.parent / f".{path.name}.{os.urandom(6).hex()}.tmp"
+        try:
+            return os.open(tmp, flags, 0o600), tmp
+        except FileExistsError:  # pragma: no cover - 48 random bits met a stray file
+            continue
 
 
 def sync_folder(folder: Path) -> None:

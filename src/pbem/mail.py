@@ -18,7 +18,6 @@ settings (``pbem mail address``).
 from __future__ import annotations
 
 import json
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,6 +54,8 @@ def load_config(home: Path) -> MailConfig:
     path = home / CONFIG
     if not path.exists():
         return MailConfig()
+    import tomllib  # only where there are settings to read: pbem play reads this file
+
     try:
         data = tomllib.loads(path.read_text())
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
@@ -144,12 +145,13 @@ def thread_root(game_id: str) -> str:
 
 def message_id(game_id: str, sender: str) -> str:
     import re
-    from email.utils import make_msgid
 
-    domain = bare_address(sender).rpartition("@")[2]
+    from .mime import is_address, message_id as new_id
+
+    domain = (sender if is_address(sender) else bare_address(sender)).rpartition("@")[2]
     if not re.fullmatch(r"[A-Za-z0-9.-]{1,200}", domain or ""):
         domain = PLACEHOLDER
-    return make_msgid(idstring=f"pbem-{game_id[:16]}", domain=domain)
+    return new_id(f"pbem-{game_id[:16]}", domain)
 
 
 def _short(text: str, width: int = 90) -> str:
@@ -220,29 +222,37 @@ def email_policy():
 
 
 def compose(campaign, to_side: str, files: list[Path], body: str, sender: str, subject: str | None = None,
-            automatic: bool = False):
-    """A ready-to-send message to ``to_side``: ``body``, then the turn files inline and attached.
+            automatic: bool = False) -> bytes:
+    """A ready-to-send message to ``to_side``, as it is saved: ``body``, then the turn files inline
+    and attached.  A plain one (bare addresses, ASCII text) is written by ``pbem.mime``, the same
+    bytes without importing ``email``; any other by ``email``.
 
     An address not known yet is written as ``SIDE@pbem.invalid``; ``send`` puts in the address
     recorded by then (``pbem mail address``), or keeps the message waiting for one."""
-    from email.message import EmailMessage
+    from .mime import plain
 
     game = campaign.genesis["game"]
-    msg = EmailMessage(policy=email_policy())
-    msg["From"] = sender or address(campaign, campaign.side) or f"{campaign.side}@{PLACEHOLDER}"
-    msg["To"] = address(campaign, to_side) or f"{to_side}@{PLACEHOLDER}"
-    msg["Subject"] = " ".join(f"{tag(campaign)} {subject or (files[0].name if files else '')}".split())
-    msg["Message-ID"] = message_id(game, str(msg["From"]))
-    msg["References"] = thread_root(game)
-    msg["X-Pbem-Game"] = game
-    msg["X-Pbem-To-Side"] = to_side
+    sender = sender or address(campaign, campaign.side) or f"{campaign.side}@{PLACEHOLDER}"
+    headers = [("From", sender), ("To", address(campaign, to_side) or f"{to_side}@{PLACEHOLDER}"),
+               ("Subject", " ".join(f"{tag(campaign)} {subject or (files[0].name if files else '')}".split())),
+               ("Message-ID", message_id(game, sender)), ("References", thread_root(game)),
+               ("X-Pbem-Game", game), ("X-Pbem-To-Side", to_side)]
     if automatic:  # RFC 3834: written by a program, not a person: vacation notices stay quiet
-        msg["Auto-Submitted"] = "auto-generated"
-    inline = "\n".join(f.read_text() for f in files)
-    msg.set_content(f"{body}\n\n--- turn file (also attached) ---\n\n{inline}")
-    for f in files:
-        msg.add_attachment(f.read_text(), subtype="plain", filename=f.name)
-    return msg
+        headers.append(("Auto-Submitted", "auto-generated"))
+    texts = [(f.name, f.read_text()) for f in files]
+    content = f"{body}\n\n--- turn file (also attached) ---\n\n" + "\n".join(text for _, text in texts)
+    written = plain(headers, content, texts)
+    if written is not None:
+        return written
+    from email.message import EmailMessage
+
+    msg = EmailMessage(policy=email_policy())
+    for name, value in headers:
+        msg[name] = value
+    msg.set_content(content)
+    for name, text in texts:
+        msg.add_attachment(text, subtype="plain", filename=name)
+    return msg.as_bytes(policy=email_policy())
 
 
 def outbox_dir(campaign) -> Path:
@@ -352,7 +362,9 @@ def view_text(campaign, side: str, seq: int, with_status: bool = False):
 
 
 def save_message(campaign, msg, stem: str) -> Path:
-    return atomic_write(outbox_dir(campaign) / f"{stem}.eml", msg.as_bytes(policy=email_policy()))
+    """``msg``: a message (``email``'s) or its bytes (``compose``)."""
+    data = msg if isinstance(msg, bytes) else msg.as_bytes(policy=email_policy())
+    return atomic_write(outbox_dir(campaign) / f"{stem}.eml", data)
 
 
 def mail_for_file(campaign, path: Path, sender: str = "") -> list[Path]:

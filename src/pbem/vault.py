@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import PbemError
-from .files import atomic_write
+from .files import atomic_write, temporary
 from .lock import crash_point
 
 SCHEME = "scrypt-chacha20poly1305"
@@ -57,9 +57,7 @@ def write(path: Path, data: dict[str, Any], passphrase: bytes | None = None) -> 
         raise PbemError("cannot write this campaign's secrets", f"{path.parent}: {e.strerror or e}",
                         code="unwritable") from None
     if os.environ.get("PBEM_CRASH_AT") == "secrets:write":  # tests: die half-way through the write
-        import tempfile
-
-        fd, _ = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        fd, _ = temporary(path)
         os.write(fd, blob[: len(blob) // 2])
         crash_point("secrets:write")
     try:
