@@ -64,3 +64,20 @@ def test_a_claim_naming_the_wrong_since_is_refused(tmp_path, runner):
     d.deliver(d.play("red"), "bob")  # blue owes since #2
     _refused(d, _claim(d, "blue", 0), "not-owed")
     _refused(d, _claim(d, "red", 2), "not-owed")  # against oneself
+
+
+def test_a_claim_is_checked_against_the_match_it_names_after_the_game_goes_on(tmp_path, runner):
+    """verify replays each envelope's state in place (engine.match.advance own=True); the match a
+    claim names is kept as it was then, however the game goes on after it."""
+    d = Duel(tmp_path, runner, "--deadline", "1")
+    d.deliver(d.play("red"), "bob")  # blue owes its reveal since #2
+    content = _claim(d, "blue", 2)
+    path = forge(d.identity(d.alice), content, d.root / "claim.pbem")
+    env = read_envelope(path)
+    with sqlite3.connect(d.bob.db) as c:
+        c.execute("insert into claims (hash, seq, author, raw, received_at) values (?, ?, ?, ?, ?)",
+                  (env.hash, env.seq, env.author, env.raw, "2026-01-01T00:00:00+00:00"))
+    assert "1 timeout claim(s)" in d.run(d.bob, "verify", d.bob.dir).output
+    d.play_out()  # the game goes on to its end: reveals, fire, rolls resolved
+    result = d.run(d.bob, "verify", d.bob.dir)
+    assert "OK:" in result.output and "1 timeout claim(s)" in result.output, result.output

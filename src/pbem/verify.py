@@ -14,6 +14,8 @@ from pathlib import Path
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from pbem_engine.core import copy_state
+
 from . import history, signatures
 from .armor import find_blocks
 from .envelope import open_block
@@ -96,8 +98,8 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
                     raise VerifyError("stored envelope does not match its index columns",
                                       f"{where}: stored as #{seq} {author} {kind} {digest[:16]}…, signed as "
                                       f"#{env.seq} {env.author} {env.kind} {env.hash[:16]}…")
-                # The match before is not read again, unless a claim names it: its state is changed in place.
-                applied = history.apply(env, genesis, match, head, build, own=seq - 1 not in claimed)
+                # The match before is not read again (a claim's is kept as a copy): its state is changed in place.
+                applied = history.apply(env, genesis, match, head, build, own=True)
             except VerifyError:
                 raise
             except PbemError as e:
@@ -108,8 +110,9 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
                 ledger.derive(seq, applied.state_json, applied.state_hash, applied.events, applied.rolls)
             if genesis is None:
                 genesis = env.content
-            if seq in claimed:
-                replayed[seq] = ((env.hash, env.author), applied.state_hash, applied.match)
+            if seq in claimed:  # a copy: the next envelopes change this match's state in place, and one
+                # without actions shares it with the match after it
+                replayed[seq] = ((env.hash, env.author), applied.state_hash, copy_state(applied.match))
             match, head = applied.match, (seq, env.hash)
             actions += len(env.content["body"].get("actions", [])) or int("orders" in env.content["body"])
             dice += sum(len(r["values"]) for r in applied.rolls)
