@@ -24,17 +24,17 @@ Until ``b`` arrives, the action is *pending* and the game waits for it.
 from __future__ import annotations
 
 import hmac
-import math
 from typing import Any
 
 from . import private  # engine.referee only in a referee game
 from .deck_group import DeckError  # the deck modules themselves only where a game deals decks
 from .canonical import canonical_json, digest
+from .chain import (CHAIN_LENGTH, chain_checkpoints, chain_link, chain_links,  # noqa: F401 - the
+                    chain_step, checkpoint_every)  # protocol's public names, used by pbem and the tests
 from .core import (Game, IllegalAction, Prompt, RulesError, copy_state, flat_entries, forced, frozen_entries,
                    restore, snapshot, step)
 from .dice import Dice, DiceNotReady, NoDice, NoPrivateItems
 
-CHAIN_LENGTH = 4096
 MODES = ("sealed", "unsealed", "referee")
 
 
@@ -44,47 +44,6 @@ class ProtocolError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-# --- hash chains ------------------------------------------------------------
-
-def chain_step(game_id: str, side: str, link: bytes) -> bytes:
-    """The link before ``link`` in ``side``'s chain for this game."""
-    return digest("chain", game_id, side, link)
-
-
-def chain_links(game_id: str, side: str, secret: bytes, length: int = CHAIN_LENGTH) -> list[bytes]:
-    """All links ``x[0]..x[length]`` of the chain whose last link is ``secret``."""
-    links = [secret]
-    for _ in range(length):
-        links.append(chain_step(game_id, side, links[-1]))
-    links.reverse()
-    return links
-
-
-def checkpoint_every(length: int) -> int:
-    """The spacing of a chain's checkpoints: about the square root of its length, at least 64."""
-    return max(64, math.isqrt(length))
-
-
-def chain_checkpoints(game_id: str, side: str, secret: bytes, length: int) -> list[bytes]:
-    """Links ``x[e], x[2e], ...`` short of the secret (``e``: ``checkpoint_every``), kept with the
-    secret so that finding a link takes at most ``e`` steps, not up to ``length``."""
-    every = checkpoint_every(length)
-    return chain_links(game_id, side, secret, length)[every:length:every]
-
-
-def chain_link(game_id: str, side: str, secret: bytes, length: int, index: int,
-               checkpoints: list[bytes] | None = None) -> bytes:
-    """Link ``x[index]`` of the chain whose last link is ``secret``, from the nearest of
-    ``checkpoints`` (``chain_checkpoints``) at or after it, else from the secret."""
-    every, start, link = checkpoint_every(length), length, secret
-    k = -(-index // every)  # the first checkpoint at or after index: x[k * every]
-    if checkpoints and 1 <= k <= len(checkpoints):
-        start, link = k * every, checkpoints[k - 1]
-    for _ in range(start - index):
-        link = chain_step(game_id, side, link)
-    return link
 
 
 def declarations_hash(actions: list[Any]) -> str:

@@ -1,0 +1,53 @@
+"""Each side's hash chain: a secret ``x[N]`` and its anchor ``x[0]``, where
+``x[i-1] = H(chain | game | side | x[i])``.  Every envelope a side signs after joining reveals
+its next link (``engine.match`` checks it against the previous one); nobody can predict the
+next link, and nobody can skip one.  The side keeps checkpoints beside its secret, so that
+finding a link takes about the square root of ``N`` steps, not up to ``N``.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .canonical import digest
+
+CHAIN_LENGTH = 4096
+
+
+def chain_step(game_id: str, side: str, link: bytes) -> bytes:
+    """The link before ``link`` in ``side``'s chain for this game."""
+    return digest("chain", game_id, side, link)
+
+
+def chain_links(game_id: str, side: str, secret: bytes, length: int = CHAIN_LENGTH) -> list[bytes]:
+    """All links ``x[0]..x[length]`` of the chain whose last link is ``secret``."""
+    links = [secret]
+    for _ in range(length):
+        links.append(chain_step(game_id, side, links[-1]))
+    links.reverse()
+    return links
+
+
+def checkpoint_every(length: int) -> int:
+    """The spacing of a chain's checkpoints: about the square root of its length, at least 64."""
+    return max(64, math.isqrt(length))
+
+
+def chain_checkpoints(game_id: str, side: str, secret: bytes, length: int) -> list[bytes]:
+    """Links ``x[e], x[2e], ...`` short of the secret (``e``: ``checkpoint_every``), kept with the
+    secret so that finding a link takes at most ``e`` steps, not up to ``length``."""
+    every = checkpoint_every(length)
+    return chain_links(game_id, side, secret, length)[every:length:every]
+
+
+def chain_link(game_id: str, side: str, secret: bytes, length: int, index: int,
+               checkpoints: list[bytes] | None = None) -> bytes:
+    """Link ``x[index]`` of the chain whose last link is ``secret``, from the nearest of
+    ``checkpoints`` (``chain_checkpoints``) at or after it, else from the secret."""
+    every, start, link = checkpoint_every(length), length, secret
+    k = -(-index // every)  # the first checkpoint at or after index: x[k * every]
+    if checkpoints and 1 <= k <= len(checkpoints):
+        start, link = k * every, checkpoints[k - 1]
+    for _ in range(start - index):
+        link = chain_step(game_id, side, link)
+    return link
