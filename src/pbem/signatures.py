@@ -73,9 +73,10 @@ def wanted(total: int) -> bool:
 class Ahead:
     """Signature checks on a thread of this process, for a history too short to repay a fork
     (or where there is no fork): pyca's check releases the GIL, so on a second core the thread
-    checks while the replay goes on here.  The replay never waits for it: an envelope the
-    thread has not yet found well signed is checked here, as without it, and the thread skips
-    what the replay has passed.  Envelopes are read ``WINDOW`` at a time: memory stays flat."""
+    checks while the replay goes on here.  Each envelope is checked once, by one of the two: one
+    the thread has not reached when the replay does is checked here, as without it (the thread
+    skips it), and the replay waits only for a check already under way.  Envelopes are read
+    ``WINDOW`` at a time: memory stays flat."""
 
     WINDOW = 256
 
