@@ -260,7 +260,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     over = game.outcome(match["game"]) is not None
     if over and (actions or body.get("private_secret") is None):
         raise ProtocolError("game-over", "the game is over; only private secrets may still be revealed")
-    records = _copy_records(match["private"]) if "private" in match else None
+    records = (match["private"] if own else _copy_records(match["private"])) if "private" in match else None
     ctx = None
     if records is not None:
         ctx = private.PrivateContext(match["game_id"], seq, side, records, {s: c["link"] for s, c in chains.items()},
@@ -269,7 +269,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     state, pending = match["game"], match["pending"]
     events: list[dict[str, Any]] = []
     rolls: list[dict[str, Any]] = []
-    decks = copy_state(match["decks"]) if "decks" in match else None
+    decks = (match["decks"] if own else copy_state(match["decks"])) if "decks" in match else None
     if decks is not None:
         from . import deck_table
     owes_deck = decks is not None and not over and bool(deck_table.owed(decks, side))
