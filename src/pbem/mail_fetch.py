@@ -9,8 +9,8 @@ from pathlib import Path
 
 from . import limits
 from .errors import PbemError
-from .mail import (PLACEHOLDER, MailConfig, address, email_policy, known_senders, message_id, outbox_dir,
-                   save_message, tag, thread_root)
+from .mail import MailConfig, address, known_senders
+from .mail_notes import Answering, Note, Refusal, Seen, answer
 
 
 # --- receiving ---------------------------------------------------------------------------
@@ -34,79 +34,6 @@ from .mail import (PLACEHOLDER, MailConfig, address, email_policy, known_senders
 _ENVIRONMENT = {"busy", "locked", "no-secrets"}
 _FULL = {"ENOSPC", "EDQUOT", "EROFS", "EIO", "EACCES", "EPERM"}
 _SHOWN_ELSEWHERE = 10  # lines for messages that are not this game's, per run; then a count
-
-
-@dataclass
-class Refusal:
-    """A message (or one damaged block in it) that could not be used."""
-
-    message: str  # which message: "message 7" (an IMAP UID) or a Maildir file's name
-    sender: str  # its From, as shown (decoded, no control characters, shortened)
-    subject: str
-    reason: str  # "code: reason", then "  detail" on a second line
-    reply_to: str = ""  # where a polite reply may go ('' for nowhere)
-    date: str = ""
-
-    def __iter__(self):  # unpacks as (sender, subject, reason), as it always has
-        return iter((self.sender, self.subject, self.reason))
-
-    @property
-    def line(self) -> str:
-        head, _, detail = self.reason.partition("\n")
-        return head + (f" ({detail.strip()})" if detail.strip() else "")
-
-    @property
-    def code(self) -> str:
-        return self.reason.partition(":")[0]
-
-
-@dataclass
-class Note:
-    """One message read: what it was and what was done with it."""
-
-    message: str
-    sender: str = ""
-    subject: str = ""
-    date: str = ""
-    kind: str = "empty"  # accepted, duplicate, refused, empty (no turn file), elsewhere (not this game's)
-    done: list[str] = field(default_factory=list)  # "accepted #3 from blue", "already had #3 from blue"
-    refusals: list[Refusal] = field(default_factory=list)
-    automatic: str = ""  # why a machine sent it ('' for a person)
-    bounce: str = ""  # what a delivery report says failed
-    others: list[str] = field(default_factory=list)  # other games named in it
-    for_us: bool = False  # it names this game
-    answer: str = ""  # "answered" or "not answered: why" ('' when no answer was due)
-    learned: str = ""  # "allied is alice@example.org"
-    authors: list[str] = field(default_factory=list)  # the parties whose new turn files it brought
-    blocks_elsewhere: bool = False  # it holds turn files of other games
-
-    @property
-    def what(self) -> str:
-        """The message as a person finds it in a mail program: from whom, its subject, its date."""
-        return f"{self.sender or 'an unknown sender'} ({self.subject!r}" + (f", {self.date})" if self.date else ")")
-
-    def line(self) -> tuple[str, bool]:
-        """(one line: what this message was and what was done, on stderr?)"""
-        tail = f"; {self.answer}" if self.answer else ""
-        tail += f"; {self.learned} (its From; pbem mail address changes it)" if self.learned else ""
-        if (self.bounce or self.automatic.startswith("a delivery")) and self.for_us:
-            text = self.bounce or "a delivery report"
-            return (f"BOUNCE from {self.what}: {text}: check the address (pbem mail address SIDE ADDRESS), "
-                    f"then pbem mail send outbox/sent/FILE or pbem resend{tail}", True)
-        done = "; ".join(self.done)
-        if self.refusals:
-            reasons = "; ".join(r.line for r in self.refusals)
-            head = f"{done}; " if done else ""
-            return (f"{head}REFUSED a message from {self.what}: {reasons}{tail}", True)
-        if self.kind in ("accepted", "duplicate"):
-            return (f"{done}: {self.what}{tail}", False)
-        if self.kind == "elsewhere":
-            games = ", ".join(sorted(self.others)[:3])
-            what = ("a bounce of mail" if self.bounce else "turn files" if self.blocks_elsewhere
-                    else "an automatic message" if self.automatic else "a message in the thread")
-            return (f"not for this game: {self.what}, {what} of game {games}{tail}", False)
-        auto = f", {self.automatic}" if self.automatic else ""
-        return (f"no turn file in a message from {self.what}{auto}{tail}", False)
 
 
 @dataclass
@@ -281,23 +208,7 @@ def _seen(campaign, key: str) -> set[str]:
         raise PbemError("the campaign's record of mail read is damaged", f"setting {key!r}", code="bad-campaign") from None
 
 
-@dataclass
-class _Seen:
-    """What the headers of a message say (all shown text: decoded, no control characters)."""
-
-    sender: str = ""
-    subject: str = ""
-    date: str = ""
-    reply_to: str = ""
-    from_address: str = ""
-    automatic: str = ""
-    bounce: str = ""
-    thread: str = ""
-    message_id: str = ""
-    references: str = ""
-
-
-def _headers(msg) -> _Seen:
+def _headers(msg) -> Seen:
     from .mailbox_in import (
         automatic,
         bounce_report,
@@ -308,7 +219,7 @@ def _headers(msg) -> _Seen:
         thread_ids,
     )
 
-    return _Seen(header(msg, "From"), header(msg, "Subject"), header(msg, "Date", 60), reply_address(msg),
+    return Seen(header(msg, "From"), header(msg, "Subject"), header(msg, "Date", 60), reply_address(msg),
                  from_address(msg), automatic(msg), bounce_report(msg), thread_ids(msg),
                  raw_header(msg, "Message-ID")[:300], raw_header(msg, "References")[:2000])
 
@@ -327,14 +238,14 @@ def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, k
     from .mailbox_in import PartBudget, message_texts, one_line, read_message
 
     note = Note(label)
-    seen_headers = _Seen()
+    seen_headers = Seen()
     out.new += 1
     texts: list[str] = []
 
     def refuse(reason: str) -> None:
         note.refusals.append(Refusal(label, note.sender, note.subject, reason, seen_headers.reply_to, note.date))
 
-    def take(h: _Seen) -> None:
+    def take(h: Seen) -> None:
         nonlocal seen_headers
         seen_headers = h
         note.sender, note.subject, note.date = h.sender, h.subject, h.date
@@ -385,7 +296,7 @@ def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, k
     learned = _learn(campaign, note, seen_headers)
     if answering is not None:
         try:
-            _answer(campaign, note, seen_headers, answering, key, uid)
+            answer(campaign, note, seen_headers, answering, key, uid)
         except PbemError as e:
             if e.code in _ENVIRONMENT:
                 raise
@@ -500,7 +411,7 @@ def _ingest_texts(campaign, label: str, texts: list[str], note: Note, out: Fetch
     out.skipped += [f"#{e.seq} from {e.author}: {why}" for e, why in result.skipped]
 
 
-def _learn(campaign, note: Note, h: _Seen) -> tuple[str, str] | None:
+def _learn(campaign, note: Note, h: Seen) -> tuple[str, str] | None:
     """A party whose address is not recorded yet: its address is the From of the first person's
     mail that brought a signed turn file of it (a join, usually).  Said in the message's line."""
     authors = [a for a in note.authors if a != campaign.side]
@@ -511,123 +422,3 @@ def _learn(campaign, note: Note, h: _Seen) -> tuple[str, str] | None:
         return None
     note.learned = f"{side} is {h.from_address}"
     return side, h.from_address
-
-
-@dataclass
-class Answering:
-    """How an unattended mailbox answers: from which address; which addresses are its own."""
-
-    sender: str
-    own: set[str] = field(default_factory=set)
-
-
-def _answer(campaign, note: Note, h: _Seen, answering: Answering, key: str, uid: str) -> None:
-    """Answer a message of this game from one of its players that could not be used at all."""
-    import hashlib
-
-    if note.kind not in ("refused", "empty") or (note.kind == "empty" and not note.for_us):
-        return
-    if note.bounce or note.automatic:
-        note.answer = "not answered" if note.for_us or note.refusals else ""  # the line says why: automatic
-        return
-    if not h.reply_to:
-        note.answer = "not answered: no usable sender address (or sent by a machine)"
-        return
-    if h.reply_to.lower() in answering.own:
-        note.answer = "not answered: it came from this mailbox's own address"
-        return
-    if not note.for_us:
-        note.answer = "not answered: nothing in it names this game (another game's mail, or older)"
-        return
-    known = known_senders(campaign)
-    to = h.reply_to if h.reply_to.lower() in known else (h.from_address if h.from_address.lower() in known else "")
-    if not to:
-        note.answer = (f"not answered: {h.reply_to} is not the address of a player of this game "
-                       "(pbem mail address SIDE ADDRESS)")
-        return
-    name = "reply-" + hashlib.sha256(f"{key}\0{uid}".encode()).hexdigest()[:16]
-    outbox = outbox_dir(campaign)
-    if not any((outbox / sub / f"{name}.eml").exists() for sub in ("", "sent", "failed")):
-        polite_reply(campaign, to, note, answering.sender, h, name)
-    from .lock import crash_point
-
-    crash_point("mail:answered")  # the answer is written, the message not yet marked read
-    note.answer = "answered"
-
-
-def _clean_reason(campaign, text: str, label: str) -> str:
-    """A reason as a player may read it: no local paths, no mailbox numbers."""
-    import re
-
-    for prefix in {str(campaign.dir.resolve()), str(campaign.dir)}:
-        text = text.replace(prefix.rstrip("/") + "/", "")
-    text = re.sub(r"(?:[A-Za-z]:)?(?:[/\\][^\s/\\;,()'\"]+)+[/\\]([^\s/\\;,()'\"]+)", r"\1", text)
-    return text.replace(f"{label}: ", "").replace(label, "your message")
-
-
-def polite_reply(campaign, to: str, note: Note, from_address: str, h: _Seen | None = None,
-                 name: str | None = None) -> Path:
-    """An answer to a message that could not be used, in the outbox (RFC 3834: marked
-    auto-replied, threaded under the message it answers).  ``to`` must be one clean address;
-    the answer names the message by its subject and date, never quotes a turn file, and
-    never shows a local path."""
-    from email.message import EmailMessage
-
-    from .mailbox_in import CONTROL_CHARS
-
-    h = h or _Seen()
-    game = campaign.genesis["game"]
-    subject = CONTROL_CHARS.sub(" ", note.subject).strip()[:200]
-    subject = " ".join(subject.split()) or f"{tag(campaign)} your message"
-    msg = EmailMessage(policy=email_policy())
-    msg["From"] = from_address or address(campaign, campaign.side) or f"{campaign.side}@{PLACEHOLDER}"
-    msg["To"] = to
-    msg["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
-    msg["Message-ID"] = message_id(game, str(msg["From"]))
-    msg["Auto-Submitted"] = "auto-replied"  # RFC 3834: no auto-reply answers it back
-    msg["X-Pbem-Game"] = game
-    import re
-
-    original = h.message_id if re.fullmatch(r"<[^<>\s]{1,250}>", h.message_id or "") else ""
-    refs = [r for r in re.findall(r"<[^<>\s]{1,250}>", h.references)][-10:]
-    if original:
-        msg["In-Reply-To"] = original
-    thread = [r for r in dict.fromkeys(refs + [original, thread_root(game)]) if r]
-    msg["References"] = " ".join(thread)
-    which = f"Your message {note.subject!r}" + (f" of {note.date}" if note.date else "")
-    codes = {r.code for r in note.refusals}
-    reasons = "\n".join(f"  {_clean_reason(campaign, r.reason, r.message)}" for r in note.refusals)
-    if "equivocation" in codes:
-        what = ("was refused as equivocation: it holds a second, different turn file for a number that already "
-                "has one signed by you. The first one stands; both are kept as evidence of the conflict, and "
-                "nothing in your message was recorded.")
-        advice = ("Play from one copy of your campaign only. If you think this is a mistake, write to the "
-                  "referee in person.")
-    elif "cheating" in codes:
-        what = "was refused: a turn file in it breaks the rules of the game, and it is kept as evidence."
-        advice = "Nothing in your message was recorded."
-    elif note.refusals:
-        what = "could not be used for our game, and nothing in it was recorded:"
-        advice = ("Please check that you sent the turn file pbem wrote for you, attached or pasted whole (from "
-                  "its BEGIN PBEM TURN line to its END PBEM TURN line), and send it again.")
-    else:
-        what = "holds no turn file for our game, so nothing was recorded."
-        advice = ("This mailbox is read by a program. Send your turn files as pbem writes them (pbem mail send "
-                  "does it); anything else reaches the referee only when they read the mailbox themselves.")
-    waiting = campaign.waiting()
-    known = known_senders(campaign)
-    side = known.get(to.lower(), "")
-    if waiting is None:
-        now = "The game is over."
-    elif waiting["side"] == side:
-        now = "The game is waiting for you."
-    else:
-        now = f"The game is waiting for {waiting['side']}."
-    body = ["Hello,", "", f"{which} {what}"]
-    if reasons and "equivocation" not in codes:
-        body += ["", reasons]
-    body += ["", advice, "", now, "", f"-- the pbem mailbox of {campaign.game.title}, game {game[:8]}"]
-    msg.set_content("\n".join(body) + "\n")
-    return save_message(campaign, msg, name or f"reply-{msg['Message-ID'].strip('<>').split('@')[0][-16:]}")
-
-

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from .errors import PbemError
 from .mail import MailConfig, address, bare_address, write_outbox
-from .mail_fetch import Answering, Fetched, Note, fetch
+from .mail_fetch import Fetched, fetch
+from .mail_notes import Answering, Note
 from .mail_send import Sending, pending_outbox, send
 
 
