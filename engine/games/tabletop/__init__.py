@@ -23,7 +23,7 @@ from typing import Any
 from pbem_engine.core import IllegalAction, Outcome, Prompt, RulesError
 from pbem_engine.dice import Dice
 
-from . import orders
+from . import orders, parse
 
 
 class TableTop:
@@ -117,7 +117,7 @@ class TableTop:
 
     def parse_order(self, state: dict[str, Any], side: str, text: str,
                     known: dict[str, str] | None = None) -> dict[str, Any]:
-        return orders.parse(self, state, side, text, known)
+        return parse.parse(self, state, side, text, known)
 
     def apply(self, state: dict[str, Any], side: str, action: dict[str, Any], dice: Dice):
         return orders.apply(self, state, side, action, dice)
