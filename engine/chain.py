@@ -51,3 +51,13 @@ def chain_link(game_id: str, side: str, secret: bytes, length: int, index: int,
     for _ in range(start - index):
         link = chain_step(game_id, side, link)
     return link
+
+
+def next_link(game_id: str, side: str, secret: bytes, length: int, index: int, checkpoints: list[bytes],
+              before: str) -> bytes:
+    """Link ``x[index]``, found from ``checkpoints`` where the one found hashes to ``before`` (the
+    link revealed last, hex), else from the secret alone (a damaged checkpoint is passed over)."""
+    link = chain_link(game_id, side, secret, length, index, checkpoints)
+    if checkpoints and chain_step(game_id, side, link).hex() != before:
+        link = chain_link(game_id, side, secret, length, index)
+    return link

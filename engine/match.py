@@ -30,7 +30,7 @@ from . import private  # engine.referee only in a referee game
 from .deck_group import DeckError  # the deck modules themselves only where a game deals decks
 from .canonical import canonical_json, digest
 from .chain import (CHAIN_LENGTH, chain_checkpoints, chain_link, chain_links,  # noqa: F401 - the
-                    chain_step, checkpoint_every)  # protocol's public names, used by pbem and the tests
+                    chain_step, checkpoint_every, next_link)  # protocol's public names, used by pbem and the tests
 from .core import (Game, IllegalAction, Prompt, RulesError, copy_state, flat_entries, forced, frozen_entries,
                    restore, snapshot, step)
 from .dice import Dice, DiceNotReady, NoDice, NoPrivateItems

@@ -354,12 +354,9 @@ class Campaign:
         index = now["index"] + 1
         if index > data["length"]:
             raise PbemError("hash chain exhausted", f"all {data['length']} links are used", code="chain-exhausted")
-        chain = (data["game"], data["side"], bytes.fromhex(data["secret"]), data["length"], index)
         checkpoints = [bytes.fromhex(c) for c in data.get("checkpoints") or []]  # none in an older campaign
-        link = protocol.chain_link(*chain, checkpoints)
-        if checkpoints and protocol.chain_step(data["game"], data["side"], link).hex() != now["link"]:
-            link = protocol.chain_link(*chain)  # a damaged checkpoint: the secret alone decides
-        return link.hex()
+        return protocol.next_link(data["game"], data["side"], bytes.fromhex(data["secret"]), data["length"], index,
+                                  checkpoints, now["link"]).hex()
 
     def _draft_file(self) -> Path | None:
         """Where the draft is: with the secrets; an older pbem kept it in the campaign folder."""
