@@ -292,11 +292,11 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         actor_link = {"side": pending["side"], "index": pending["index"], "link": pending["link"]}
         other_link = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
         state, new_events, new_rolls = _resolve(game, match, state, pending["action"], pending["declared_in"], seq,
-                                                actor_link, other_link, pending["declarations"], "sealed", ctx)
+                                                actor_link, other_link, pending["declarations"], "sealed", ctx, own)
         events += new_events
         rolls += new_rolls
         pending = None
-        owned = True  # step gave _resolve a copy of its own
+        owned = True  # step gave _resolve a copy of its own, or it is ours already
     elif not actions and body.get("private_secret") is None and not _opening_owed(game, match, side) \
             and not owes_deck:
         raise ProtocolError("nothing-to-do", f"{side} sent no actions and owes no reveal")
@@ -556,12 +556,13 @@ def _reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: 
 
 def _resolve(game: Game, match: dict[str, Any], state: dict[str, Any], action: dict[str, Any], declared_in: int,
              resolved_in: int, actor: dict[str, Any], other: dict[str, Any], declarations: str, mode: str,
-             ctx: private.PrivateContext | None = None
+             ctx: private.PrivateContext | None = None, in_place: bool = False
              ) -> tuple[dict[str, Any], list[dict[str, Any]], list[dict[str, Any]]]:
-    """Apply ``action`` with dice seeded by both links; every roll records its inputs."""
+    """Apply ``action`` with dice seeded by both links; every roll records its inputs.  ``in_place``:
+    ``state`` is the caller's own (``advance`` with ``own``), changed rather than copied."""
     seed = roll_seed(match["game_id"], declared_in, actor["link"], other["link"], declarations)
     dice = _with(Dice(seed), ctx)
-    state, events = step(game, state, actor["side"], action, dice)
+    state, events = step(game, state, actor["side"], action, dice, in_place=in_place)
     source = {"actor": actor["side"], "declared_in": declared_in, "resolved_in": resolved_in, "mode": mode,
               "links": [actor, other], "declarations": declarations, "seed": seed.hex()}
     return state, events, [dict(r, **source) for r in dice.rolls]
