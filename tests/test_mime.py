@@ -93,3 +93,15 @@ def test_message_ids_are_of_make_msgids_form_and_differ():
     ids = {mime.message_id("pbem-0123", "example.org") for _ in range(50)}
     assert len(ids) == 50
     assert all(re.fullmatch(r"<\d+\.\d+\.\d+\.pbem-0123@example\.org>", i) for i in ids)
+
+
+@pytest.mark.parametrize("length", [980, 985, 988, 989, 990, 995, 1000])
+def test_a_subject_near_the_longest_line_is_written_as_email_writes_it_or_declined(length):
+    plain = [("From", "a@b.c"), ("To", "d@e.f")]
+    for subject in (" ".join(["w" * 9] * (length // 10)) + "x" * (length % 10), "w" * length):
+        check(plain + [("Subject", subject)], "text\n", [("f.pbem", "x\n")])
+
+
+@pytest.mark.parametrize("sender", ["a..b@c.d", ".a@b.c", "a.@b.c", "A+B@Ex.COM", "-@-", "a@b..c", "a_b@c_d"])
+def test_odd_but_bare_addresses_are_written_as_email_writes_them_or_declined(sender):
+    check([("From", sender), ("To", "d@e.f"), ("Subject", "s")], "text\n", [("f.pbem", "x\n")])
