@@ -245,7 +245,6 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
 
         if "ingest" in parts:
             floor_cold = _cold(FLOOR_COMMAND, repeat)
-        if "ingest" in parts:
             small_time = _ingest_time(small_db, small_extra, root / "small-ingest", repeat)
             big_time = _ingest_time(big_db, big_extra, root / "big-ingest", repeat)
             r_small, r_big = small_time / floor_cold, big_time / floor_cold
