@@ -4,14 +4,13 @@ pbem.mail.compose builds, under pbem.mail.email_policy), and declines anything i
 from __future__ import annotations
 
 from email.generator import Generator
-from email.message import EmailMessage
 
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from pbem import mime
-from pbem.mail import email_policy
+from pbem.mail import by_email
 
 BOUNDARY = "===============0123456789012345678=="
 printable = st.characters(min_codepoint=0x20, max_codepoint=0x7E)
@@ -24,16 +23,6 @@ lines = st.lists(st.one_of(st.text(printable, max_size=90), st.text(printable, m
                  max_size=12)
 texts = st.builds(lambda ls, end: "\n".join(ls) + end, lines, st.sampled_from(["", "\n", "\n\n"]))
 anything = st.text(max_size=200)  # any letter at all: the writer declines or agrees
-
-
-def by_email(headers, body, attachments, boundary=BOUNDARY) -> bytes:
-    msg = EmailMessage(policy=email_policy())
-    for name, value in headers:
-        msg[name] = value
-    msg.set_content(body)
-    for name, text in attachments:
-        msg.add_attachment(text, subtype="plain", filename=name)
-    return msg.as_bytes(policy=email_policy())
 
 
 @pytest.fixture(autouse=True)

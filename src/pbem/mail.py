@@ -242,15 +242,19 @@ def compose(campaign, to_side: str, files: list[Path], body: str, sender: str, s
     texts = [(f.name, f.read_text()) for f in files]
     content = f"{body}\n\n--- turn file (also attached) ---\n\n" + "\n".join(text for _, text in texts)
     written = plain(headers, content, texts)
-    if written is not None:
-        return written
+    return written if written is not None else by_email(headers, content, texts)
+
+
+def by_email(headers: list[tuple[str, str]], body: str, attachments: list[tuple[str, str]]) -> bytes:
+    """The message written by the ``email`` package: ``headers`` in order, the text ``body``, then
+    the text files ``attachments`` ((file name, text) pairs).  What ``pbem.mime.plain`` must equal."""
     from email.message import EmailMessage
 
     msg = EmailMessage(policy=email_policy())
     for name, value in headers:
         msg[name] = value
-    msg.set_content(content)
-    for name, text in texts:
+    msg.set_content(body)
+    for name, text in attachments:
         msg.add_attachment(text, subtype="plain", filename=name)
     return msg.as_bytes(policy=email_policy())
 

@@ -1,8 +1,8 @@
 """A plain message written without the ``email`` package: the cold ``pbem play`` writes its turn
 file's mail, and importing ``email`` cost it about 8 ms.
 
-``plain`` writes only what it can write exactly as ``email`` does (an ``EmailMessage`` under
-``pbem.mail.email_policy``, its text set, text files attached, flattened with ``as_bytes``):
+``plain`` writes only what it can write exactly as ``email`` does (``pbem.mail.by_email``: an
+``EmailMessage`` under ``pbem.mail.email_policy``, its text set, text files attached):
 headers of printable ASCII with bare addresses and message ids, text of printable ASCII in
 lines short enough to travel as they are (7bit), file names of letters, digits and ``._-``.
 For anything else it returns None and the caller composes with ``email``, as before.
