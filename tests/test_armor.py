@@ -243,3 +243,23 @@ def test_mail_mangling_is_harmless(width, quote, newline, trailing, join) -> Non
     lines = ["Hello,", *block(HEADER, body).splitlines(), "bye"]
     text = newline.join(quote + line + trailing for line in lines) + newline
     assert_same(read_envelopes(text), ENV)
+
+
+@settings(max_examples=500, deadline=None)
+@given(env=st.sampled_from([ENV, ENV2]), data=st.data())
+def test_the_one_match_reading_agrees_with_the_line_by_line_scan(env, data) -> None:
+    """A stored envelope is read with one match (``_alone_as_written``); whatever it takes from a
+    text, changed anywhere by a character added, removed or replaced, is what ``scan`` finds."""
+    from pbem.armor import _alone_as_written, scan
+
+    text = env.raw
+    for _ in range(data.draw(st.integers(0, 2), label="changes")):
+        i = data.draw(st.integers(0, len(text)), label="at")
+        new = data.draw(st.sampled_from(PRINTABLE + ["\n", " ", "=", "\r", "é", ""]), label="new")
+        text = text[:i] + new + text[i + data.draw(st.integers(0, 1), label="drop"):]
+    fast = _alone_as_written(text)
+    if fast is not None:
+        found = scan(text)
+        assert found.blocks == [fast] and not found.damaged
+    else:
+        assert text != env.raw

@@ -173,24 +173,37 @@ def scan(text: str) -> Found:
     return Found(blocks, damaged)
 
 
+# A text that is one block exactly as ``armor`` writes it: the markers, the five header fields
+# (a value without whitespace), a blank line, base64 in full lines of WIDTH then the last, and a
+# newline after the END marker.
+_AS_WRITTEN = re.compile(
+    f"{re.escape(BEGIN)}\n" + "".join(f"{key}: (\\S+)\n" for key in HEADERS)
+    + f"\n((?:[A-Za-z0-9+/]{{{WIDTH}}}\n)*[A-Za-z0-9+/=]{{1,{WIDTH}}})\n{re.escape(END)}\n")
+
+
 def _alone_as_written(text: str) -> Block | None:
     """The one block of a text that holds nothing else, exactly as ``armor`` writes it (a stored
-    envelope, a turn file as sent): what ``scan`` would find, found without walking every line.
-    None for anything else, which ``scan`` reads.
+    envelope, a turn file as sent): what ``scan`` would find, found with one match instead of
+    walking every line.  None for anything else, which ``scan`` reads.
 
     :raises LimitError: the text is larger than ``pbem.limits.MAX_MAIL_BYTES``.
     """
     from . import limits
 
     limits.check_size(len(text), "MAX_MAIL_BYTES", "the text to read")
-    if not text.startswith(BEGIN) or text.count("PBEM") != 2 or "pbem" in text:
+    if text.count("PBEM") != 2 or "pbem" in text:
         return None  # no other line holds a marker, or a damaged one (scan looks for these words)
-    lines = text.splitlines()
-    if len(lines) < 9 or lines[0] != BEGIN or lines[-1] != END:
+    found = _AS_WRITTEN.fullmatch(text)
+    if found is None or len(text) - 2 > limits.value("MAX_TURN_FILE_BYTES"):
+        return None  # another shape, or too large (the block's size: its lines without the last newline)
+    body = found[len(HEADERS) + 1].replace("\n", "")
+    try:
+        payload = binascii.a2b_base64(body)  # the characters are base64's: the padding may be wrong
+    except binascii.Error:
         return None
-    if sum(map(len, lines)) + len(lines) - 2 > limits.value("MAX_TURN_FILE_BYTES"):
-        return None  # too large: scan says so
-    return _parse_as_written(lines)
+    if binascii.b2a_base64(payload, newline=False) != body.encode("ascii"):
+        return None  # not the one canonical encoding: scan refuses it with its reason
+    return Block(dict(zip(HEADERS, found.groups()[:len(HEADERS)])), payload, text)
 
 
 def _begin_like(cleaned: str) -> bool:

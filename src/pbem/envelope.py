@@ -161,14 +161,17 @@ def open_block(block: armor_mod.Block, *, signature_checked: bool = False) -> En
     return envelope
 
 
+_FIELD_TYPES = (("game", str), ("seq", int), ("prev", str), ("author", str), ("kind", str), ("engine", dict),
+                ("body", dict), ("state", str))
+
+
 def _check_fields(content: Any) -> None:
     if not isinstance(content, dict) or set(content) != FIELDS:
         got = sorted(content) if isinstance(content, dict) else type(content).__name__
         raise ArmorError("malformed envelope", f"expected fields {sorted(FIELDS)}, got {got}")
     if type(content["v"]) is not int or content["v"] != FORMAT:  # True == 1 in Python
         raise ArmorError("unsupported turn file format", f"format {content['v']!r}; this pbem reads format {FORMAT}")
-    checks = {"game": str, "seq": int, "prev": str, "author": str, "kind": str, "engine": dict, "body": dict, "state": str}
-    for name, kind in checks.items():
+    for name, kind in _FIELD_TYPES:
         if not isinstance(content[name], kind) or isinstance(content[name], bool):
             raise ArmorError("malformed envelope", f"field '{name}' must be {kind.__name__}")
     if content["kind"] not in KINDS:
