@@ -25,11 +25,12 @@ def movable(state: dict[str, Any], army: str, tok: str, occ: board.Occupancy | N
             if board.may_enter(state, army, s, occ) or is_landing(state, army, b["at"], s, occ)]
 
 
-def can_move(state: dict[str, Any], army: str, tok: str, occ: board.Occupancy) -> bool:
-    """Whether ``movable`` finds anywhere to go (it stops at the first place)."""
-    b = state["blocks"][tok]
-    return not b["stop"] and any(board.may_enter(state, army, s, occ) or is_landing(state, army, b["at"], s, occ)
-                                 for s in board.adjacent(b["at"]))
+def can_activate(state: dict[str, Any], army: str, space: str, occ: board.Occupancy) -> bool:
+    """8.1.1: whether some block of ``army`` at ``space`` may move (what ``movable`` finds for one
+    of them is somewhere).  The blocks of a space share its exits: only a stop sets one apart."""
+    blocks = state["blocks"]
+    return any(blocks[t]["army"] == army and not blocks[t]["stop"] for t in occ.get(space, ())) and any(
+        board.may_enter(state, army, s, occ) or is_landing(state, army, space, s, occ) for s in board.adjacent(space))
 
 
 def destinations(state: dict[str, Any], frame: dict[str, Any], army: str, tok: str,
@@ -69,7 +70,7 @@ def do_ops(state: dict[str, Any], frame: dict[str, Any], army: str, action: dict
     if do == "activate":  # 8.1.1
         space = action["space"]
         occ = board.occupancy(state)
-        if not any(can_move(state, army, t, occ) for t in board.tokens(state, space, army, occ)):
+        if not can_activate(state, army, space, occ):
             raise IllegalAction(f"no {army} block at {space} can move")
         frame["left"] -= 1
         state["frames"].append({"k": "move", "army": army, "space": space, "moved": [], "landing": {}})

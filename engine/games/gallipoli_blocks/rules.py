@@ -134,7 +134,7 @@ def ops_prompt(state: dict[str, Any], frame: dict[str, Any], side: str, army: st
     occ = board.occupancy(state)  # one reading of the board for every question below
     spaces = sorted({b["at"] for b in state["blocks"].values() if b["army"] == army})
     choices = [Choice(f"activate {board.name(s)}", {"do": "activate", "space": s}) for s in spaces
-               if any(ops.can_move(state, army, t, occ) for t in board.tokens(state, s, army, occ))]
+               if ops.can_activate(state, army, s, occ)]
     for src, dst in ops.attacks(state, army, occ):
         landing = " (a landing)" if ops.is_landing(state, army, src, dst, occ) else ""
         choices.append(Choice(f"attack {board.name(dst)} from {board.name(src)}{landing}",
