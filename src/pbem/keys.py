@@ -61,13 +61,35 @@ def _plain_seed(pem: bytes) -> bytes | None:
 
 
 class Identity:
-    """A named Ed25519 private key."""
+    """A named Ed25519 private key: a pyca key, or the 32-byte seed of one read from a plain key
+    file (``seed=``), which libsodium signs with.  Ed25519 signatures are deterministic, so both
+    give the same bytes (tests/test_keys.py); a cold ``pbem play`` is spared importing pyca."""
 
-    def __init__(self, name: str, private: Ed25519PrivateKey) -> None:
-        self.name, self.private = name, private
+    def __init__(self, name: str, private: Ed25519PrivateKey | None = None, *, seed: bytes | None = None) -> None:
+        if (private is None) == (seed is None):
+            raise ValueError("an identity is made of a pyca key or of a seed, one of the two")
+        self.name, self._private, self._seed = name, private, seed
+
+    @property
+    def private(self) -> Ed25519PrivateKey:
+        """The pyca key (made from the seed when first asked: to save it, or export it)."""
+        if self._private is None:
+            from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+            self._private = Ed25519PrivateKey.from_private_bytes(self._seed)
+        return self._private
+
+    @functools.cached_property
+    def _sodium_pair(self) -> tuple[bytes, bytes]:
+        """libsodium's public key and secret key of the seed."""
+        from nacl.bindings import crypto_sign_seed_keypair
+
+        return crypto_sign_seed_keypair(self._seed)
 
     @property
     def public(self) -> bytes:
+        if self._seed is not None:
+            return self._sodium_pair[0]
         return public_raw(self.private.public_key())
 
     @property
@@ -75,6 +97,10 @@ class Identity:
         return fingerprint(self.public)
 
     def sign(self, message: bytes) -> bytes:
+        if self._seed is not None:
+            from nacl.bindings import crypto_sign
+
+            return crypto_sign(message, self._sodium_pair[1])[:64]  # the signature, then the message
         return self.private.sign(message)
 
 
@@ -191,8 +217,6 @@ class KeyStore:
         return identity
 
     def load(self, name: str, passphrase: Passphrase | None = None) -> Identity:
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
         key_path, _ = self._paths(name)
         try:
             pem = key_path.read_bytes()
@@ -201,8 +225,9 @@ class KeyStore:
             raise KeyError_(f"no identity '{name}'", f"known identities: {known}; make one with 'pbem keys new {name}'") from None
         seed = _plain_seed(pem)
         if seed is not None:
-            return Identity(name, Ed25519PrivateKey.from_private_bytes(seed))
+            return Identity(name, seed=seed)
         from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
         secret = None
         if b"ENCRYPTED" in pem:
