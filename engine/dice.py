@@ -77,14 +77,16 @@ class Dice:
             raise ValueError(f"cannot draw from {sides} outcomes")
         limit = _SPAN - _SPAN % sides
         out: list[int] = []
+        left = count
         words = self._words
-        while len(out) < count:
+        while left > 0:
             if not words:
                 self._word_refill()
                 words = self._words
             x = words.pop()
             if x < limit:
                 out.append(low + x % sides)
+                left -= 1
         return out
 
     def _record(self, purpose: str, spec: str, values: list[Any], result: Any = None) -> None:
@@ -128,7 +130,7 @@ class Dice:
         """Roll ``count`` dice and count successes: each die >= ``target``
         (or <= ``target`` with ``at_most``, for low-is-good games)."""
         values = self._faces(count, sides, 1)
-        hits = sum(1 for v in values if (v <= target if at_most else v >= target))
+        hits = len([v for v in values if v <= target] if at_most else [v for v in values if v >= target])
         op = "<=" if at_most else ">="
         self._record(purpose, f"{count}d{sides}{op}{target}", values, hits)
         return hits

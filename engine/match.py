@@ -212,7 +212,8 @@ def _opening_owed(game: Game, match: dict[str, Any], side: str | None) -> bool:
 
 
 def _other(game: Game, side: str) -> str:
-    return next(s for s in game.sides if s != side)
+    sides = game.sides  # two or more, all different: the first that is not ``side``
+    return sides[0] if sides[0] != side else sides[1]
 
 
 TURN_FIELDS = frozenset({"reveal", "actions", "private", "private_secret", "private_chosen", "decks"})

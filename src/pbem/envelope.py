@@ -171,8 +171,8 @@ def _check_fields(content: Any) -> None:
         raise ArmorError("malformed envelope", f"expected fields {sorted(FIELDS)}, got {got}")
     if type(content["v"]) is not int or content["v"] != FORMAT:  # True == 1 in Python
         raise ArmorError("unsupported turn file format", f"format {content['v']!r}; this pbem reads format {FORMAT}")
-    for name, kind in _FIELD_TYPES:
-        if not isinstance(content[name], kind) or isinstance(content[name], bool):
+    for name, kind in _FIELD_TYPES:  # parsed JSON: exact types (a bool is not an int here)
+        if type(content[name]) is not kind:
             raise ArmorError("malformed envelope", f"field '{name}' must be {kind.__name__}")
     if content["kind"] not in KINDS:
         raise ArmorError("malformed envelope", f"unknown kind {content['kind']!r}")

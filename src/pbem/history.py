@@ -9,6 +9,7 @@ claimed state hash.
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 from typing import Any
 
@@ -83,8 +84,13 @@ def pinned_key(genesis: dict[str, Any], side: str) -> bytes | None:
     entry = body.get("referee") if side == "referee" and body.get("mode") == "referee" else body.get("sides", {}).get(side)
     if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
         return None
+    return _key_bytes(entry["key"])
+
+
+@functools.lru_cache(maxsize=64)  # asked of every envelope: a campaign pins a few keys
+def _key_bytes(text: str) -> bytes | None:
     try:
-        return base64.b64decode(entry["key"], validate=True)
+        return base64.b64decode(text, validate=True)
     except ValueError:
         return None
 
@@ -108,28 +114,27 @@ def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] |
         return _apply_referee(env, genesis, match, head, build)
     if genesis is None:
         return _apply_genesis(env)
-    where = _where(env)
     assert match is not None
     _check_link(env, genesis, head)
     game = game_of(genesis)
     if c["engine"].get("module") != game.name or c["engine"].get("module_version") != game.version:
-        raise RefusedTurn("game module differs", f"{where} was made with {c['engine']}", code="module-version")
+        raise RefusedTurn("game module differs", f"{_where(env)} was made with {c['engine']}", code="module-version")
     try:
         if c["kind"] == "join":
             joins = len(genesis["body"]["sides"]) - (0 if genesis["body"].get("mode") == "referee" else 1)
             if not 1 <= c["seq"] <= joins:
-                raise RefusedTurn("unexpected join", f"{where}: joins come right after the genesis", code="bad-join")
+                raise RefusedTurn("unexpected join", f"{_where(env)}: joins come right after the genesis", code="bad-join")
             new, events, rolls = protocol.join(match, c["author"], c["body"], game, c["seq"]), [
                 {"text": f"{c['author']} joins the game"}], []
         elif c["kind"] == "turn":
             new, events, rolls = protocol.advance(game, match, c["seq"], c["author"], c["body"], build, own=own)
         else:
-            raise RefusedTurn(f"unexpected {c['kind']} envelope", f"{where}: not part of the chain here", code="bad-kind")
+            raise RefusedTurn(f"unexpected {c['kind']} envelope", f"{_where(env)}: not part of the chain here", code="bad-kind")
     except protocol.ProtocolError as e:
-        raise RefusedTurn(str(e), where, code=e.code) from None
+        raise RefusedTurn(str(e), _where(env), code=e.code) from None
     except IllegalAction as e:
         legal = ("; legal now: " + "; ".join(e.legal[:12]) + (" …" if len(e.legal) > 12 else "")) if e.legal else ""
-        raise RefusedTurn("illegal action", f"{where}: {e}{legal}", code="illegal-action") from None
+        raise RefusedTurn("illegal action", f"{_where(env)}: {e}{legal}", code="illegal-action") from None
     return _finish(env, new, events, rolls)
 
 
@@ -205,19 +210,18 @@ def _apply_genesis(env: Envelope) -> Applied:
 def _check_link(env: Envelope, genesis: dict[str, Any], head: tuple[int, str] | None) -> None:
     """Game, sequence, pinned key and previous hash: the checks every chain envelope passes."""
     c = env.content
-    where = _where(env)
     if c["game"] != genesis["game"]:
-        raise RefusedTurn("turn file of another game", f"{where} belongs to game {c['game']}, this campaign is {genesis['game']}", code="wrong-game")
+        raise RefusedTurn("turn file of another game", f"{_where(env)} belongs to game {c['game']}, this campaign is {genesis['game']}", code="wrong-game")
     if head is None or c["seq"] != head[0] + 1:
-        raise RefusedTurn("gap in the sequence", f"{where}: the next envelope expected is #{(head or (-1,))[0] + 1}", code="gap")
+        raise RefusedTurn("gap in the sequence", f"{_where(env)}: the next envelope expected is #{(head or (-1,))[0] + 1}", code="gap")
     key = pinned_key(genesis, c["author"])
     if key is None:
-        raise RefusedTurn("unknown author", f"{where}: '{c['author']}' is not a party to this game", code="unknown-author")
+        raise RefusedTurn("unknown author", f"{_where(env)}: '{c['author']}' is not a party to this game", code="unknown-author")
     if env.public != key:
-        raise RefusedTurn("signed by the wrong key", f"{where} is signed by a key that is not the one pinned for "
+        raise RefusedTurn("signed by the wrong key", f"{_where(env)} is signed by a key that is not the one pinned for "
                           f"{c['author']} at genesis", code="wrong-key")
     if c["prev"] != head[1]:
-        raise RefusedTurn("broken link to the previous envelope", f"{where}: prev is {c['prev'][:16]}…, "
+        raise RefusedTurn("broken link to the previous envelope", f"{_where(env)}: prev is {c['prev'][:16]}…, "
                           f"envelope #{head[0]} is {head[1][:16]}…", code="bad-prev")
 
 

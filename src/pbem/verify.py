@@ -115,8 +115,9 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
                 replayed[seq] = ((env.hash, env.author), applied.state_hash, copy_state(applied.match))
             match, head = applied.match, (seq, env.hash)
             actions += len(env.content["body"].get("actions", [])) or int("orders" in env.content["body"])
-            dice += sum(len(r["values"]) for r in applied.rolls)
-            unsealed += sum(1 for r in applied.rolls if r.get("mode") == "unsealed")
+            for roll in applied.rolls:
+                dice += len(roll["values"])
+                unsealed += roll.get("mode") == "unsealed"
             expected_seq += 1
         if applied is None:
             raise VerifyError("empty history", "the campaign holds no envelopes")
