@@ -79,3 +79,13 @@ def test_the_derived_columns_are_written_as_json_dumps_writes_them() -> None:
         assert ledger.dumps(value) == json.dumps(value)
 
     check()
+
+
+@pytest.mark.parametrize("how", ["cast(state as blob)", "state || ' '", "null", "length(state)"])
+def test_a_state_row_of_another_type_or_text_is_refused(campaign: Path, tmp_path: Path, how: str) -> None:
+    """verify compares the stored state's bytes with the replayed state's, without decoding it, and
+    its column type too: the same bytes stored as a BLOB are refused, as a changed text is."""
+    ledger = tampered(campaign, tmp_path, f"update states set state = {how} where seq = 7")
+    with pytest.raises(VerifyError, match="derived data differs from the replay") as refused:
+        verify_ledger(ledger)
+    assert "entry #7" in refused.value.detail and "the states table" in refused.value.detail

@@ -283,12 +283,23 @@ class Ledger:
     def derived_rows(seq: int, state_json: bytes, digest: str, events: list[dict[str, Any]],
                      rolls: list[dict[str, Any]]) -> tuple[tuple, list[tuple], list[tuple]]:
         """The rows of the derived tables for envelope ``seq``, as stored."""
-        state = (seq, digest, state_json.decode())
+        return (seq, digest, state_json.decode()), *Ledger.event_roll_rows(seq, events, rolls)
+
+    @staticmethod
+    def event_roll_rows(seq: int, events: list[dict[str, Any]],
+                        rolls: list[dict[str, Any]]) -> tuple[list[tuple], list[tuple]]:
+        """The rows of the ``events`` and ``rolls`` tables for envelope ``seq``, as stored."""
         event_rows = [(seq, n, e["text"], dumps(e.get("to"))) for n, e in enumerate(events)]
         roll_rows = [(seq, n, r["purpose"], r["spec"], dumps(r["values"]), dumps(r.get("result")),
                       r.get("declared_in"), r.get("mode"), int(bool(r.get("scripted"))), r.get("actor"),
                       dumps(r.get("links")), r.get("declarations"), r.get("seed")) for n, r in enumerate(rolls)]
-        return state, event_rows, roll_rows
+        return event_rows, roll_rows
+
+    @staticmethod
+    def state_row_read(seq: int, state_json: bytes, digest: str) -> tuple:
+        """The ``states`` row of envelope ``seq`` as ``derived_cursors`` reads it: the state's
+        UTF-8 bytes and the column's type, so that no state (tens of kB) is decoded to compare it."""
+        return seq, digest, state_json, "text"
 
     def stored_derived(self) -> tuple[dict[int, tuple], dict[int, list[tuple]], dict[int, list[tuple]]]:
         """Every derived row, grouped by envelope, in the form ``derived_rows`` gives."""
@@ -302,9 +313,10 @@ class Ledger:
         return states, events, rolls
 
     def derived_cursors(self) -> tuple[Iterator[tuple], Iterator[tuple], Iterator[tuple]]:
-        """The rows of ``states``, ``events`` and ``rolls`` in the form ``derived_rows`` gives,
-        each table in envelope order: read in step with ``envelopes()``, not held all at once."""
-        return (self.conn.execute("select seq, hash, state from states order by seq"),
+        """The rows of ``states`` in the form ``state_row_read`` gives, and of ``events`` and
+        ``rolls`` in the form ``event_roll_rows`` gives, each table in envelope order: read in step
+        with ``envelopes()``, not held all at once."""
+        return (self.conn.execute("select seq, hash, cast(state as blob), typeof(state) from states order by seq"),
                 self.conn.execute("select seq, n, text, audience from events order by seq, n"),
                 self.conn.execute(f"select {ROLL_COLUMNS} from rolls order by seq, n"))
 

@@ -214,8 +214,8 @@ class _Stored:
         return rows
 
     def compare(self, where: str, seq: int, applied: history.Applied) -> None:
-        state, event_rows, roll_rows = Ledger.derived_rows(seq, applied.state_json, applied.state_hash,
-                                                           applied.events, applied.rolls)
+        state = Ledger.state_row_read(seq, applied.state_json, applied.state_hash)
+        event_rows, roll_rows = Ledger.event_roll_rows(seq, applied.events, applied.rolls)
         states = self._take(0, seq)
         for t, stored, replayed in ((0, states[0] if states else None, state),  # seq is its key: one row at most
                                     (1, self._take(1, seq), event_rows), (2, self._take(2, seq), roll_rows)):
