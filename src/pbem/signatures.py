@@ -72,11 +72,13 @@ def wanted(total: int) -> bool:
 
 class Ahead:
     """Signature checks on a thread of this process, for a history too short to repay a fork
-    (or where there is no fork): pyca's check releases the GIL, so on a second core the thread
-    checks while the replay goes on here.  Each envelope is checked once, by one of the two: one
-    the thread has not reached when the replay does is checked here, as without it (the thread
-    skips it), and the replay waits only for a check already under way.  Envelopes are read
-    ``WINDOW`` at a time: memory stays flat."""
+    (or where there is no fork): pyca's and libsodium's checks release the GIL, so on a second
+    core the thread checks while the replay goes on here.  The replay never waits for it: an
+    envelope the thread has not found well signed by the time the replay takes it (not reached,
+    or its check still under way) is checked here, as without the thread, and the thread skips
+    the envelopes the replay has taken.  On a machine whose second core is busy, a check can
+    stall for a scheduling quantum; waiting for it cost more than checking again.  Envelopes are
+    read ``WINDOW`` at a time: memory stays flat."""
 
     WINDOW = 256
 
@@ -89,39 +91,25 @@ class Ahead:
     @staticmethod
     def _window(items: list[tuple[Any, bytes | None]]) -> Iterator[tuple[Any, bool]]:
         found = [False] * len(items)  # True only ever for a payload the thread found well signed
-        at = {"replay": 0, "thread": -1}  # the next envelope the replay takes; the thread's check
-        lock = threading.Condition()  # each envelope is taken by one of them, never both
+        taken = [0]  # how many envelopes the replay has taken (the thread skips them); past the end: stop
+        # One item of a list, read and written whole: the GIL makes each read and write atomic.
 
         def run() -> None:
-            try:
-                for i, (_, payload) in enumerate(items):
-                    with lock:
-                        if at["replay"] > len(items):
-                            return
-                        if i < at["replay"]:  # the replay has taken it
-                            continue
-                        at["thread"] = i
+            for i, (_, payload) in enumerate(items):
+                if taken[0] > len(items):
+                    return
+                if i >= taken[0]:
                     found[i] = well_signed([payload])[0]
-                    with lock:
-                        at["thread"] = -1
-                        lock.notify()
-            finally:
-                with lock:
-                    at["thread"] = -1
-                    lock.notify()
 
         thread = threading.Thread(target=run, name="pbem-signatures", daemon=True)
         thread.start()
         try:
             for i, (item, _) in enumerate(items):
-                with lock:
-                    lock.wait_for(lambda: at["thread"] != i)  # a check under way is not done twice
-                    at["replay"] = i + 1
+                taken[0] = i + 1  # from here the thread leaves it; a verdict it gives later is not read
                 yield item, found[i]
         finally:
-            with lock:
-                at["replay"] = len(items) + 1
-            thread.join()
+            taken[0] = len(items) + 1
+            thread.join()  # at most the check under way: no thread outlives its window
 
     def close(self) -> None:
         """Nothing to end: each window's thread is joined when the window is done or dropped."""
