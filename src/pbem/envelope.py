@@ -112,6 +112,20 @@ def _sodium() -> tuple[Any, type[Exception]]:
     return crypto_sign_open, CryptoError
 
 
+def sodium_accepts(payload: bytes) -> bool:
+    """Whether libsodium accepts the payload's signature: never where ``check_signature`` would
+    refuse it (it asks libsodium first).  For the checks made ahead of the replay, on a thread or
+    in the worker: one call, holding the GIL the least; what it does not accept the replay checks."""
+    if len(payload) < 97:
+        return False
+    sodium_open, refused = _sodium()
+    try:
+        sodium_open(payload[:64] + DOMAIN + payload[96:], payload[64:96])
+    except (refused, ValueError, TypeError):
+        return False  # a bad signature, or an edge case libsodium refuses and pyca may accept
+    return True
+
+
 def check_signature(payload: bytes) -> None:
     """The Ed25519 signature of a payload (safe to run in another thread: it releases the GIL).
 
@@ -120,13 +134,9 @@ def check_signature(payload: bytes) -> None:
     """
     if len(payload) < 97:
         raise ArmorError("damaged turn file", "the body is too short to hold a signed envelope")
-    sodium_open, refused = _sodium()
-    try:
-        sodium_open(payload[:64] + DOMAIN + payload[96:], payload[64:96])
+    if sodium_accepts(payload):
         return
-    except (refused, ValueError, TypeError):
-        pass  # a bad signature, or an edge case libsodium refuses and pyca may accept: pyca decides
-    public_key, invalid = _ed25519()
+    public_key, invalid = _ed25519()  # pyca decides what libsodium does not accept
     try:
         public_key(payload[64:96]).verify(payload[:64], DOMAIN + payload[96:])
     except (invalid, ValueError):

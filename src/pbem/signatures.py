@@ -3,7 +3,8 @@
 ``pbem verify`` spends about a third of its time in signature checks.  They need
 nothing from the replay, so a forked worker process checks the envelopes of a long
 history ahead while the replay goes on here; a short one, which would not repay the
-fork, is checked ahead by a thread (``Ahead``: pyca releases the GIL while it checks).
+fork, is checked ahead by a thread (``Ahead``: libsodium releases the GIL while it checks).
+Both take only libsodium's word (``envelope.sodium_accepts``).
 What the worker says is only ever used one way:
 a payload it found well signed is not checked a second time.  Anything else (a bad
 signature, a payload too short, a worker that died or was never started) is
@@ -30,8 +31,7 @@ from collections.abc import Iterable, Iterator
 from itertools import islice
 from typing import Any
 
-from .envelope import check_signature
-from .errors import PbemError
+from .envelope import sodium_accepts
 
 BATCH = 128  # envelopes per message to the worker: a few ms of work
 AHEAD = 3  # batches in flight while the oldest is replayed: memory stays flat in the history
@@ -40,19 +40,9 @@ _NONE = 0xFFFFFFFF  # the length that stands for "no payload to check"
 
 
 def well_signed(payloads: list[bytes | None]) -> list[bool]:
-    """Which payloads carry a good signature (False for anything else)."""
-    out = []
-    for payload in payloads:
-        if payload is None:
-            out.append(False)
-            continue
-        try:
-            check_signature(payload)
-        except PbemError:
-            out.append(False)
-        else:
-            out.append(True)
-    return out
+    """Which payloads carry a signature libsodium accepts (False for anything else, which the
+    replay checks again and pyca decides)."""
+    return [payload is not None and sodium_accepts(payload) for payload in payloads]
 
 
 def cores() -> int:
@@ -72,13 +62,13 @@ def wanted(total: int) -> bool:
 
 class Ahead:
     """Signature checks on a thread of this process, for a history too short to repay a fork
-    (or where there is no fork): pyca's and libsodium's checks release the GIL, so on a second
-    core the thread checks while the replay goes on here.  The replay never waits for it: an
-    envelope the thread has not found well signed by the time the replay takes it (not reached,
-    or its check still under way) is checked here, as without the thread, and the thread skips
-    the envelopes the replay has taken.  On a machine whose second core is busy, a check can
-    stall for a scheduling quantum; waiting for it cost more than checking again.  Envelopes are
-    read ``WINDOW`` at a time: memory stays flat."""
+    (or where there is no fork): libsodium releases the GIL while it checks, so on a second core
+    the thread checks while the replay goes on here.  The replay never waits for it: an envelope
+    the thread has not found well signed by the time the replay takes it (not reached, or its
+    check still under way) is checked here, as without the thread, and the thread skips the
+    envelopes the replay has taken.  On a machine whose second core is busy, a check can stall
+    for a scheduling quantum; waiting for it cost more than checking again.  Envelopes are read
+    ``WINDOW`` at a time (memory stays flat), each window with a thread of its own."""
 
     WINDOW = 256
 
@@ -94,12 +84,12 @@ class Ahead:
         taken = [0]  # how many envelopes the replay has taken (the thread skips them); past the end: stop
         # One item of a list, read and written whole: the GIL makes each read and write atomic.
 
-        def run() -> None:
+        def run() -> None:  # as little as can be between the checks: the GIL is held there
             for i, (_, payload) in enumerate(items):
                 if taken[0] > len(items):
                     return
-                if i >= taken[0]:
-                    found[i] = well_signed([payload])[0]
+                if i >= taken[0] and payload is not None:
+                    found[i] = sodium_accepts(payload)
 
         thread = threading.Thread(target=run, name="pbem-signatures", daemon=True)
         thread.start()
