@@ -109,3 +109,13 @@ def test_a_good_signature_never_reaches_pyca(monkeypatch: pytest.MonkeyPatch) ->
     check_signature(signed(bytes(32), b'{"seq":1}'))
     with pytest.raises(AssertionError, match="pyca was asked"):
         check_signature(signed(bytes(32), b'{"seq":1}')[:-1] + b"2")
+
+
+def test_without_libsodium_pyca_checks_every_signature(monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyNaCl is a dependency; should it be missing, every verdict is still pyca's."""
+    monkeypatch.setattr(envelope, "_sodium", lambda: None)
+    good = signed(bytes(range(32)), b'{"a":1}')
+    check_signature(good)
+    assert not envelope.sodium_accepts(good)  # the thread and the worker leave it to the replay
+    with pytest.raises(SignatureError, match="bad signature"):
+        check_signature(good[:-1] + b"2")

@@ -101,14 +101,16 @@ def _ed25519() -> tuple[Any, type[Exception]]:
 
 
 @cache
-def _sodium() -> tuple[Any, type[Exception]]:
+def _sodium() -> tuple[Any, type[Exception]] | None:
     """libsodium's Ed25519 check (PyNaCl, by pyca too): about a third faster than pyca's OpenSSL
     one, and about half its import time.  It accepts only what pyca accepts (the same equation,
     with canonical encodings and no small-order point), so it is asked first and pyca only for the
     verdict on what it refuses: the verdicts are pyca's (tests/test_signature_check.py)."""
-    from nacl.bindings import crypto_sign_open
-    from nacl.exceptions import CryptoError
-
+    try:
+        from nacl.bindings import crypto_sign_open
+        from nacl.exceptions import CryptoError
+    except ImportError:  # a dependency; without it pyca checks every signature
+        return None
     return crypto_sign_open, CryptoError
 
 
@@ -116,9 +118,10 @@ def sodium_accepts(payload: bytes) -> bool:
     """Whether libsodium accepts the payload's signature: never where ``check_signature`` would
     refuse it (it asks libsodium first).  For the checks made ahead of the replay, on a thread or
     in the worker: one call, holding the GIL the least; what it does not accept the replay checks."""
-    if len(payload) < 97:
+    sodium = _sodium()
+    if len(payload) < 97 or sodium is None:
         return False
-    sodium_open, refused = _sodium()
+    sodium_open, refused = sodium
     try:
         sodium_open(payload[:64] + DOMAIN + payload[96:], payload[64:96])
     except (refused, ValueError, TypeError):

@@ -80,15 +80,19 @@ class Identity:
         return self._private
 
     @functools.cached_property
-    def _sodium_pair(self) -> tuple[bytes, bytes]:
-        """libsodium's public key and secret key of the seed."""
-        from nacl.bindings import crypto_sign_seed_keypair
-
+    def _sodium_pair(self) -> tuple[bytes, bytes] | None:
+        """libsodium's public key and secret key of the seed (None: no seed, or no libsodium)."""
+        if self._seed is None:
+            return None
+        try:
+            from nacl.bindings import crypto_sign_seed_keypair
+        except ImportError:  # a dependency; without it pyca signs
+            return None
         return crypto_sign_seed_keypair(self._seed)
 
     @property
     def public(self) -> bytes:
-        if self._seed is not None:
+        if self._sodium_pair is not None:
             return self._sodium_pair[0]
         return public_raw(self.private.public_key())
 
@@ -97,7 +101,7 @@ class Identity:
         return fingerprint(self.public)
 
     def sign(self, message: bytes) -> bytes:
-        if self._seed is not None:
+        if self._sodium_pair is not None:
             from nacl.bindings import crypto_sign
 
             return crypto_sign(message, self._sodium_pair[1])[:64]  # the signature, then the message
