@@ -89,3 +89,16 @@ def test_a_state_row_of_another_type_or_text_is_refused(campaign: Path, tmp_path
     with pytest.raises(VerifyError, match="derived data differs from the replay") as refused:
         verify_ledger(ledger)
     assert "entry #7" in refused.value.detail and "the states table" in refused.value.detail
+
+
+def test_a_bad_bound_setting_refuses_verify_with_its_reason(campaign: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bounds a stored envelope is read within are read once per verify: a bad setting is
+    refused with the setting's own reason, before any envelope is read."""
+    from pbem.errors import PbemError
+
+    monkeypatch.setenv("PBEM_MAX_TURN_FILE_BYTES", "lots")
+    with pytest.raises(PbemError, match="PBEM_MAX_TURN_FILE_BYTES is not a positive whole number"):
+        verify_ledger(Ledger.open(campaign, readonly=True))
+    monkeypatch.setenv("PBEM_MAX_TURN_FILE_BYTES", "100")  # a bound in force: every envelope is past it
+    with pytest.raises(VerifyError, match="entry #0"):
+        verify_ledger(Ledger.open(campaign, readonly=True))

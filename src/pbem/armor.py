@@ -71,14 +71,16 @@ class Found(NamedTuple):
     damaged: list[Damaged]
 
 
-def find_blocks(text: str) -> list[Block]:
+def find_blocks(text: str, bounds: tuple[int, int] | None = None) -> list[Block]:
     """Every turn-file block in ``text`` (a mail body, a file, a quoted reply).
+
+    ``bounds``: ``pbem.limits.text_bounds()``, when the caller reads many texts.
 
     :raises ArmorError: a block is begun but never ended, ended but never begun (its BEGIN
         line damaged), too large (``pbem.limits.MAX_TURN_FILE_BYTES``) or malformed: the
         first such block, named in the reason.
     """
-    alone = _alone_as_written(text)
+    alone = _alone_as_written(text, bounds)
     if alone is not None:
         return [alone]
     found = scan(text)
@@ -181,7 +183,7 @@ _AS_WRITTEN = re.compile(
     + f"\n((?:[A-Za-z0-9+/]{{{WIDTH}}}\n)*[A-Za-z0-9+/=]{{1,{WIDTH}}})\n{re.escape(END)}\n")
 
 
-def _alone_as_written(text: str) -> Block | None:
+def _alone_as_written(text: str, bounds: tuple[int, int] | None = None) -> Block | None:
     """The one block of a text that holds nothing else, exactly as ``armor`` writes it (a stored
     envelope, a turn file as sent): what ``scan`` would find, found with one match instead of
     walking every line.  None for anything else, which ``scan`` reads.
@@ -190,11 +192,12 @@ def _alone_as_written(text: str) -> Block | None:
     """
     from . import limits
 
-    limits.check_size(len(text), "MAX_MAIL_BYTES", "the text to read")
+    mail_bound, block_bound = bounds or limits.text_bounds()
+    limits.check_size(len(text), "MAX_MAIL_BYTES", "the text to read", mail_bound)
     if text.count("PBEM") != 2 or "pbem" in text:
         return None  # no other line holds a marker, or a damaged one (scan looks for these words)
     found = _AS_WRITTEN.fullmatch(text)
-    if found is None or len(text) - 2 > limits.value("MAX_TURN_FILE_BYTES"):
+    if found is None or len(text) - 2 > block_bound:
         return None  # another shape, or too large (the block's size: its lines without the last newline)
     body = found[len(HEADERS) + 1].replace("\n", "")
     try:

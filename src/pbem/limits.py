@@ -79,12 +79,19 @@ def size(n: int) -> str:
     return f"{n / 1_000_000:.1f} MB"
 
 
-def check_size(n: int, name: str, what: str) -> None:
-    """Refuse ``what`` (e.g. "the message") of ``n`` bytes if it is past bound ``name``.
+def text_bounds() -> tuple[int, int]:
+    """``MAX_MAIL_BYTES`` and ``MAX_TURN_FILE_BYTES`` in force: what a text of turn files is read
+    within, read once by a caller that reads many texts (verify, every stored envelope)."""
+    return value("MAX_MAIL_BYTES"), value("MAX_TURN_FILE_BYTES")
+
+
+def check_size(n: int, name: str, what: str, bound: int | None = None) -> None:
+    """Refuse ``what`` (e.g. "the message") of ``n`` bytes if it is past bound ``name`` (``bound``:
+    its value in force, when the caller has read it already).
 
     :raises LimitError: too large; the detail names the bound and how to raise it.
     """
-    bound = value(name)
+    bound = value(name) if bound is None else bound
     if n > bound:
         raise LimitError(f"{what} is too large", f"{size(n)}; the limit is {size(bound)} "
                          f"(set PBEM_{name} to allow more)", code="too-large")

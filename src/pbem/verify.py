@@ -16,7 +16,7 @@ from typing import Any
 
 from pbem_engine.core import copy_state
 
-from . import history, signatures
+from . import history, limits, signatures
 from .armor import find_blocks
 from .envelope import open_block
 from .errors import PbemError, VerifyError
@@ -179,11 +179,12 @@ def _verify_claims(ledger: Ledger, genesis: dict[str, Any] | None,
 def _armored(rows: Iterator[tuple]) -> Iterator[tuple[tuple[tuple, Any], bytes | None]]:
     """Each stored row with its armored blocks (or what reading them raised), and the payload
     whose signature is to be checked: the one block's, if there is one block to read."""
+    bounds = limits.text_bounds()  # read once, not twice per envelope
     for row in rows:
         raw, blocks = row[4], None
         if isinstance(raw, str) and isinstance(row[1], str):
             try:
-                blocks = find_blocks(raw)
+                blocks = find_blocks(raw, bounds)
             except PbemError as e:  # raised in its turn, after every envelope before it; its traceback
                 blocks = e.with_traceback(None)  # would hold this frame, and so the database's cursor
         one = blocks[0].payload if isinstance(blocks, list) and len(blocks) == 1 else None
