@@ -86,10 +86,12 @@ _LONG_NUMBER, _DIGITS_TO_0 = b"0" * 19, bytes.maketrans(b"123456789", b"00000000
 # A number with a fraction or an exponent inside canonical bytes: after ':', ',' or '[', digits,
 # then '.' or 'e' (a float always encodes so). One at the very start is looked for apart.
 _FLOATISH = re.compile(rb"[:,\[]-?[0-9]+[.eE]")
-# The same, found in C first: with every digit and '-' deleted, ',' and '[' read as ':' and 'E' as
-# 'e', such a number leaves ':.' or ':e'. Bytes without either hold none (the regular expression,
-# several times slower, runs only on bytes that have one, in a string most often).
-_FLOAT_SEPARATORS = bytes.maketrans(b",[E", b"::e")
+# The same, found first in bytes read with every digit and '-' as '0', ',' and '[' as ':' and 'E'
+# as 'e' (in C, ``_NUMBERS``): such a number leaves ':0…0.' or ':0…0e' (``_FLOAT_SHAPE``). Bytes
+# without one hold none; the regular expression runs only on bytes that have one (in a string,
+# most often). In the same bytes a run of 19 '0' is where an integer may pass 64 bits.
+_NUMBERS = bytes.maketrans(b"123456789-,[E", b"0000000000::e")
+_FLOAT_SHAPE = re.compile(rb":0+[.e]")
 
 
 def _bounded(value: Any, max_depth: int) -> None:
@@ -124,18 +126,22 @@ def parse_json(data: bytes | str, max_depth: int = MAX_DEPTH) -> Any:
     return _within_bounds(data.encode() if isinstance(data, str) else data, value, max_depth)
 
 
-def _within_bounds(raw: bytes, value: Any, max_depth: int) -> Any:
+def _within_bounds(raw: bytes, value: Any, max_depth: int, numbers: bytes | None = None) -> Any:
     # The walk only where it could find something: fewer brackets than the depth cannot nest
     # deeper, and no run of 19 digits means no integer past 64 bits (counted in C, ~1 µs).
-    if raw.count(b"[") + raw.count(b"{") > max_depth or _LONG_NUMBER in raw.translate(_DIGITS_TO_0):
+    # ``numbers``: ``raw`` read with ``_NUMBERS``, where the caller has it ('-' read as a digit
+    # too: a run it lengthens only walks a value that did not need it).
+    digits = raw.translate(_DIGITS_TO_0) if numbers is None else numbers
+    if raw.count(b"[") + raw.count(b"{") > max_depth or _LONG_NUMBER in digits:
         _bounded(value, max_depth)
     return value
 
 
-def _floatish(data: bytes) -> bool:
-    """Whether canonical bytes may hold a number with a fraction or an exponent (never False when they do)."""
-    squeezed = data.translate(_FLOAT_SEPARATORS, b"-0123456789")
-    return (b":." in squeezed or b":e" in squeezed) and _FLOATISH.search(data) is not None
+def _floatish(data: bytes, numbers: bytes | None = None) -> bool:
+    """Whether canonical bytes hold a number with a fraction or an exponent, as ``_FLOATISH`` finds
+    it (``numbers``: ``data`` read with ``_NUMBERS``, where the caller has it)."""
+    numbers = data.translate(_NUMBERS) if numbers is None else numbers
+    return _FLOAT_SHAPE.search(numbers) is not None and _FLOATISH.search(data) is not None
 
 
 def parse_canonical(data: bytes, max_depth: int = MAX_DEPTH) -> Any:
@@ -144,7 +150,9 @@ def parse_canonical(data: bytes, max_depth: int = MAX_DEPTH) -> Any:
 
     :raises NotCanonical: a float or constant, a lone surrogate, too deep, or any other byte form than ours.
     """
-    if orjson is not None and type(data) is bytes and data[:1] in (b"{", b"[") and not _floatish(data):
+    fast = orjson is not None and type(data) is bytes and data[:1] in (b"{", b"[")
+    numbers = data.translate(_NUMBERS) if fast else b""  # read once for the float and integer checks
+    if fast and not _floatish(data, numbers):
         # The fast way, for bytes that are canonical: parsed and re-encoded by orjson, they must
         # come back the same, and then the stdlib way below would give the same value and the same
         # bytes (orjson's output is the stdlib's: tests/test_canonical_orjson.py). Bytes that do not
@@ -157,7 +165,7 @@ def parse_canonical(data: bytes, max_depth: int = MAX_DEPTH) -> Any:
         except (orjson.JSONDecodeError, orjson.JSONEncodeError):
             same = False
         if same:
-            return _within_bounds(data, value, max_depth)
+            return _within_bounds(data, value, max_depth, numbers)
     value = parse_json(data, max_depth)  # ValueError includes UnicodeDecodeError
     try:
         again = _stdlib(value)

@@ -136,3 +136,14 @@ def test_the_float_prefilter_never_misses_what_the_regular_expression_finds(valu
     for data in (json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode(), noise,
                  json.dumps(value).encode() + noise):
         assert canonical._floatish(data) == (canonical._FLOATISH.search(data) is not None)
+
+
+@settings(max_examples=1000, deadline=None)
+@given(st.binary(max_size=200), st.integers(-(2**70), 2**70))
+def test_a_long_integer_is_always_looked_for_in_the_bytes_read_once(noise, number):
+    """The fast path reads the bytes once with ``_NUMBERS`` ('-' and every digit as '0'): every
+    run of 19 digits the digit-only reading finds is there too, so no integer past 64 bits goes
+    unwalked."""
+    for data in (noise, noise + str(number).encode() + noise, b'{"n":' + str(number).encode() + b"}"):
+        if canonical._LONG_NUMBER in data.translate(canonical._DIGITS_TO_0):
+            assert canonical._LONG_NUMBER in data.translate(canonical._NUMBERS)

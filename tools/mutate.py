@@ -109,6 +109,11 @@ MUTANTS: list[Mutant] = [
     m("envelope: sequence number unbounded", ENV,
       '    if not 0 <= content["seq"] <= MAX_SEQ:', "    if False:", T_ENVELOPE, T_HOSTILE),
     # --- canonical JSON --------------------------------------------------------------------
+    m("canonical: the fast path's float check finds nothing", CAN,
+      "    return _FLOAT_SHAPE.search(numbers) is not None and _FLOATISH.search(data) is not None",
+      "    return False", T_CANON, "tests/test_canonical_orjson.py"),
+    m("canonical: the fast path never walks a long integer", CAN,
+      "> max_depth or _LONG_NUMBER in digits:", "> max_depth or False:", T_CANON, "tests/test_canonical_orjson.py"),
     m("canonical: re-encode comparison dropped (one content, many byte forms)", CAN,
       "    if again != data:", "    if False:", T_CANON, T_HOSTILE),
     m("canonical: floats and NaN parsed", CAN,
