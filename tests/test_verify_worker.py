@@ -98,34 +98,46 @@ def test_an_honest_history_verifies_the_same_and_the_worker_spares_the_checks(
 
 def test_the_thread_checks_ahead_and_the_replay_never_waits_for_it(
         campaign: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The thread checks envelopes ahead of the replay; one whose check is still under way when
-    the replay reaches it (here the thread is held up on envelope #5) is checked by the replay
-    itself, at once, and every envelope is checked by the one or the other."""
+    """The thread checks envelopes ahead of the replay (here the replay is slowed down, so that it
+    is ahead); one whose check is still under way when the replay reaches it (the thread is held
+    up on envelope #5) is checked by the replay itself, at once.  Caught up with, the thread
+    stops: the replay checks every envelope after it, and each envelope is checked by one or the
+    other."""
+    from pbem import history
+
     ledger = copy(campaign, tmp_path)
-    by: dict[str, set[bytes]] = {}
-    real_check, real_ahead = envelope.check_signature, signatures.sodium_accepts
-    slow = find_blocks(ledger.raw(5))[0].payload
+    by: dict[str, list[int]] = {}
+    real_check, real_ahead, real_apply = envelope.check_signature, signatures.sodium_accepts, history.apply
+    seq_of = {find_blocks(raw)[0].payload: seq for seq, _, _, _, raw, _ in ledger.envelopes()}
     release = threading.Event()
 
     def ahead(payload: bytes) -> bool:
-        by.setdefault(threading.current_thread().name, set()).add(payload)
-        if payload == slow:
+        by.setdefault("thread", []).append(seq_of[payload])
+        if seq_of[payload] == 5:
             release.wait(30)  # held up until the replay has checked it itself
         return real_ahead(payload)
 
     def replayed(payload: bytes) -> None:
-        by.setdefault(threading.current_thread().name, set()).add(payload)
+        by.setdefault("replay", []).append(seq_of[payload])
         real_check(payload)
-        if payload == slow:
+        if seq_of[payload] == 5:
             release.set()
+
+    def slowed(env, *args, **kwargs):
+        if env.seq < 5:
+            time.sleep(0.02)  # the thread gets well ahead
+        return real_apply(env, *args, **kwargs)
 
     monkeypatch.setattr(signatures, "sodium_accepts", ahead)
     monkeypatch.setattr(envelope, "check_signature", replayed)
+    monkeypatch.setattr(history, "apply", slowed)
     assert verify_ledger(ledger, worker="thread").summary().startswith(f"OK: {N} envelopes")
-    assert slow in by["MainThread"] and slow in by["pbem-signatures"], "the replay waited for the thread"
-    assert len(by["pbem-signatures"]) > 1, by.keys()
-    everyone = set().union(*by.values())
-    assert len(everyone) == N
+    assert 5 in by["replay"] and 5 in by["thread"], "the replay waited for the thread"
+    assert set(by["thread"]) >= {1, 2, 3, 4}, by["thread"]  # ahead while the replay was slow
+    window = signatures.Ahead.WINDOW  # the next window has a thread of its own
+    assert max(s for s in by["thread"] if s < window) == 5, "the thread went on"
+    assert set(range(6, window)) <= set(by["replay"])
+    assert set(by["thread"]) | set(by["replay"]) == set(range(N))
 
 
 @pytest.mark.parametrize("changes, entry, reason", [

@@ -66,11 +66,17 @@ class Ahead:
     the thread checks while the replay goes on here.  The replay never waits for it: an envelope
     the thread has not found well signed by the time the replay takes it (not reached, or its
     check still under way) is checked here, as without the thread, and the thread skips the
-    envelopes the replay has taken.  On a machine whose second core is busy, a check can stall
-    for a scheduling quantum; waiting for it cost more than checking again.  Envelopes are read
-    ``WINDOW`` at a time (memory stays flat), each window with a thread of its own."""
+    envelopes the replay has taken.
+
+    With a second core free, the thread keeps well ahead.  If the replay catches up with it all
+    the same (past the first ``HEAD_START`` envelopes, taken while it starts), that core is busy
+    with other work: the thread then only takes turns with the replay on this one, holding the
+    GIL as it goes (on a shared machine that cost up to a third more than no thread), so it stops
+    and the replay checks the rest of the window itself.  Envelopes are read ``WINDOW`` at a
+    time (memory stays flat), each window with a thread of its own."""
 
     WINDOW = 256
+    HEAD_START = 2
 
     def checked(self, items: Iterable[tuple[Any, bytes | None]]) -> Iterator[tuple[Any, bool]]:
         """As ``Checker.checked``."""
@@ -78,27 +84,32 @@ class Ahead:
         while window := list(islice(rows, self.WINDOW)):  # read here: the cursor is this thread's
             yield from self._window(window)
 
-    @staticmethod
-    def _window(items: list[tuple[Any, bytes | None]]) -> Iterator[tuple[Any, bool]]:
+    @classmethod
+    def _window(cls, items: list[tuple[Any, bytes | None]]) -> Iterator[tuple[Any, bool]]:
         found = [False] * len(items)  # True only ever for a payload the thread found well signed
-        taken = [0]  # how many envelopes the replay has taken (the thread skips them); past the end: stop
-        # One item of a list, read and written whole: the GIL makes each read and write atomic.
+        # One item of a list each, read and written whole (the GIL makes that atomic): how many
+        # envelopes the replay has taken (the thread skips them), how many the thread has looked
+        # at, and whether it is to stop.
+        taken, reached, stop = [0], [0], [False]
 
         def run() -> None:  # as little as can be between the checks: the GIL is held there
             for i, (_, payload) in enumerate(items):
-                if taken[0] > len(items):
+                if stop[0]:
                     return
                 if i >= taken[0] and payload is not None:
                     found[i] = sodium_accepts(payload)
+                reached[0] = i + 1
 
         thread = threading.Thread(target=run, name="pbem-signatures", daemon=True)
         thread.start()
         try:
             for i, (item, _) in enumerate(items):
                 taken[0] = i + 1  # from here the thread leaves it; a verdict it gives later is not read
+                if reached[0] <= i and i >= cls.HEAD_START:
+                    stop[0] = True  # caught up: no second core to spare now
                 yield item, found[i]
         finally:
-            taken[0] = len(items) + 1
+            stop[0] = True
             thread.join()  # at most the check under way: no thread outlives its window
 
     def close(self) -> None:
