@@ -233,7 +233,7 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
             verify_time, floor, calls, dice_checked, alone = _verify_floor(big_db)
             v_ratio, a_ratio = verify_time / floor, alone / floor
             echo(f"verify: {envelopes} envelopes, {dice_checked} dice in {verify_time:.3f} s; floor "
-                 f"({envelopes} Ed25519 verifications + {calls} HMAC-SHA256) {floor:.3f} s; "
+                 f"({envelopes} Ed25519 verifications by libsodium + {calls} HMAC-SHA256) {floor:.3f} s; "
                  f"ratio {v_ratio:.2f} (target <= {TARGET}) {'OK' if v_ratio <= TARGET else 'MISSED'} (best of 3 runs each)")
             echo(f"  in one process (no signature worker: PBEM_VERIFY_WORKER=0, or one core): {alone:.3f} s, "
                  f"ratio {a_ratio:.2f}")
