@@ -199,14 +199,21 @@ def _alone_as_written(text: str, bounds: tuple[int, int] | None = None) -> Block
     found = _AS_WRITTEN.fullmatch(text)
     if found is None or len(text) - 2 > block_bound:
         return None  # another shape, or too large (the block's size: its lines without the last newline)
-    body = found[len(HEADERS) + 1].replace("\n", "")
-    try:
-        payload = binascii.a2b_base64(body)  # the characters are base64's: the padding may be wrong
-    except binascii.Error:
-        return None
-    if binascii.b2a_base64(payload, newline=False) != body.encode("ascii"):
+    payload = _canonical_payload(found[len(HEADERS) + 1].replace("\n", ""))
+    if payload is None:
         return None  # not the one canonical encoding: scan refuses it with its reason
     return Block(dict(zip(HEADERS, found.groups()[:len(HEADERS)])), payload, text)
+
+
+def _canonical_payload(body: str) -> bytes | None:
+    """What ``body`` decodes to, if it is exactly the one canonical base64 encoding of it; else
+    None (the tolerant reading refuses it with its reason).  No character check first: the
+    decoder skips what is not base64, and the re-encoding then differs."""
+    try:
+        payload = binascii.a2b_base64(body)
+    except ValueError:  # binascii.Error (the padding), or a character outside ASCII
+        return None
+    return payload if binascii.b2a_base64(payload, newline=False) == body.encode("ascii") else None
 
 
 def _begin_like(cleaned: str) -> bool:
@@ -275,16 +282,8 @@ def _parse_as_written(lines: list[str]) -> Block | None:
     body = "".join(lines[7:-1])
     if not body or not set(map(len, lines[7:-2])) <= {WIDTH}:
         return None
-    # No character check before decoding: the decoder skips what is not base64, and only a body
-    # that is exactly the one canonical encoding of what it decodes to is taken (anything else,
-    # a stray character among them, goes the tolerant way and is refused there with its reason).
-    try:
-        payload = binascii.a2b_base64(body)
-    except ValueError:  # binascii.Error, or a character outside ASCII
-        return None
-    if binascii.b2a_base64(payload, newline=False) != body.encode("ascii"):
-        return None
-    return Block(headers, payload, "\n".join(lines) + "\n")
+    payload = _canonical_payload(body)  # a stray character among them: the tolerant way
+    return None if payload is None else Block(headers, payload, "\n".join(lines) + "\n")
 
 
 def _parse(lines: list[str]) -> Block:
