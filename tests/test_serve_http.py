@@ -377,6 +377,16 @@ def test_no_page_file_or_answer_holds_a_secret(duel):
         server.stop()
 
 
+@pytest.mark.parametrize("path", ["sent/x%00.pbem", "sent/%00", "%00", "outbox/a%00b.eml",
+                                  "sent/" + "a" * 5000 + ".pbem"])
+def test_a_nul_byte_or_an_overlong_name_in_a_download_is_a_clean_404(served, caplog, path):
+    _duel, _server, client = served
+    client.login()
+    status, _, body = client.request("GET", f"/download/{path}")
+    assert (status, body) == (404, b"refused: only turn files in sent/ and mail in outbox/ can be downloaded\n")
+    assert not [r for r in caplog.records if r.exc_info], "no traceback logged"
+
+
 # --- an encrypted identity: its passphrase in the terminal, never in the page ------------------------
 
 def test_an_encrypted_identity_without_a_terminal_is_refused_before_anything_listens(tmp_path, runner, monkeypatch):

@@ -228,9 +228,12 @@ class Seat:
         :raises PbemError: ``not-found``.
         """
         parts = Path(relative).parts
-        path = (self.dir / relative).resolve()
-        ok = (parts and parts[0] in FOLDERS and ".." not in parts and path.suffix in (".pbem", ".eml")
-              and self.dir.resolve() in path.parents and path.is_file())
+        try:  # a NUL byte or an overlong name in the URL is refused like any other path
+            path = (self.dir / relative).resolve()
+            ok = (parts and parts[0] in FOLDERS and ".." not in parts and path.suffix in (".pbem", ".eml")
+                  and self.dir.resolve() in path.parents and path.is_file())
+        except (OSError, ValueError):
+            ok = False
         if not ok:
             raise PbemError("no such file", f"{relative}: only turn files in sent/ and mail in outbox/", code="not-found")
         return path
