@@ -130,7 +130,7 @@ def _with_charts(module: str, charts_file: Path | None, options: dict[str, Any])
         return options
     from pbem_engine.registry import UnknownGame, get_game
 
-    from .gamedata import fractions
+    from .gamedata import fractions, read_file
 
     try:
         game = get_game(module)
@@ -141,15 +141,7 @@ def _with_charts(module: str, charts_file: Path | None, options: dict[str, Any])
     if "charts" in options:
         raise click.UsageError("give the charts once: --charts FILE or --option charts=..., not both")
     try:
-        text = charts_file.read_text(encoding="utf-8")
-        if charts_file.suffix.lower() == ".json":
-            import json
-
-            data = json.loads(text)
-        else:
-            import tomllib
-
-            data = tomllib.loads(text)
+        data = read_file(charts_file)
     except (OSError, UnicodeDecodeError, ValueError) as e:
         raise PbemError(f"cannot read the charts in {charts_file.name}", str(e), code="bad-charts") from None
     problems = game.check_charts(data) + [
@@ -196,14 +188,10 @@ def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, 
             raise click.UsageError(f"--option {key.strip()}: {value!r} cannot go in an invitation ({e}); "
                                    "give a whole number, text, true/false or a list of them") from None
     if cards_file is not None:
-        try:
-            text = cards_file.read_text()
-            if cards_file.suffix == ".json":
-                options["cards"] = json.loads(text)
-            else:
-                import tomllib
+        from .gamedata import read_file
 
-                options["cards"] = tomllib.loads(text)
+        try:
+            options["cards"] = read_file(cards_file)
             canonical_json(options["cards"])  # ValueError (NotCanonical): a fraction, a date, a huge number
         except (OSError, UnicodeDecodeError, ValueError) as e:
             raise PbemError(f"cannot read the card values in {cards_file}", str(e), code="bad-cards") from None

@@ -10,7 +10,6 @@ point at a pack of their own instead.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections import Counter
 from dataclasses import dataclass
 from importlib import resources
@@ -18,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import PbemError
+from .gamedata import read_file
 
 ID = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 KINDS = ("location", "piece", "deck", "card", "scenario")
@@ -65,9 +65,10 @@ def load(directory: Path) -> dict[str, Any]:
     merged: dict[str, Any] = {}
     for path in files:
         try:
-            data = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
-            raise PbemError("a pack file is not TOML", f"{path.name}: {e}", code="bad-pack") from None
+            data = read_file(path)
+        except (OSError, ValueError) as e:
+            raise PbemError("a pack file is not TOML within bounds", f"{path.name}: {str(e)[:200]}",
+                            code="bad-pack") from None
         for key, value in data.items():
             if isinstance(value, list) and isinstance(merged.get(key), list):
                 merged[key] += value

@@ -18,7 +18,8 @@ from typing import Any
 from .errors import PbemError
 from .files import atomic_write
 
-MAX_FILE = 1 << 20  # a part's file is a few KB; anything larger is refused unread
+MAX_FILE = 1 << 20  # a part's file is a few KB (a pack's, under 100 KB); anything larger is refused unread
+MAX_DEPTH = 32  # tables and arrays inside one another: honest data is under 8; the invitation holds 48
 
 HEADER = """# {module}: {part} ({what}).
 # PROVISIONAL: pbem's reconstruction, not the publisher's (the rulebook lacks it; RULES.md gives
@@ -30,6 +31,30 @@ WHAT = {"map": "areas, edges with their flags, the landing table",
         "counters": "counter types, units and Leaders, each merged by id over ours",
         "scenarios": "the Scenario Booklets: any of the scenarios, each replacing ours whole",
         "fire": "the to-hit number and the modifiers' values, merged by name over ours"}
+
+
+def read_file(path: Path) -> Any:
+    """A data file of the player's (TOML, or JSON by its suffix), bounded: its size before it is
+    parsed, its nesting after (walked without recursion; a parser's own recursion caught).
+
+    :raises OSError: unreadable.  :raises ValueError: too large, not TOML/JSON, too deep.
+    """
+    if path.stat().st_size > MAX_FILE:
+        raise ValueError(f"larger than {MAX_FILE // 1024} KB")
+    text = path.read_text(encoding="utf-8")
+    too_deep = f"nested deeper than {MAX_DEPTH} levels"
+    try:
+        data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+    except RecursionError:
+        raise ValueError(too_deep) from None
+    todo = [(data, 1)]
+    while todo:
+        value, depth = todo.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise ValueError(too_deep)
+            todo.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return data
 
 
 def game_of(module: str) -> Any:
@@ -65,9 +90,7 @@ def read(module: str, directory: Path) -> dict[str, Any]:
     problems = [f"{name}: not a part of the data (the parts are {', '.join(parts)})" for name in strays]
     for part, path in found.items():
         try:
-            if path.stat().st_size > MAX_FILE:
-                raise ValueError(f"larger than {MAX_FILE // 1024} KB")
-            data[part] = tomllib.loads(path.read_text(encoding="utf-8"))
+            data[part] = read_file(path)
         except (OSError, UnicodeDecodeError, ValueError) as e:
             problems.append(f"{path.name}: cannot read it: {str(e)[:200]}")
     problems += [f"{where}: not a whole number (the invitation holds whole numbers only)"
