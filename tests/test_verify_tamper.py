@@ -18,7 +18,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.conftest import Duel, assert_no_traceback, db_bytes, invoke
+from tests.conftest import Duel, assert_no_traceback, assert_refused, db_bytes, invoke
 
 PRINTABLE = [c for c in string.printable if not c.isspace()]
 
@@ -362,3 +362,18 @@ def test_a_stored_envelope_that_is_not_text_is_refused(game: Duel, tmp_path: Pat
     db = copy_db(game, tmp_path / "c")
     sql(db, "update envelopes set raw = ? where seq = 3", value)
     assert_verify_fails(verify(db), 3, check=STORED_DAMAGED)
+
+
+@pytest.mark.parametrize("how", ["cast(raw as blob)", "length(raw)"])  # a number is stored as its digits' text
+def test_a_genesis_stored_as_a_blob_or_a_number_is_refused_by_every_reader(game: Duel, tmp_path: Path, how) -> None:
+    where = tmp_path / "c"
+    shutil.copytree(game.alice.dir, where)
+    sql(where / "campaign.db", f"update envelopes set raw = {how} where seq = 0")
+    before = db_bytes(where)
+    assert_verify_fails(verify(where / "campaign.db"), 0, check=STORED_DAMAGED)
+    for command in (["status"], ["report"], ["replay", "-o", tmp_path / "r.html"], ["play", "1"], ["resend"]):
+        result = invoke(CliRunner(), *command, "--campaign", where, env=game.alice.env)
+        assert_refused(result, "bad-campaign")
+        assert "is damaged" in result.stderr.splitlines()[0]
+    assert_refused(invoke(CliRunner(), "audit", where, env=game.alice.env), ("bad-campaign", "verify-failed"))
+    assert db_bytes(where) == before

@@ -432,7 +432,11 @@ def audit(ledger: Ledger, build: dict[str, Any] | None = None, progress=None) ->
     """
     from .history import game_of
 
-    genesis = open_block(find_blocks(ledger.raw(0) or "")[0]).content
+    blocks = find_blocks(ledger.raw(0) or "")
+    if len(blocks) != 1:
+        verify_ledger(ledger, progress=progress)  # names what is wrong with the stored genesis
+        raise PbemError("the campaign's genesis is damaged", str(ledger.path), code="bad-campaign")
+    genesis = open_block(blocks[0]).content
     if genesis["body"].get("mode") == "referee":
         return _audit_refereed(ledger, genesis, build, progress)
     verified = verify_ledger(ledger, progress=progress)

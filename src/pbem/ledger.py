@@ -172,9 +172,16 @@ class Ledger:
         row = self.conn.execute("select seq, hash from envelopes order by seq desc limit 1").fetchone()
         return (row[0], row[1]) if row else None
 
+    def _text(self, row: tuple | None, what: str) -> str | None:
+        """A stored document's text; one stored as another type (a BLOB) is a damaged store."""
+        if row is None or isinstance(row[0], str):
+            return row[0] if row else None
+        raise LedgerError("the campaign database is damaged", f"{self.path}: {what} is stored as "
+                          f"{type(row[0]).__name__}, not text (restore the campaign from a copy)", code="bad-campaign")
+
     def raw(self, seq: int) -> str | None:
-        row = self.conn.execute("select raw from envelopes where seq = ?", (seq,)).fetchone()
-        return row[0] if row else None
+        return self._text(self.conn.execute("select raw from envelopes where seq = ?", (seq,)).fetchone(),
+                          f"entry #{seq}")
 
     def envelope_index(self, seq: int) -> tuple[str, str] | None:
         """(hash, author) of the stored envelope ``seq``."""
@@ -246,13 +253,13 @@ class Ledger:
         for table in ("envelopes", "claims"):
             row = self.conn.execute(f"select raw from {table} where hash = ?", (digest,)).fetchone()
             if row:
-                return row[0]
+                return self._text(row, f"the {table[:-1]} {digest[:16]}")
         return None
 
     def last_raw_by(self, author: str) -> str | None:
         row = self.conn.execute("select raw from envelopes where author = ? order by seq desc limit 1",
                                 (author,)).fetchone()
-        return row[0] if row else None
+        return self._text(row, f"{author}'s last entry")
 
     def received_at(self, seq: int) -> str | None:
         row = self.conn.execute("select received_at from envelopes where seq = ?", (seq,)).fetchone()
