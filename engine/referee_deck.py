@@ -89,6 +89,12 @@ def known(public: dict[str, Any], secret: dict[str, Any], side: str) -> dict[str
     return out
 
 
+def every_card(public: dict[str, Any], secret: dict[str, Any]) -> dict[str, str]:
+    """Every dealt card by its ref text, face down or not: what the referee may name."""
+    return {ref_text(deck_id, [n, i]): card for deck_id, rec in sorted(public.items())
+            for n, _ in enumerate(rec["shuffles"]) for i, card in enumerate(secret[deck_id]["order"][n])}
+
+
 def face_up(public: dict[str, Any]) -> dict[str, str]:
     """Every card played face up (anyone's to name): ``{ref text: card}``."""
     return {ref_text(deck_id, [n, int(i)]): card for deck_id, rec in sorted(public.items())

@@ -47,7 +47,7 @@ from .ingest import IngestResult, ingest
 from .keys import Identity
 from .ledger import Ledger, now
 from .lock import CampaignLock, crash_point
-from .plays import Ask, PlayResult, turn_file_name
+from .plays import Ask, PlayResult, turn_file_name, unheaded
 from .recovery import Recovered, json_setting, recover
 
 __all__ = ["Ask", "Campaign", "IngestResult", "PlayResult", "Recovered", "locate", "turn_file_name"]
@@ -437,6 +437,10 @@ class Campaign:
     def _encrypted(self) -> bool:
         return vault.is_encrypted(self.dir / "secrets" / "chain.json")
 
+    def secrets_readable(self) -> bool:
+        """Whether our secrets open without asking (not encrypted, or unlocked already)."""
+        return self._passphrase is not None or not self._encrypted()
+
     def _secrets(self) -> dict[str, Any]:
         if self._secret_cache is None:
             path = self.dir / "secrets" / "chain.json"
@@ -510,10 +514,12 @@ class Campaign:
         return bool(owed(match["decks"], self.opponent))
 
     def knowledge(self, match: dict[str, Any] | None = None) -> dict[str, str]:
-        """Every hidden token this side may name: its own, and what is public."""
-        from .hidden import public_knowledge
+        """Every hidden token this side may name: its own, and what is public (a referee: all)."""
+        from .hidden import public_knowledge, referee_knowledge
 
         match = match or self.match()
+        if self.refereed and self.side == "referee":
+            return referee_knowledge(self.genesis["game"], match.get("full", match))
         return {**public_knowledge(self.genesis["game"], match), **self.known_items(match)}
 
     def known_items(self, match: dict[str, Any] | None = None) -> dict[str, str]:
@@ -534,8 +540,13 @@ class Campaign:
             out.update(dealt_known(match["decks"], self.side, bytes.fromhex(hidden)))
         return out
 
-    def shown_prompt(self) -> Prompt:
-        """The decision as `play` offers it (pbem.turns)."""
+    def shown_prompt(self) -> Prompt | None:
+        """The decision as `play` offers it, after our draft (pbem.turns; a refereed game's player:
+        pbem.referee_orders, None when no decision of ours is pending)."""
+        if self.refereed:
+            from .referee_orders import shown_decision
+
+            return shown_decision(self)[0]
         from .turns import shown_prompt
 
         return shown_prompt(self)
@@ -567,7 +578,9 @@ class Campaign:
             raise PbemError("the game is over", "the referee may now disclose it: pbem disclose" if self.refereed else
                             "nothing is left to sign; 'pbem report --all' tells the whole game", code="game-over")
         if waiting["side"] != self.side:
-            raise PbemError("not your turn", waiting["text"], code="not-your-turn")
+            text = waiting["text"] if waiting["why"] != "decide" or waiting["text"].startswith("waiting for") else \
+                f"{waiting['side']}: {unheaded(waiting['side'], waiting['text'])}"
+            raise PbemError("not your turn", text, code="not-your-turn")
         return waiting
 
     def sign_turn(self, identity: Identity, body: dict[str, Any]) -> Envelope:

@@ -13,6 +13,7 @@ from typing import Any
 import click
 
 from .errors import PbemError
+from .plays import unheaded
 
 CONTEXT = {"help_option_names": ["-h", "--help"]}
 
@@ -132,5 +133,8 @@ def show_next(camp) -> None:
         click.echo("The game is over.")
     elif waiting["side"] == camp.side:
         click.echo("Your move: pbem play" + (f" --campaign {camp.dir}" if str(camp.dir) != "." else ""))
+    elif waiting["why"] == "decide" and not waiting["text"].startswith("waiting for"):
+        click.echo(f"Now {waiting['side']}'s decision: {unheaded(waiting['side'], waiting['text']).rstrip('.')}.")
     else:
         click.echo(f"Now {waiting['text'].rstrip('.')}.")
+

@@ -11,12 +11,25 @@ import click
 
 from .cli_common import (campaign_option, file_name, identity_passphrase, keystore, load_mail_config, open_campaign,
                          show_next)
+from .plays import unheaded
 from .errors import PbemError
 
 
 FREE_ORDERS = ("Orders in words, e.g.: move PIECE to LOCATION; step PIECE -1; flip PIECE; mark X with TEXT; "
                "roll 3d6 [for PURPOSE]; draw N from DECK; play CARD; deploy PIECE to LOCATION; reveal PIECE; "
                "next phase; next turn; say TEXT; pass; end RESULT")
+
+
+def _owed(camp, waiting: dict) -> str:
+    """Who owes what, in one line: our own decision as 'pbem play' lists it (after our draft)."""
+    text, side = waiting["text"], waiting["side"]
+    if side == camp.side and waiting["why"] == "decide" and camp.secrets_readable():
+        prompt = camp.shown_prompt()
+        if prompt is not None and prompt.side == side:
+            text = prompt.text
+    if text.lower().startswith("waiting for ") or text.lower().startswith("the game is over"):
+        return text
+    return f"waiting for {'you' if side == camp.side else side}: {unheaded(side, text)}"
 
 
 def _headed(side: str | None, text: str) -> str:
@@ -111,23 +124,24 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
             click.echo(FREE_ORDERS if prompt.free and not prompt.choices else "Give your orders: pbem play N [N...]")
             return
         if waiting and waiting["side"] == camp.side and waiting["why"] == "decide":
-            if camp.refereed:
-                from .refereeing import latest_view
-
-                view = latest_view(camp)
-                text, labels = view["prompt"]["text"], [label for label, _ in view["prompt"]["choices"]]
-            else:
-                prompt = camp.shown_prompt()  # after any draft; our own hidden items by name
-                text, labels = prompt.text, [c.label for c in prompt.choices]
-            click.echo(_headed(camp.side, text))
-            for i, label in enumerate(labels, 1):
-                click.echo(f"  {i}. {label}")
-            click.echo(FREE_ORDERS if not labels else "Give your orders: pbem play N [N...]")
-            return
+            prompt = camp.shown_prompt()  # after any draft; our own hidden items by name
+            if prompt is not None and prompt.side == camp.side:  # (else the draft is complete: play signs it)
+                labels = [c.label for c in prompt.choices]
+                drafted = len(camp.draft() or [])
+                if drafted:
+                    click.echo(f"(after your {drafted} drafted order(s); 'pbem undo' takes the last back)")
+                click.echo(_headed(camp.side, prompt.text))
+                for i, label in enumerate(labels, 1):
+                    click.echo(f"  {i}. {label}")
+                click.echo(FREE_ORDERS if not labels else "Give your orders: pbem play N [N...]")
+                return
     result = camp.play(identity, list(orders), ask)
     if ask is None:
+        from .hidden import show
+
+        known = camp.knowledge() if camp.refereed and camp.side == "referee" else {}  # (a player's are named)
         for event in result.events:
-            click.echo(f"  {event['text']}")
+            click.echo(f"  {show(event['text'], known, camp.game)}")
         for roll in result.rolls:
             click.echo(f"  roll: {roll['purpose']}: {dice_text(roll)}")
     odds_of = getattr(camp.game, "action_odds", None)  # a roll ordered in words: its exact odds
@@ -203,9 +217,11 @@ def undo(campaign: Path | None) -> None:
         pbem undo --campaign hill60
     """
 
-    from .turns import take_back
-
     camp = open_campaign(campaign)
+    if camp.refereed:
+        from .referee_orders import take_back
+    else:
+        from .turns import take_back
     taken = take_back(camp)
     if taken is None:
         raise PbemError("nothing to take back", "there is no unsigned draft; a signed turn file stands", code="no-draft")
@@ -233,11 +249,10 @@ def status(campaign: Path | None) -> None:
         click.echo(f"game over: {outcome['result']}" + (f" ({outcome['reason']})" if outcome["reason"] else ""))
     if waiting:
         late = camp.overdue()
-        who = "you" if waiting["side"] == camp.side else waiting["side"]
-        click.echo(f"waiting for {who}: {waiting['text']} (since envelope #{waiting['since']}, "
+        click.echo(f"{_owed(camp, waiting)} (since envelope #{waiting['since']}, "
                    f"stored {late['stored_at']}, {late['hours']} h ago)")
         if late["deadline"] is not None:
-            state = "OVERDUE: a timeout claim may be signed (pbem claim-timeout)" if late["overdue"] and who != "you" \
+            state = "OVERDUE: a timeout claim may be signed (pbem claim-timeout)" if late["overdue"] and waiting["side"] != camp.side \
                 else ("OVERDUE" if late["overdue"] else f"{late['deadline'] - late['hours']} h left")
             click.echo(f"deadline {late['deadline']} h: {state}")
     drafted = camp.draft(ask=False)

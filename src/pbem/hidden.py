@@ -35,6 +35,21 @@ def public_knowledge(game_id: str, match: dict[str, Any]) -> dict[str, str]:
     return known
 
 
+def referee_knowledge(game_id: str, full: dict[str, Any]) -> dict[str, str]:
+    """Every hidden item of a refereed game's full state by name: the referee holds every side's
+    secret and every dealt card, and adjudicates what it can read."""
+    from pbem_engine.referee_deck import every_card
+    from pbem_engine.referee_hidden import known as side_known
+
+    out = public_knowledge(game_id, {"private": full.get("private", {})})
+    for side, held in sorted(full.get("hidden", {}).items()):
+        if held.get("secret") and side in full.get("private", {}):
+            out.update(side_known(game_id, full["private"], side, bytes.fromhex(held["secret"]), held["chosen"]))
+    if "dealt" in full:
+        out.update(every_card(full["dealt"], full["deal_order"]))
+    return out
+
+
 def show(text: str, known: dict[str, str], game: Game) -> str:
     name = getattr(game, "item_name", str)
     def one(m: re.Match) -> str:

@@ -99,7 +99,7 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
         result.accepted.append(env)
     _check_claims(campaign, claims, todo, result)
     opened_views = []
-    if views:
+    if views or (campaign.refereed and todo):  # a player's view must come with the referee's envelope
         from .refereeing import check_views
 
         opened_views = check_views(campaign, views, todo, result)

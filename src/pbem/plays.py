@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pbem_engine.core import Prompt
+from pbem_engine.core import IllegalAction, Prompt, find_choice, order_part
 
 from .envelope import Envelope
 
@@ -31,3 +31,22 @@ def turn_file_name(env: Envelope) -> str:
     """The file name of an envelope's turn file: game, number, author and kind."""
     suffix = f"-{env.hash[:8]}" if env.kind == "claim" else ""  # several claims may name one envelope
     return f"{env.game[:8]}-{env.seq:04d}-{env.author}-{env.kind}{suffix}.pbem"
+
+
+def free_order(game, state: dict[str, Any], side: str, prompt: Prompt, order: str,
+               known: dict[str, str]) -> dict[str, Any]:
+    """An order at a decision the game takes in its own words (``prompt.free``): a choice listed
+    there, given by its number, is the order its words say ('1' where '1. done' is listed)."""
+    try:
+        return game.parse_order(state, side, order, known)
+    except IllegalAction:
+        if not (order.strip().isdigit() and prompt.choices):
+            raise
+    return game.parse_order(state, side, order_part(find_choice(prompt, order.strip()).label), known)
+
+
+def unheaded(side: str, text: str) -> str:
+    """A decision's words without the side's name in front (a prompt may name it; so may its caller)."""
+    while text.lower().startswith(f"{side.lower()}: "):
+        text = text[len(side) + 2:]
+    return text

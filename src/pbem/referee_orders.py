@@ -21,7 +21,13 @@ from pbem_engine.core import Choice, IllegalAction, Prompt, find_choice
 from pbem_engine.referee import REFEREE
 
 from .errors import PbemError
-from .plays import Ask
+from .plays import Ask, free_order
+
+
+def latest_view(campaign) -> dict[str, Any] | None:
+    """The last view the referee sealed to us, or None before the game starts."""
+    rows = campaign.ledger.views(campaign.side)
+    return json.loads(rows[-1][4]) if rows else None
 
 
 def own_knowledge(campaign, view: dict[str, Any]) -> dict[str, str]:
@@ -64,6 +70,7 @@ class Draft(NamedTuple):
     prompt: Prompt | None  # the next decision as our tool shows it, if it is still ours
     known: dict[str, str]  # what we may name there
     chosen: list[tuple[str, str]]  # what the orders hide: (token, item)
+    events: list[dict[str, Any]] = []  # what the orders did, in the rules' words (tokens unnamed)
 
 
 def run(campaign, view: dict[str, Any], actions: list[dict[str, Any]]) -> Draft:
@@ -87,22 +94,22 @@ def run(campaign, view: dict[str, Any], actions: list[dict[str, Any]]) -> Draft:
         if "private" in view else None
     decks = OwnDeck(view["dealt"], view.get("cards", {}), side) if "dealt" in view else None
     try:
-        state, _, waits = rules_referee.run_orders(game, json.loads(json.dumps(view["view"])), side, actions,
+        state, events, waits = rules_referee.run_orders(game, json.loads(json.dumps(view["view"])), side, actions,
                                                    ctx, True, protocol.ProtocolError, decks)
     except Unknowable:
-        state, waits = None, None
+        state, events, waits = None, [], None
     hidden = ctx.chosen() if ctx is not None else []
     if state is None or waits is not None or game.outcome(state) is not None:
-        return Draft(state if waits is None else None, None, {}, hidden)
+        return Draft(state if waits is None else None, None, {}, hidden, events)
     prompt = game.prompt(state)
     if prompt.side != side:
-        return Draft(state, None, {}, hidden)
+        return Draft(state, None, {}, hidden, events)
     mine = {**public_knowledge(game_id, {"private": ctx.records}),
             **own_known(game_id, ctx.records, side, secret, {**chosen, **dict(hidden)})} if ctx is not None else {}
     if decks is not None:  # the dealt cards we may name: face up, our hand, a hand shown to us
         mine.update(decks.known())
     return Draft(state, shown(campaign, {"private": ctx.records if ctx is not None else {}, "game": state}, prompt, mine),
-                 mine, hidden)
+                 mine, hidden, events)
 
 
 def from_view(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None
@@ -157,8 +164,8 @@ def from_view(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None
             continue
         try:
             if draft.prompt.free and hasattr(game, "parse_order"):  # free play: orders in the game's words
-                actions.append(shuffle_order(campaign, game.parse_order(draft.state, side, order, draft.known),
-                                             len(actions)))
+                actions.append(shuffle_order(campaign, free_order(game, draft.state, side, draft.prompt, order,
+                                                                  draft.known), len(actions)))
             else:
                 actions.append(find_choice(draft.prompt, order).action)
         except IllegalAction as e:
@@ -176,6 +183,44 @@ def decision(campaign, view: dict[str, Any]) -> tuple[Prompt | None, int]:
     except Exception:  # whatever the rules say of a draft we did not choose: offer the view's decision
         draft, actions = run(campaign, view, []), []
     return draft.prompt, len(actions)
+
+
+def shown_decision(campaign) -> tuple[Prompt | None, int]:
+    """The decision asked of us now, as every face of pbem shows it (``pbem play``, ``status``, the
+    report, the page): after our draft, with our own items by name; and how many orders the draft
+    holds.  (None, 0) when no decision of ours is pending."""
+    from .hidden import show_prompt
+
+    view = latest_view(campaign)
+    if view is None or view["prompt"] is None:
+        return None, 0
+    if follows_rules(campaign, view):
+        return decision(campaign, view)
+    prompt = Prompt(campaign.side, view["prompt"]["text"],
+                    tuple(Choice(label, action) for label, action in view["prompt"]["choices"]))
+    return show_prompt(prompt, own_knowledge(campaign, view), campaign.game), 0
+
+
+def take_back(campaign) -> str | None:
+    """Drop our last drafted order; what it was, in the words our tool listed it (None: no draft)."""
+    view = latest_view(campaign)
+    actions = list(campaign.draft() or [])
+    if view is None or not actions:
+        return None
+    words = ""
+    try:
+        from .hidden import show
+
+        before, after = run(campaign, view, actions[:-1]), run(campaign, view, actions)
+        words = "; ".join(show(e["text"], {**own_knowledge(campaign, view), **before.known, **after.known},
+                                    campaign.game)
+                          for e in after.events[len(before.events):])
+        if not words and before.prompt is not None:
+            words = next((c.label for c in before.prompt.choices if c.action == actions[-1]), "")
+    except Exception:  # whatever the rules say of a draft we did not choose: it is taken back all the same
+        pass
+    campaign.take_back()
+    return words or "your last drafted order"
 
 
 def one_order(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None) -> dict[str, Any] | None:

@@ -22,6 +22,7 @@ from .errors import PbemError, RefusedTurn
 from .files import atomic_write
 from .keys import Identity
 from .plays import Ask, PlayResult, turn_file_name
+from .referee_orders import latest_view
 
 REFEREE = referee.REFEREE
 
@@ -124,11 +125,6 @@ def waiting(campaign) -> dict[str, Any] | None:
         return {"side": REFEREE, "why": "disclose", "since": public["seq"],
                 "text": "the game is over: waiting for the referee to disclose it"}
     return view["waiting"]
-
-
-def latest_view(campaign) -> dict[str, Any] | None:
-    rows = campaign.ledger.views(campaign.side)
-    return json.loads(rows[-1][4]) if rows else None
 
 
 # --- views ---------------------------------------------------------------------------
@@ -235,7 +231,9 @@ def _require_own_views(campaign, todo: list, arrived: set[int]) -> None:
         if _committed_view(env, applied.match["public"], campaign.side) and env.seq not in arrived | stored:
             raise RefusedTurn("the referee's envelope came without your view",
                               f"envelope #{env.seq} commits to a view for {campaign.side} that the file does not carry "
-                              f"(a file meant for another player, or a damaged block): ask the referee for your file",
+                              f"(a file meant for another player, the referee's own copy, or a damaged block): ingest "
+                              f"the file the referee wrote for you, in its sent/to-{campaign.side}/ folder (the one "
+                              f"mailed to you)",
                               code="missing-view")
 
 

@@ -59,7 +59,7 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     view = game.view(match["game"], side)
     lines = game.describe(view)
     known: dict[str, str] = {}
-    if "private" in match:  # name our own hidden items, conceal everyone else's
+    if "private" in match or "dealt" in match:  # name our own hidden items, conceal everyone else's
         basis = match if known_after is None else campaign.ledger.state(known_after)[1]
         known = campaign.knowledge(basis) if side == campaign.side else public_knowledge(genesis["game"], basis)
         prompt = show_prompt(prompt, known, game)
@@ -69,11 +69,13 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     if side == campaign.side and hasattr(game, "playable"):  # as `pbem play` offers it (odds, what fits)
         prompt = game.playable(match["game"], prompt, known)
     text = prompt.text
-    if waiting and waiting["why"] == "reveal" and waiting["side"] == side == campaign.side and at is None:
-        from .turns import shown_prompt  # the roll our reveal resolves, then our decision, as play lists it
+    ours = waiting and waiting["side"] == side == campaign.side and at is None and not campaign.refereed
+    if ours and (waiting["why"] == "reveal" or waiting["why"] == "decide" and campaign.secrets_readable()
+                 and campaign.draft(ask=False)):
+        from .turns import shown_prompt  # the roll our reveal resolves, or our draft, then our decision, as play lists it
 
         prompt = shown_prompt(campaign)
-        text = f"after your reveal: {prompt.text}"
+        text = f"after your reveal: {prompt.text}" if waiting["why"] == "reveal" else prompt.text
     mine = waiting and waiting["why"] in ("decide", "reveal") and prompt.side == side
     if mine and side != campaign.side:  # a report for the opponent (a mail body): our tool cannot see
         mine, text = False, ""          # his hand or his concealed pieces, so his own tool lists his choices
@@ -239,8 +241,7 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int, entries
                     pack_dir: Path | None = None, image: bool = True, svg: bool = True) -> dict[str, Any]:
     """A player in a referee game knows only the views the referee sealed to it (and, in a game
     with hidden pools, its own items, named with its own secret)."""
-    from .referee_orders import dealt_public, own_knowledge
-    from .refereeing import latest_view
+    from .referee_orders import dealt_public, latest_view, own_knowledge, shown_decision
 
     for _, view_seq, _, _, payload in campaign.ledger.views(side):
         if view_seq > since and view_seq in entries:
@@ -251,7 +252,8 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int, entries
     view = views[-1] if views else None
     game = campaign.game
     lines = game.describe(view["view"]) if view else ["The referee has not started the game yet."]
-    waiting = campaign.waiting() if view is latest_view(campaign) or not view else view["waiting"]
+    latest = latest_view(campaign)
+    waiting = campaign.waiting() if not view or view["seq"] == latest["seq"] else view["waiting"]
     mine = view is not None and view["prompt"] is not None and waiting is not None and waiting["side"] == side
     labels = [label for label, _ in view["prompt"]["choices"]] if mine else []
     text = view["prompt"]["text"] if mine else ""
@@ -263,6 +265,10 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int, entries
         labels, text = [show(label, known, game) for label in labels], show(text, known, game)
         for entry in entries.values():
             entry["events"] = [show(t, known, game) for t in entry["events"]]
+    if mine and side == campaign.side and view["seq"] == latest["seq"]:  # as 'pbem play' lists it: after our draft
+        prompt, _ = shown_decision(campaign)
+        if prompt is not None and prompt.side == side:
+            labels, text = [c.label for c in prompt.choices], prompt.text
     out = _context(campaign, side, seq, entries, lines, waiting, text, labels,
                    view["outcome"] if view else None, "referee")
     if view is not None:

@@ -18,7 +18,7 @@ from pbem_engine.core import IllegalAction, Prompt, find_choice
 from .errors import PbemError
 from .keys import Identity
 from .lock import crash_point
-from .plays import Ask, PlayResult
+from .plays import Ask, PlayResult, free_order
 
 if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
     from .campaign import Campaign
@@ -140,7 +140,7 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
             continue
         try:
             if prompt.free and hasattr(game, "parse_order"):  # free play: orders in the game's words
-                action = game.parse_order(match["game"], side, order, known)
+                action = free_order(game, match["game"], side, prompt, order, known)
                 actions.append(shuffle_order(camp, action, len(actions)))
             else:
                 actions.append(find_choice(prompt, order).action)
