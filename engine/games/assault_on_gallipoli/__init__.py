@@ -163,6 +163,10 @@ class AssaultOnGallipoli:
             return closecombat.CARD_NAMES[item]
         return cards.NAMES.get(cards.kind(item), item)
 
+    def item_values(self, view: dict[str, Any], item: str) -> str:
+        """What an Action Card does, in brief, for its holder's eyes (the report's hands; "" otherwise)."""
+        return cards.brief(item)
+
     def playable(self, state: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
         """The prompt as its owner's tool shows it: the odds of each fire, the cards the hand allows."""
         from .forecast import playable
@@ -204,6 +208,9 @@ class AssaultOnGallipoli:
                 lines.append(f"{s} close combat cards: hand " + (" ".join(closecombat.card_name(c) for c in d["hand"])
                                                                   or "(none)")
                              + "; played " + (", ".join(closecombat.card_name(c) for c in d["table"]) or "none"))
+        for s in SIDES:  # 17.1: a hand of deck positions, named to its holder only (pbem.hidden.show)
+            held = view["ac"]["hands"][s]
+            lines += [f"{s} Action Cards in hand ({len(held)}): " + ", ".join(cards.label(e) for e in held)] if held else []
         for area in board.areas():
             here = board.units_at(view, area)
             if here:

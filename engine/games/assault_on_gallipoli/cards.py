@@ -57,6 +57,37 @@ CARDS = (
 )
 NAMES = {k: n for k, n, *_ in CARDS}
 COLOUR = {k: c for k, _, c, *_ in CARDS}
+# What each card does, in brief and in our words (the uses effects.py offers; RULES.md's table), for
+# its holder's report: never the card's own text
+BRIEF = {
+    "courage-under-fire": "ignore 1 Damage Point of a fire, or a Bayonet Charge in close combat",
+    "heroic-act": "ignore 2 Damage Points of a fire, or an exhausted unit turns fresh and acts alone",
+    "low-ammo": "the next fire of enemy units from one area this turn is halved",
+    "fight-to-the-death": "ignore 2 Damage Points of a fire, or any close combat card, led or matching",
+    "good-luck": "re-roll one die (of a fire, or a landing, pass, initiative, withdrawal or Sniper! roll), "
+                 "or Killing Time +1",
+    "hand-grenades": "2 more close combat cards at your deal, or 2 more dice firing into your own area",
+    "hidden-gully": "your moving group crosses one red line, or your units in an area are -1 to hit",
+    "sniper": "shoot at an enemy Leader: the nearer your units, the better the chance",
+    "sudden-storm": "the enemy group that ends its move goes back 2 MF, or your units in an area are -1 to hit",
+    "aerial-recon": "+1 range for your artillery and ships this Round, or +1 to hit at one area; the enemy discards 1",
+    "coordinated-attack": "an extra Round of fire by fresh artillery of several areas at one target",
+    "forced-march": "+2 MF for the moving group",
+    "keep-moving": "you play the next Round too",
+    "night-attack": "rest of the turn: fire reaches only adjacent areas, targets in the open -1; Killing Time -1",
+    "barbed-wire": "Wire placed where your units are, or removed next to them",
+    "dig-in": "a shallow trench dug, or deepened, where you have units and the enemy none",
+    "field-hospital": "an eliminated land unit back fresh at your base",
+    "water-shortage": "a fresh enemy land unit exhausted",
+    "walking-wounded": "a fresh Remnant where you have an exhausted unit, or Killing Time -1",
+    "underground-mine": "an enemy-held trench at or next to your units one level shallower",
+    "submarine-attack": "an enemy ship sunk, or an enemy unit not yet on the map eliminated",
+    "supply-convoy": "a card of the discard pile into your hand, or Killing Time +2",
+    "dysentery-outbreak": "every fresh enemy land unit in one area exhausted",
+    "espionage": "look at the enemy hand and take one card",
+    "wrong-orders": "move up to 2 fresh enemy land units up to 3 MF each, or Killing Time -2",
+}
+WHEN = {"green": "green, any time", "brown": "brown, in your own Round", "red": "red, your whole Round"}  # 17.5
 DECK = [f"{k}#{i + 1}" for k, _, _, n, _ in CARDS for i in range(n)]  # 54 distinct cards
 NOT_S1 = [f"{k}#{i + 1}" for k, _, _, n, out in CARDS if out for i in range(n)]
 DECK_ID, DECK_S1 = "action", "action-s1"  # Scenario 1 plays without the two cards it removes
@@ -71,6 +102,12 @@ def kind(card: str) -> str:
 
 def card_name(entry: str) -> str:
     return NAMES[kind(entry)] if kind(entry) in NAMES else f"[[{entry}|Action Card]]"
+
+
+def brief(card: str) -> str:
+    """A card's colour and uses in a few words ("" for anything not an Action Card)."""
+    k = kind(card)
+    return f"{WHEN[COLOUR[k]]}: {BRIEF[k]}" if k in BRIEF else ""
 
 
 def dealt_decks() -> dict[str, list[str]]:

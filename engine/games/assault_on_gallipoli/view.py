@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import board, closecombat
+from . import board, cards, closecombat
 from .data import SIDES
 from .dataset import current
 
@@ -72,6 +72,8 @@ def map_view(view: dict[str, Any]) -> dict[str, Any]:
     vp = {s: sum(1 for c in view["cubes"].values() if c == s) for s in SIDES}
     hands = {s: [closecombat.card_name(c) for c in view["ccdeck"][s]["hand"]] for s in SIDES
              if view["ccdeck"][s]["hand"]}
+    hands.update({f"{s} Action Card": [cards.label(e) for e in view["ac"]["hands"][s]] for s in SIDES
+                  if view["ac"]["hands"][s]})  # 17.1: each card's uses shown to its holder (item_values)
     return {"pieces": pieces, "marks": marks, "cubes": dict(sorted(view["cubes"].items())), "notes": notes,
             "objectives": sorted(view["cubes"]), "off": list(view["off"]), "hands": hands,
             "tracks": [("Turn", f"{view['turn']} of {view['turns']}"), ("Killing Time", str(view["kt"])),
