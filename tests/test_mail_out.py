@@ -1,6 +1,7 @@
 """Out: ready-to-send messages, sent by SMTP to a real server on loopback, read back, ingested."""
 
 import socket
+from datetime import UTC, datetime
 from email import message_from_bytes
 from email.policy import default
 
@@ -71,6 +72,7 @@ def test_a_turn_goes_out_by_smtp_and_comes_in_as_mail(two_campaigns, smtp, tmp_p
     assert rcpt == ["bob@example.org"] and mail_from == "alice@example.org"
     msg = message_from_bytes(raw, policy=default)
     assert msg["Subject"].startswith("[barrage ") and "your reveal" in msg["Subject"]  # whose move, and what
+    assert abs((msg["Date"].datetime - datetime.now(UTC)).total_seconds()) < 60  # RFC 5322: dated
     attachments = [p for p in msg.iter_attachments()]
     assert len(attachments) == 1 and attachments[0].get_filename().endswith(".pbem")
     body = msg.get_body(("plain",)).get_content()
@@ -180,3 +182,20 @@ def test_starttls_checks_the_server_certificate(two_campaigns, tmp_path):
         assert len(inbox.messages) == 1
     finally:
         controller.stop()
+
+
+def test_every_mail_pbem_sends_is_dated(two_campaigns, smtp):
+    """RFC 5322 requires a Date: the mail pbem writes has one (written plainly, or by the email package
+    for a From with a name), and a message from elsewhere without one gets one when it is sent."""
+    d = two_campaigns
+    configure(d, d.alice, smtp.port)
+    d.run(d.alice, "mail", "config", "--from", "Alice Liddell <alice@example.org>")  # written by email
+    d.run(d.alice, "mail", "address", "blue", "bob@example.org", "--campaign", d.alice.dir)
+    d.run(d.alice, "play", "1", "--campaign", d.alice.dir)
+    (d.alice.dir / "outbox" / "by-hand.eml").write_bytes(
+        b"From: alice@example.org\r\nTo: bob@example.org\r\nSubject: hello\r\n\r\nA word.\r\n")
+    d.run(d.alice, "mail", "send", "--campaign", d.alice.dir)
+    assert len(smtp.messages) == 2
+    for _, _, raw in smtp.messages:
+        msg = message_from_bytes(raw, policy=default)
+        assert abs((msg["Date"].datetime - datetime.now(UTC)).total_seconds()) < 60, raw[:300]

@@ -73,6 +73,7 @@ def test_automatic_messages_are_never_answered_and_answers_follow_rfc_3834(tmp_p
     [answer] = relay.replies_from(ref.address)
     msg = answer.message
     assert answer.to == alice.address and msg["Auto-Submitted"] == "auto-replied"
+    assert msg["Date"].datetime.tzinfo is not None  # RFC 5322: dated
     assert msg["In-Reply-To"] == "<person@example.org>"
     assert msg["References"].split()[:2] == ["<earlier@example.org>", "<person@example.org>"]
     assert msg["Subject"] == f"Re: [hill60 {gid[:8]}] my orders"  # no leading space, no doubled blanks

@@ -3,6 +3,7 @@ pbem.mail.compose builds, under pbem.mail.email_policy), and declines anything i
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta, timezone
 from email.generator import Generator
 
 import pytest
@@ -45,7 +46,7 @@ def check(headers, body, attachments) -> bytes | None:
 @example(sender="red@pbem.invalid", to="blue@pbem.invalid", subject="[barrage b866b56d] your move: fire",
          body="", files=[("x.pbem", "")], automatic=False)
 def test_a_plain_message_is_the_email_packages_bytes(sender, to, subject, body, files, automatic):
-    headers = [("From", sender), ("To", to), ("Subject", subject),
+    headers = [("From", sender), ("To", to), ("Subject", subject), ("Date", mime.date()),
                ("Message-ID", mime.message_id("pbem-0123456789abcdef", to.rpartition("@")[2])),
                ("References", "<pbem-0123456789abcdef0123456789abcdef@pbem.invalid>"),
                ("X-Pbem-Game", "0123456789abcdef0123456789abcdef"), ("X-Pbem-To-Side", "blue")]
@@ -94,3 +95,22 @@ def test_a_subject_near_the_longest_line_is_written_as_email_writes_it_or_declin
 @pytest.mark.parametrize("sender", ["a..b@c.d", ".a@b.c", "a.@b.c", "A+B@Ex.COM", "-@-", "a@b..c", "a_b@c_d"])
 def test_odd_but_bare_addresses_are_written_as_email_writes_them_or_declined(sender):
     check([("From", sender), ("To", "d@e.f"), ("Subject", "s")], "text\n", [("f.pbem", "x\n")])
+
+
+@settings(max_examples=300, deadline=None)
+@given(when=st.datetimes(min_value=datetime(1970, 1, 1), max_value=datetime(9999, 1, 1),
+                        timezones=st.integers(-14 * 60, 14 * 60).map(lambda m: timezone(timedelta(minutes=m)))))
+def test_the_date_is_written_as_email_writes_it(when):
+    """(years before 1970 aside: email reads a year under 100 as this century's or the last's)"""
+    from email.utils import format_datetime
+
+    assert mime.date(when) == format_datetime(when)
+    assert check([("From", "a@b.c"), ("Date", mime.date(when))], "text\n", [("f.pbem", "x\n")]) is not None
+
+
+def test_the_date_is_now_in_the_local_time_zone():
+    from email.utils import parsedate_to_datetime
+
+    written = parsedate_to_datetime(mime.date())
+    assert written.utcoffset() == datetime.now().astimezone().utcoffset()
+    assert abs((datetime.now().astimezone() - written).total_seconds()) < 5

@@ -229,13 +229,13 @@ def compose(campaign, to_side: str, files: list[Path], body: str, sender: str, s
 
     An address not known yet is written as ``SIDE@pbem.invalid``; ``send`` puts in the address
     recorded by then (``pbem mail address``), or keeps the message waiting for one."""
-    from .mime import plain
+    from .mime import date, plain
 
     game = campaign.genesis["game"]
     sender = sender or address(campaign, campaign.side) or f"{campaign.side}@{PLACEHOLDER}"
     headers = [("From", sender), ("To", address(campaign, to_side) or f"{to_side}@{PLACEHOLDER}"),
                ("Subject", " ".join(f"{tag(campaign)} {subject or (files[0].name if files else '')}".split())),
-               ("Message-ID", message_id(game, sender)), ("References", thread_root(game)),
+               ("Date", date()), ("Message-ID", message_id(game, sender)), ("References", thread_root(game)),
                ("X-Pbem-Game", game), ("X-Pbem-To-Side", to_side)]
     if automatic:  # RFC 3834: written by a program, not a person: vacation notices stay quiet
         headers.append(("Auto-Submitted", "auto-generated"))

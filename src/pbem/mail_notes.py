@@ -163,6 +163,7 @@ def polite_reply(campaign, to: str, note: Note, from_address: str, h: Seen | Non
     from email.message import EmailMessage
 
     from .mailbox_in import CONTROL_CHARS
+    from .mime import date
 
     h = h or Seen()
     game = campaign.genesis["game"]
@@ -172,6 +173,7 @@ def polite_reply(campaign, to: str, note: Note, from_address: str, h: Seen | Non
     msg["From"] = from_address or address(campaign, campaign.side) or f"{campaign.side}@{PLACEHOLDER}"
     msg["To"] = to
     msg["Subject"] = subject if subject.lower().startswith("re:") else f"Re: {subject}"
+    msg["Date"] = date()
     msg["Message-ID"] = message_id(game, str(msg["From"]))
     msg["Auto-Submitted"] = "auto-replied"  # RFC 3834: no auto-reply answers it back
     msg["X-Pbem-Game"] = game

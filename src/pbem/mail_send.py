@@ -146,6 +146,10 @@ def _prepare(campaign, config: MailConfig, path: Path):
             return None, "no From address yet: pbem mail config --from ADDRESS"
         del msg["From"]
         msg["From"] = own
+    if msg.get("Date") is None:  # written before pbem dated its mail, or elsewhere: RFC 5322 requires one
+        from .mime import date
+
+        msg["Date"] = date()
     to = str(msg.get("To") or "")
     if not to.strip():
         return None, "it has no recipient"

@@ -38,6 +38,21 @@ def message_id(idstring: str, domain: str) -> str:
     return f"<{int(time.time() * 100)}.{os.getpid()}.{int.from_bytes(os.urandom(8), 'big')}.{idstring}@{domain}>"
 
 
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def date(when=None) -> str:
+    """A Date header's value (RFC 5322 requires one), as ``email.utils.format_datetime`` writes it:
+    ``when`` (an aware datetime), by default now in the local time zone."""
+    from datetime import datetime
+
+    when = when or datetime.now().astimezone()
+    zone = when.strftime("%z") if when.tzinfo is not None else "-0000"
+    return (f"{_DAYS[when.weekday()]}, {when.day:02d} {_MONTHS[when.month - 1]} {when.year:04d} "
+            f"{when.hour:02d}:{when.minute:02d}:{when.second:02d} {zone}")
+
+
 def _text(text: str) -> str | None:
     """What ``set_content`` keeps of ``text`` as 7bit: its lines, each ended by a newline."""
     if not _TEXT.fullmatch(text):
