@@ -211,6 +211,40 @@ def test_a_play_killed_at_any_step_is_finished_by_the_next_command(two_campaigns
     verified(d.bob.dir)
 
 
+# A write killed mid-transaction: its pages spill to the database before the commit (a cache of
+# one page), then kill -9.  What remains is a hot journal beside a half-written campaign.db.
+HOT_WRITE = """
+import os, signal, sqlite3, sys
+conn = sqlite3.connect(sys.argv[1], isolation_level=None)
+conn.execute("pragma cache_size = 1")
+conn.execute("begin immediate")
+for i in range(200):
+    conn.execute("insert into settings (key, value) values (?, ?)", (f"half-written {i}", "x" * 3000))
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_read_only_commands_roll_back_the_hot_journal_of_a_killed_write(two_campaigns):
+    """status, report and verify after a write killed mid-transaction: they roll its journal
+    back (under the campaign lock) and show the campaign as it was, where they said "not a
+    campaign database" until a writing command ran."""
+    d = two_campaigns
+    readers = (("status", "--campaign", d.alice.dir), ("report", "--campaign", d.alice.dir), ("verify", d.alice.dir))
+    shown = [pbem(d.runner, *command, env=d.alice.env).output for command in readers]
+    before = db_bytes(d.alice.dir)
+    journal = d.alice.dir / "campaign.db-journal"
+    killed_write = subprocess.run([sys.executable, "-c", HOT_WRITE, str(d.alice.db)])
+    assert killed_write.returncode == -signal.SIGKILL
+    assert journal.stat().st_size > 0 and db_bytes(d.alice.dir) != before  # a hot journal, half a write
+    for command, output in zip(readers, shown):
+        result = invoke(d.runner, *command, env=d.alice.env)
+        assert_no_traceback(result)
+        assert (result.exit_code, result.output) == (0, output), result.stderr
+    assert not journal.exists() and db_bytes(d.alice.dir) == before
+    d.turn("alice")  # and the game goes on
+    verified(d.alice.dir)
+
+
 def test_new_and_join_killed_at_any_moment_leave_no_half_made_campaign(tmp_path, runner, home):
     """`pbem new` and `pbem join` are killed at spaced moments through their run.  After each
     kill, `pbem status` never calls the folder "not a campaign database" (there is no campaign,

@@ -131,11 +131,17 @@ class Ledger:
         if path.stat().st_size == 0:
             raise LedgerError("an unfinished campaign", f"{path} is empty: an interrupted 'pbem new' or 'pbem join' "
                               "left it; run that command again", code="no-campaign")
+        journal = path.with_name(path.name + "-journal")
+        if readonly and journal.exists():
+            cls._roll_back(path)
         uri = f"file:{path}?mode=ro" if readonly else f"file:{path}"
         try:
             conn = sqlite3.connect(uri, uri=True, isolation_level=None)
             tables = {r[0] for r in conn.execute("select name from sqlite_master where type='table'")}
         except sqlite3.DatabaseError as e:
+            if readonly and journal.exists():
+                raise LedgerError("an interrupted write is not rolled back yet", f"{path}: only a command that may "
+                                  f"write here can roll back its {journal.name} ({e})", code="unwritable") from None
             raise LedgerError("not a campaign database", f"{path}: {e}", code="bad-campaign") from None
         if "envelopes" not in tables:
             raise LedgerError("not a campaign database", f"{path} has no envelopes table", code="bad-campaign")
@@ -147,6 +153,30 @@ class Ledger:
                                   "envelope and re-derives the rest)", code="old-schema")
             ledger.migrate()
         return ledger
+
+    @staticmethod
+    def _roll_back(path: Path) -> None:
+        """A write killed mid-transaction leaves a hot journal, which SQLite rolls back on the first
+        read of a connection that may write, never of a read-only one.  Read once that way, under
+        the campaign lock (no pbem writer at work), so that status, report and verify see the
+        campaign as it was before the killed write.  A journal that is not hot is left alone."""
+        from .errors import PbemError
+        from .lock import CampaignLock
+
+        try:
+            lock = CampaignLock(path.parent).acquire()
+        except PbemError:
+            return  # busy or not writable: the read-only open says so if the journal is hot
+        try:
+            conn = sqlite3.connect(path, isolation_level=None)
+            try:
+                conn.execute("select count(*) from sqlite_master").fetchone()
+            finally:
+                conn.close()
+        except sqlite3.DatabaseError:
+            pass  # the read-only open says what is wrong
+        finally:
+            lock.release()
 
     def _pending_migrations(self) -> bool:
         try:

@@ -7,6 +7,8 @@ drops it if the process dies, even by kill -9).  Another command that wants it w
 ``PBEM_LOCK_WAIT`` seconds (default 5), then is refused with ``busy``.  Reading commands
 (status, report, verify, audit) take no lock: every file is replaced in one rename and the
 database in one transaction, so they see the campaign before or after a change, never half of it.
+(One that finds a write's journal takes it for a moment, to let SQLite roll back a killed write's
+hot journal, which a read-only connection cannot: ``Ledger.open``.)
 
 Inside one process the lock is counted, not taken twice: a process that already holds it (the
 demo, the test suite running commands in-process) may open the same campaign again.
