@@ -115,7 +115,8 @@ class GallipoliBlocks:
             return card_data.CARDS[item][0]
         block_id, _, steps = item.partition(":")
         if block_id in BLOCKS:
-            return BLOCKS[block_id][0] + (f" (sealed at {steps} step{'' if steps == '1' else 's'})" if steps else "")
+            # the strength it was concealed at, not its strength now: a situation line adds the steps lost since
+            return BLOCKS[block_id][0] + (f" (concealed at {steps} step{'' if steps == '1' else 's'})" if steps else "")
         if item.isdigit():
             return f"a bid of {item} (sealed)"
         return f"sealed choice of {len(item.split())} leading block(s)"

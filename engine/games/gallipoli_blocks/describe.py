@@ -58,7 +58,7 @@ def describe(view: dict[str, Any], cards: dict[str, dict[str, Any]]) -> list[str
 
 def block_text(b: dict[str, Any], tok: str) -> str:
     if b["id"] is None:
-        extra = f", {b['hits']} step(s) lost unseen" if b["hits"] else ""
+        extra = f", {b['hits']} step{'' if b['hits'] == 1 else 's'} lost since it was concealed" if b["hits"] else ""
         return f"[[{tok}|block]] ({b['army']}{extra})"
     stop = ", stopped" if b["stop"] else ""
     return f"{board.describe_block(b)} ({b['army']}{stop})"

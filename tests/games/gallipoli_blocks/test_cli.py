@@ -32,7 +32,7 @@ def test_the_ottoman_sets_up_in_words_and_alice_sees_only_tokens(game):
     runner, alice, bob = game
     out = pbem(runner, "play", "--campaign", bob.dir, "deploy 25th 4 krithia", "deploy dummy gully ravine",
                "deploy 57th 3 kilia liman", "done", env=bob.env).output
-    assert "signed turn file" in out and "9th Div / 25th Rgt (sealed at 4 steps)" in out
+    assert "signed turn file" in out and "9th Div / 25th Rgt (concealed at 4 steps)" in out
     sent = max((bob.dir / "sent").glob("*.pbem"))
     pbem(runner, "ingest", "--campaign", alice.dir, sent, env=alice.env)
     report = pbem(runner, "report", "--campaign", alice.dir, env=alice.env).output
