@@ -101,6 +101,43 @@ def test_refused_for_now_is_tried_again_later_with_growing_waits_then_set_aside(
     assert f"to {bob.address}" in ref.invoke("mail", "send", "--campaign", game, failed).output
 
 
+def test_sending_by_hand_never_puts_off_the_unattended_runs_next_try(tmp_path, relay, clock):
+    """A referee who tries by hand (pbem mail send) while the server refuses for now gets an extra
+    try, not a longer wait: the waits grow with the run's own tries only, and a try by hand that
+    goes clears them."""
+    ref, alice, bob, game, a, b = refereed_game(CliRunner(), tmp_path, relay)
+    relay.temporary.add(bob.address)
+    run = ref.invoke("mail", "run", *ref.reading(), "--campaign", game, ok=False)
+    assert "next try 2025-06-03 10:05 UTC" in run.output
+    clock.now = T0 + timedelta(minutes=1)
+    for _ in range(4):  # impatient: four tries by hand, each refused, each says when the run tries again
+        by_hand = ref.invoke("mail", "send", "--campaign", game, ok=False)
+        assert "refused for now" in by_hand.output and "next try 2025-06-03 10:05 UTC" in by_hand.output
+    relay.temporary.clear()  # the server takes mail again
+    clock.now = T0 + timedelta(minutes=6)
+    run = ref.invoke("mail", "run", *ref.reading(), "--campaign", game)  # when it was due, not 80 minutes on
+    assert f"to {bob.address}" in run.output and outbox(game) == []
+    # refused again later (a second message): the run starts over at 5 minutes; by hand it goes and clears
+    relay.temporary.add(bob.address)
+    ref.invoke("resend", "--campaign", game)
+    clock.now = T0 + timedelta(minutes=10)
+    assert "next try 2025-06-03 10:15 UTC" in ref.invoke("mail", "run", *ref.reading(), "--campaign", game,
+                                                          ok=False).output
+    clock.now = T0 + timedelta(minutes=16)
+    assert "next try 2025-06-03 10:26 UTC" in ref.invoke("mail", "run", *ref.reading(), "--campaign", game,
+                                                          ok=False).output
+    relay.temporary.clear()
+    assert f"to {bob.address}" in ref.invoke("mail", "send", "--campaign", game).output
+    assert "outbox-retry" not in settings(game)
+
+
+def settings(game: Path) -> dict[str, str]:
+    import sqlite3
+
+    with sqlite3.connect(f"file:{game / 'campaign.db'}?mode=ro", uri=True) as db:
+        return dict(db.execute("select key, value from settings").fetchall())
+
+
 def test_an_outage_says_what_was_done_and_what_waits_and_loses_nothing(tmp_path, relay, clock):
     ref, alice, bob, game, a, b = refereed_game(CliRunner(), tmp_path, relay)
     relay.stop()

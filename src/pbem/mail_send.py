@@ -21,8 +21,10 @@ from .mail import PLACEHOLDER, MailConfig, Server, address, bare_address, email_
 # good by the server (a 5xx: an unknown recipient, a message it will never take): set aside at
 # once in outbox/failed/ with its reason beside it (NAME.reason.txt).  Refused for now (a 4xx:
 # greylisting, a full mailbox): kept and tried again later, 5 minutes after the first failure,
-# then each wait doubled up to 12 hours (``pbem mail run``; ``pbem mail send`` tries at once),
-# and set aside once it has failed for 5 days (RFC 5321's advice).  A server that cannot be
+# then each wait doubled up to 12 hours (``pbem mail run``), and set aside once it has failed for
+# 5 days (RFC 5321's advice).  ``pbem mail send`` tries at once, whatever the wait: a try by hand
+# that fails leaves the run's next try where it was (the waits grow with the run's own tries
+# only), and one that goes clears the record.  A server that cannot be
 # reached, or refuses our login, is no message's fault: everything waits for the next run and
 # nothing is counted against a message.  One message never stops the others.
 
@@ -269,14 +271,19 @@ def send(campaign, config: MailConfig, password: str | None, files: list[Path] |
                 out.failed.append(f"{path.name} to {to}: {why}")
                 entry = record.get(path.name) if isinstance(record.get(path.name), dict) else {}
                 first = str(entry.get("first") or stamp)
-                tries = int(entry.get("tries", 0)) + 1
+                tries = int(entry.get("tries", 0)) + 1  # every try, said when it is set aside
+                steps = int(entry.get("steps", entry.get("tries", 0)))  # the unattended run's tries
                 from datetime import datetime, timedelta
 
                 failing = now - datetime.fromisoformat(first)
                 if 400 <= code < 500 and failing < timedelta(hours=GIVE_UP_HOURS):
-                    wait = min(RETRY_FIRST_MINUTES * 2 ** (tries - 1), RETRY_MOST_MINUTES)
-                    later = (now + timedelta(minutes=wait)).isoformat(timespec="seconds")
-                    record[path.name] = {"tries": tries, "first": first, "next": later, "error": why}
+                    if due_only or not entry.get("next"):  # the wait grows with the run's own tries only:
+                        steps += due_only  # a try by hand (pbem mail send) never puts the run's next one off
+                        wait = min(RETRY_FIRST_MINUTES * 2 ** max(steps - 1, 0), RETRY_MOST_MINUTES)
+                        later = (now + timedelta(minutes=wait)).isoformat(timespec="seconds")
+                    else:
+                        later = str(entry["next"])
+                    record[path.name] = {"tries": tries, "steps": steps, "first": first, "next": later, "error": why}
                     out.waiting.append((path, f"refused for now ({why}); next try {_when(later)}"))
                 else:
                     reason = (f"refused for good by the server: {why}" if code >= 500 else
