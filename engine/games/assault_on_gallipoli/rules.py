@@ -52,7 +52,8 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
         return Prompt(side, head + f"{side}'s Wrong Orders: move up to 2 fresh enemy units 3 MF each",
                       tuple(effects.wrong_choices(state, f)))
     if k == "ships":
-        return Prompt(side, head + "place your ships in the Aegean Sea, at most 3 an area (16.2)",
+        return Prompt(side, head + f"place your ships in the Aegean Sea, at most 3 an area (5.2); "
+                                   f"{sequence.sea_areas(state)}",
                       tuple(sequence.ship_choices(state, f)))
     if k == "landplan":
         return Prompt(side, head + plans.text(f), tuple(plans.choices(state, f, prompt, apply)))

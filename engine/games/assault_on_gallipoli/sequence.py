@@ -13,6 +13,7 @@ from . import board, cards, closecombat, effects, fire, luck, move, plans, scena
 from .activation import dig_choices, fire_cands, killing_time_start
 from .board import enemy, kind, name, units_at
 from .data import SIDES
+from .dataset import current
 
 
 
@@ -155,6 +156,16 @@ def victory(state: dict[str, Any], events: list) -> None:
 
 
 # ------------------------------------------------------------------ 16.2 ships
+def sea_areas(state: dict[str, Any]) -> str:
+    """16.2: where the Aegean Sea areas lie, each with the coast it borders (our map's: provisional)."""
+    ours = "map" not in current().supplied
+    coast = [f"{name(a)} off {', '.join(name(b) for b in sorted(board.adj(a)) if not board.is_sea(b))}"
+             for a in board.tagged("aegean") if a not in state["off"]]
+    return ("the Aegean Sea areas lie along the map's left-hand edge, the peninsula's west (Aegean) coast (16.2)"
+            + (", numbered north to south (our numbering and coast, provisional)" if ours else "")
+            + ": " + "; ".join(coast))
+
+
 def ship_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
     u = f["left"][0]
     return [Choice(f"place {board.unit_name(u)} in {name(a)}", {"do": "place", "unit": u, "at": a})
