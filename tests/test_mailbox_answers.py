@@ -173,3 +173,21 @@ def test_a_run_killed_after_writing_an_answer_never_writes_a_second(tmp_path, re
     [answer] = relay.replies_from(ref.address)
     assert answer.message["In-Reply-To"] == "<orders@example.org>"
     assert ref.invoke("mail", "run", *ref.reading(), "--campaign", game).stdout.startswith("nothing new")
+
+
+def test_a_message_too_large_is_answered_with_what_the_player_can_do(tmp_path, relay, monkeypatch):
+    """The player cannot raise the referee's limit: the answer tells him what he can do (send the
+    file alone, or ask the referee), and the referee's run says what the referee can set."""
+    ref, alice, bob, game, a, b = refereed_game(CliRunner(), tmp_path, relay)
+    gid = game_id(game)
+    monkeypatch.setenv("PBEM_MAX_MAIL_BYTES", "50000")  # the referee's bound
+    ref.box.deliver(mail(alice.address, f"Re: [hill60 {gid[:8]}] my orders and a photo of the map",
+                         "my orders:\r\n" + damaged(gid) + "x" * 60000, "<photo@example.org>"))
+    run = ref.invoke("mail", "run", *ref.reading(), "--campaign", game)
+    [line] = [x for x in run.stdout.splitlines() if "REFUSED" in x]
+    assert "too-large" in line and "set PBEM_MAX_MAIL_BYTES" in line and line.endswith("; answered"), line
+    [answer] = relay.replies_from(ref.address)
+    text = answer.message.get_content()
+    assert "is larger than this mailbox reads" in text and "limit is 50 kB" in text
+    assert "PBEM_" not in text and "ask the referee to raise the limit" in text
+    assert "send your turn file alone" in text and "waiting for the referee." in text

@@ -6,6 +6,7 @@ whose message could not be used at all (``answer``, ``polite_reply``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -144,12 +145,15 @@ def answer(campaign, note: Note, h: Seen, answering: Answering, key: str, uid: s
     note.answer = "answered"
 
 
+_RAISED = {"too-large", "too-many-parts"}  # refusals past a bound the referee may raise (pbem.limits)
+_SETTING = re.compile(r";? ?\(?set PBEM_[A-Z_]+ to (?:allow more|read larger files)\)?")
+
+
 def _clean_reason(campaign, text: str, label: str) -> str:
     """A reason as a player may read it: no local paths, no mailbox numbers."""
-    import re
-
     for prefix in {str(campaign.dir.resolve()), str(campaign.dir)}:
         text = text.replace(prefix.rstrip("/") + "/", "")
+    text = _SETTING.sub("", text)  # a bound only the mailbox's owner can raise: the advice says what to ask
     text = re.sub(r"(?:[A-Za-z]:)?(?:[/\\][^\s/\\;,()'\"]+)+[/\\]([^\s/\\;,()'\"]+)", r"\1", text)
     return text.replace(f"{label}: ", "").replace(label, "your message")
 
@@ -177,8 +181,6 @@ def polite_reply(campaign, to: str, note: Note, from_address: str, h: Seen | Non
     msg["Message-ID"] = message_id(game, str(msg["From"]))
     msg["Auto-Submitted"] = "auto-replied"  # RFC 3834: no auto-reply answers it back
     msg["X-Pbem-Game"] = game
-    import re
-
     original = h.message_id if re.fullmatch(r"<[^<>\s]{1,250}>", h.message_id or "") else ""
     refs = [r for r in re.findall(r"<[^<>\s]{1,250}>", h.references)][-10:]
     if original:
@@ -197,6 +199,10 @@ def polite_reply(campaign, to: str, note: Note, from_address: str, h: Seen | Non
     elif "cheating" in codes:
         what = "was refused: a turn file in it breaks the rules of the game, and it is kept as evidence."
         advice = "Nothing in your message was recorded."
+    elif codes & _RAISED:
+        what = "is larger than this mailbox reads, and nothing in it was recorded:"
+        advice = ("Please send your turn file alone, as pbem writes it (pbem mail send does), without other "
+                  "attachments or quoted mail. If it must be larger, ask the referee to raise the limit.")
     elif note.refusals:
         what = "could not be used for our game, and nothing in it was recorded:"
         advice = ("Please check that you sent the turn file pbem wrote for you, attached or pasted whole (from "
@@ -213,7 +219,7 @@ def polite_reply(campaign, to: str, note: Note, from_address: str, h: Seen | Non
     elif waiting["side"] == side:
         now = "The game is waiting for you."
     else:
-        now = f"The game is waiting for {waiting['side']}."
+        now = f"The game is waiting for {'the referee' if waiting['side'] == 'referee' else waiting['side']}."
     body = ["Hello,", "", f"{which} {what}"]
     if reasons and "equivocation" not in codes:
         body += ["", reasons]
