@@ -1,0 +1,40 @@
+"""Every game and mode played through by the installed ``pbem`` command, as people play by e-mail:
+each party in its own home and folder, only the files in sent/ and the public keys passing
+between them, every order typed as a number printed by ``pbem play`` (or in the words the
+prompt shows where it lists none), for two game turns or to the end (issue 29, item 14).
+
+What each step checks is in ``tests/playthrough.py``.  Each mode prints its time and counts
+(``pytest -s``)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from .playthrough import Playthrough, preferring
+
+HILL60 = preferring("assault", "naval bombardment", "hit", "advance", "move", "dig in", "stay", "end turn")
+
+# mode: (module, pbem new arguments, chooser, game turn marker (pattern, the turn to stop at) or None: to the end)
+MODES = {
+    "hill60": ("hill60", [], HILL60, (r"\bTurn (\d+) of \d+", 3)),
+}
+ENABLED = [("hill60", False)]
+
+
+@pytest.mark.parametrize(("mode", "refereed"), ENABLED,
+                         ids=[f"{m}-{'refereed' if r else 'two-player'}" for m, r in ENABLED])
+def test_playthrough(tmp_path: Path, mode: str, refereed: bool) -> None:
+    module, options, chooser, until = MODES[mode]
+    start = time.perf_counter()
+    pt = Playthrough(tmp_path, module, refereed, chooser, options=options, seed=14,
+                     words_check=0.3, status_check=0.3)
+    pt.setup(pt.sides_of())
+    over = pt.play_game(until=until)
+    pt.end(over)
+    pt.verify_all()
+    print(f"\n{mode} {'refereed' if refereed else 'two-player'}: {time.perf_counter() - start:.1f} s, "
+          f"{len(pt.log)} commands, {pt.decisions} numbers or orders typed, {pt.files} files mailed")
+    pt.finish()
