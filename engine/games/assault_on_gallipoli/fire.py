@@ -97,9 +97,10 @@ def do_fire(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], di
         raise IllegalAction(f"no {do} in a fire")
 
 
-def modifiers(state: dict[str, Any], side: str, frm: str, to: str) -> tuple[int, list[str]]:
-    """8.6 and 13.1, the modifiers every die of a fire shares (the Reference Sheet's full list is
-    missing: these are the ones the text gives, at the values in force, dataset.FIRE)."""
+def modifiers(state: dict[str, Any], side: str, frm: str, to: str) -> list[tuple[str, int]]:
+    """8.6 and 13.1, the terrain modifiers every die of a fire from ``frm`` shares, each (what, value)
+    (the Reference Sheet's full list is missing: these are the ones the text gives, at the values in
+    force, dataset.FIRE)."""
     found = []
     if board.woods(to):
         found.append(("woods", "woods"))
@@ -110,8 +111,7 @@ def modifiers(state: dict[str, Any], side: str, frm: str, to: str) -> tuple[int,
         found.append(("deep_trench" if trench == 2 else "shallow_trench", f"{'deep' if trench == 2 else 'shallow'} trench"))
     elif state["ac"]["night"]:  # 17.9 Night Attack: units in the open (13.1.3)
         found.append(("night_open", "night, in the open"))
-    values = [(board.fire_value(key), text) for key, text in found]
-    return sum(v for v, _ in values), [f"{text} {v:+d}" for v, text in values]
+    return [(text, board.fire_value(key)) for key, text in found]
 
 
 def hits_of(values: list[int], target: int, bounds: str) -> int:
@@ -132,25 +132,28 @@ def resolve(state: dict[str, Any], f: dict[str, Any], to: str, dice: Any, events
         state["units"][f["leader"]]["fresh"] = False  # 2.3.3: a fresh Leader lending his bonus flips
     manica = "hms-manica" in units
     far = manica and any(board.dist(f["from"], to) > board.fire_range(u) for u in units if kind(u) == "ship")
-    aim = 1 if manica and not far else 0  # 16.7: +1 to hit, unless she lends her range instead
     ac = state["ac"]
     cover = [c for c in ac["cover"] if c["area"] == to and c["side"] == enemy(side)]  # Hidden Gully, Sudden Storm
     ac["cover"] = [c for c in ac["cover"] if c not in cover]
-    if ac["round"]["aim"] == to and ac["round"]["side"] == side:  # Aerial Recon
-        aim += 1
+    # every modifier of the target but range and terrain, (what, value): the event lists them all
+    shared = [("cover", -len(cover))] * bool(cover) \
+        + [("HMS Manica", 1)] * (manica and not far) \
+        + [("Aerial Recon", 1)] * (ac["round"]["aim"] == to and ac["round"]["side"] == side) \
+        + [("leader", bonus)] * bool(f["leader"])  # 16.7 (unless she lends her range), Aerial Recon, 8.6
     groups: dict[tuple[int, bool, str], int] = {}
-    why: list[str] = []
+    why: dict[tuple[int, bool, str], list[str]] = {}
     for u in units:
         fp = board.firepower(u, fresh_fp and state["units"][u]["fresh"])
         if fp <= 0:
             continue
         frm = state["units"][u]["at"]  # one area, but Coordinated Attack's (8.4.2)
-        mod, why = modifiers(state, side, frm, to)
         long = board.dist(frm, to) == unit_range(u, mode, manica) + recon_range(state, u)
-        t = board.fire_value("base") + bonus + aim + mod - len(cover) - (-board.fire_value("long_range") if long else 0)
+        lr = board.fire_value("long_range") if long else 0  # 8.2.3: at the greatest range
+        mods = [("long range", lr)] * (lr != 0) + modifiers(state, side, frm, to) + shared
+        t = board.fire_value("base") + sum(v for _, v in mods)
         key = (t, kind(u) in ("art", "ship"), frm)
         groups[key] = groups.get(key, 0) + fp
-    why += [f"cover -{len(cover)}"] if cover else []
+        why[key] = [f"base {board.fire_value('base')}"] + [f"{text} {v:+d}" for text, v in mods]
     for low in [x for x in ac["lowammo"] if x["side"] == side and any(k[2] == x["area"] for k in groups)]:
         ac["lowammo"].remove(low)  # Low Ammo: every roll from that area halved (8.2.4)
         groups = {k: (n // 2 if k[2] == low["area"] else n) for k, n in groups.items()}
@@ -181,8 +184,7 @@ def resolve(state: dict[str, Any], f: dict[str, Any], to: str, dice: Any, events
         if indirect and to != frm and units_at(state, to, side):
             friendly += values.count(10)
         events.append({"text": f"{side} {mode} fire from {name(frm)} at {name(to)}: {n} dice needing "
-                               f"{t} or less ({', '.join(why + ([f'leader +{bonus}'] if bonus else []))}"
-                               f"{'; ' if why or bonus else ''}rolled {values}): {h} hit(s)"})
+                               f"{t} or less ({', '.join(why[t, indirect, frm])}; rolled {values}): {h} hit(s)"})
     if ten and state["kt"] > 0:
         state["kt"] -= 1
         events.append({"text": f"a 10 was rolled: Killing Time down to {state['kt']} (19.3)"})
