@@ -191,3 +191,23 @@ def test_a_message_too_large_is_answered_with_what_the_player_can_do(tmp_path, r
     assert "is larger than this mailbox reads" in text and "limit is 50 kB" in text
     assert "PBEM_" not in text and "ask the referee to raise the limit" in text
     assert "send your turn file alone" in text and "waiting for the referee." in text
+
+
+def test_a_new_game_on_a_shared_mailbox_leaves_other_games_mail_alone(tmp_path, relay, monkeypatch):
+    """Old mail of another game, refused there (damaged past reading, too large), is that game's:
+    a new campaign on the same mailbox says whose it is, and neither refuses nor answers it."""
+    ref, alice, bob, game, a, b = refereed_game(CliRunner(), tmp_path, relay)
+    old = "0123456789abcdef" * 2
+    monkeypatch.setenv("PBEM_MAX_MAIL_BYTES", "50000")
+    begin_lost = f"Game: {old}\r\nSeq: 4\r\nFrom: allied\r\n\r\nAAAA\r\n-----END PBEM TURN-----\r\n"
+    ref.box.deliver(mail(alice.address, "my orders", "here:\r\n" + begin_lost, "<begin-lost@example.org>"))
+    ref.box.deliver(mail(alice.address, f"Re: [hill60 {old[:8]}] my orders and a photo", "x" * 60000,
+                         "<photo@example.org>"))
+    ref.box.deliver(mail(alice.address, "orders", "-----BEGIN PBEM TURN-----\r\nGaem: x\r\n", "<pbem@example.org>",
+                         f"X-Pbem-Game: {old}\r\n"))
+    run = ref.invoke("mail", "run", *ref.reading(), "--campaign", game)
+    lines = [x for x in (run.stdout + run.stderr).splitlines() if "example.org ('" in x and "joins" not in x]
+    assert len(lines) == 3 and "REFUSED" not in run.stdout + run.stderr, lines
+    assert all(x.startswith("not for this game: alice@example.org") and f"of game {old[:8]}" in x for x in lines)
+    assert any("a message that cannot be read (too-large)" in x for x in lines), lines
+    assert not relay.replies_from(ref.address) and "3 not for this game" in run.stdout.splitlines()[-1]

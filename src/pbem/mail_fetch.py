@@ -219,9 +219,13 @@ def _headers(msg) -> Seen:
         thread_ids,
     )
 
+    import re
+
+    game = raw_header(msg, "X-Pbem-Game").lower()
     return Seen(header(msg, "From"), header(msg, "Subject"), header(msg, "Date", 60), reply_address(msg),
                  from_address(msg), automatic(msg), bounce_report(msg), thread_ids(msg),
-                 raw_header(msg, "Message-ID")[:300], raw_header(msg, "References")[:2000])
+                 raw_header(msg, "Message-ID")[:300], raw_header(msg, "References")[:2000],
+                 game if re.fullmatch(r"[0-9a-f]{32}", game) else "")
 
 
 def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, key: str, seen: set[str],
@@ -287,10 +291,16 @@ def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, k
             pass
     game = campaign.genesis["game"]
     note.for_us = note.for_us or _names_game(game, note.subject, seen_headers.thread, texts)
-    if not note.for_us and note.kind == "empty":  # a reply in another game's thread: not ours either
-        named = _named_games(note.subject, seen_headers.thread) - {game[:8]}
-        if named:
+    if not note.for_us:  # a message naming another game (its turn files, tag, thread or pbem header) is that
+        # game's, even refused here (too large, damaged past reading): a campaign judges and answers only its own
+        named = (_named_games(note.subject, seen_headers.thread) | set(note.others)
+                 | ({seen_headers.game[:8]} if seen_headers.game else set())) - {game[:8]}
+        if named and (note.kind == "empty" or note.refusals):
             note.kind, note.others = "elsewhere", sorted(named)
+            note.unread = ", ".join(dict.fromkeys(r.code for r in note.refusals))
+            note.refusals = []
+        elif note.guessed:  # a damaged turn file naming no game, in mail naming none: presumed ours
+            note.for_us = True
     if note.refusals:
         note.kind = "refused"
     learned = _learn(campaign, note, seen_headers)
@@ -349,12 +359,19 @@ def _named_games(subject: str, thread: str) -> set[str]:
         {g[:8] for g in re.findall(r"pbem-([0-9a-f]{16})", thread)}
 
 
-def _damaged_game(text: str, line: int) -> str:
-    """The Game header of a damaged block, if it is still readable ('' if not)."""
+def _damaged_game(text: str, damaged) -> str:
+    """The Game header of a damaged block (an ``armor.Damaged``), if it is still readable ('' if not):
+    below its BEGIN line, or, its BEGIN line lost, above its END line."""
     import re
 
-    lines = text.splitlines()[max(0, line - 1):line + 8]
-    m = re.search(_GAME_LINE, "\n".join(lines))
+    lines = text.splitlines()
+    if damaged.kind == "no-begin":
+        start = damaged.line - 2
+        while start >= 0 and "PBEM TURN" not in lines[start]:
+            start -= 1
+        found = re.findall(_GAME_LINE, "\n".join(lines[start + 1:damaged.line]))
+        return found[-1] if found else ""
+    m = re.search(_GAME_LINE, "\n".join(lines[max(0, damaged.line - 1):damaged.line + 8]))
     return m.group(1) if m else ""
 
 
@@ -365,17 +382,19 @@ def _ingest_texts(campaign, label: str, texts: list[str], note: Note, out: Fetch
     found = [(text, armor.scan(text)) for text in texts]
     ours = [b.raw for _, f in found for b in f.blocks if b.headers.get("Game") == game]
     others = {b.headers.get("Game", "?")[:8] for _, f in found for b in f.blocks if b.headers.get("Game") != game}
-    damaged = []
+    damaged, named = [], False
     for text, f in found:
         for d in f.damaged:
-            other = _damaged_game(text, d.line)
+            other = _damaged_game(text, d)
             if other and other != game:  # another game's mangled mail: not ours to judge or answer
                 others.add(other[:8])
             else:
                 damaged.append(d)
+                named = named or other == game
     note.others = sorted(others)
     note.blocks_elsewhere = bool(others)
-    if ours or damaged:
+    note.guessed = bool(damaged) and not named
+    if ours or named:
         note.for_us = True
     for d in damaged:  # the rest of the message goes on: a good turn file may be beside it
         refuse(_reason(d.error))

@@ -56,6 +56,8 @@ class Note:
     learned: str = ""  # "allied is alice@example.org"
     authors: list[str] = field(default_factory=list)  # the parties whose new turn files it brought
     blocks_elsewhere: bool = False  # it holds turn files of other games
+    guessed: bool = False  # it holds a damaged turn file that names no game
+    unread: str = ""  # another game's message that could not be read here: the codes of why
 
     @property
     def what(self) -> str:
@@ -81,6 +83,7 @@ class Note:
             games = ", ".join(sorted(self.others)[:3])
             what = ("a bounce of mail" if self.bounce else "turn files" if self.blocks_elsewhere
                     else "an automatic message" if self.automatic else "a message in the thread")
+            what = f"a message that cannot be read ({self.unread})" if self.unread else what
             return (f"not for this game: {self.what}, {what} of game {games}{tail}", False)
         auto = f", {self.automatic}" if self.automatic else ""
         return (f"no turn file in a message from {self.what}{auto}{tail}", False)
@@ -100,6 +103,7 @@ class Seen:
     thread: str = ""
     message_id: str = ""
     references: str = ""
+    game: str = ""  # its X-Pbem-Game header (pbem's own mail): the game it belongs to
 
 
 
