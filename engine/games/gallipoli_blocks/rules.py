@@ -205,6 +205,34 @@ def plan_text(state: dict[str, Any], frame: dict[str, Any], where: str, who: str
 
 
 # ------------------------------------------------------------------ apply
+# The orders a free prompt takes (by frame, or battle step) and the fields each may carry beside
+# 'do': nothing else is signed and accepted.  A listed choice is matched whole by the engine.
+FREE_ORDERS: dict[str, dict[str, frozenset[str]]] = {
+    "bid": {"bid": frozenset({"bid"})},
+    "deploy": {"done": frozenset(), "deploy": frozenset({"at", "block"})},
+    "allied-setup": {"setup": frozenset({"anzac-hq", "british-hq"})},
+    "reinforce": {"reinforce": frozenset({"blocks"})},
+    "manual": {"done": frozenset(), "note": frozenset({"text"}), "hand": frozenset({"delta"}),
+               "suvla": frozenset(), "ops": frozenset({"ops"})},
+    "supply": {"supply": frozenset({"spared", "eliminated"})},
+    "lead-att": {"lead": frozenset({"blocks"})}, "lead-def": {"lead": frozenset({"blocks"})},
+    "plan-att": {"later": frozenset(), "plan": frozenset({"blocks", "events"})},
+    "plan-def": {"later": frozenset(), "plan": frozenset({"blocks", "events"})},
+}
+STAND_UP_ORDER = {"conceal": frozenset({"spaces"})}
+
+
+def _exact(orders: dict[str, frozenset[str]] | None, action: dict[str, Any]) -> None:
+    if orders is None:
+        return
+    fields = orders.get(action["do"])
+    if fields is None:
+        raise IllegalAction(f"no '{action['do']}' order here; the orders are: {', '.join(orders)}")
+    extra = sorted(str(k) for k in action if k != "do" and k not in fields)
+    if extra:
+        raise IllegalAction(f"a '{action['do']}' order has no field {', '.join(map(repr, extra))}")
+
+
 def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, cards: dict) -> list[dict]:
     if not isinstance(action, dict) or not isinstance(action.get("do"), str):
         raise IllegalAction("an action is an object with 'do'")
@@ -216,8 +244,10 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
     if state.get("standing") and board.standing(state, army):
         if action["do"] != "conceal":
             raise IllegalAction(f"first '{STAND_UP}': your blocks revealed in battle are concealed again (10.1 step 11)")
+        _exact(STAND_UP_ORDER, action)
         events += [{"text": t} for t in board.stand_up(state, army, action, dice)]
         return events
+    _exact(FREE_ORDERS.get(frame.get("step", "") if kind == "battle" else kind), action)
     try:
         dispatch(state, frame, kind, army, action, dice, events, cards)
     except (KeyError, TypeError, ValueError, AttributeError) as e:

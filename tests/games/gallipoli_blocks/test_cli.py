@@ -113,6 +113,10 @@ def _forged(bob, alice_dir: Path, actions, private=None) -> Path:
      "a hidden choice must travel as its token"),
     ([{"do": "deploy", "at": "krithia", "block": "not a token"}], None, "bad-private", "must be a 64-hex token"),
     ([{"do": "deploy", "at": "krithia"}], None, "illegal-action", "malformed action"),
+    # a field the rules do not know, signed beside a legal deployment; an order the frame does not take
+    ([{"do": "deploy", "at": "krithia", "block": "ab" * 32, "note": "x"}], None, "illegal-action",
+     "a 'deploy' order has no field 'note'"),
+    ([{"do": "place", "at": "krithia", "block": "ab" * 32}], None, "illegal-action", "no 'place' order here"),
     # the set-up done (with the draws it makes), then done again: the allied set-up is next
     ([{"do": "done"}, {"do": "done"}], [{"do": "done"}], "illegal-action",
      "action 2: it is allied's decision, not ottoman's"),
