@@ -211,3 +211,16 @@ def test_a_new_game_on_a_shared_mailbox_leaves_other_games_mail_alone(tmp_path, 
     assert all(x.startswith("not for this game: alice@example.org") and f"of game {old[:8]}" in x for x in lines)
     assert any("a message that cannot be read (too-large)" in x for x in lines), lines
     assert not relay.replies_from(ref.address) and "3 not for this game" in run.stdout.splitlines()[-1]
+
+
+def test_a_player_reads_why_the_referees_mailbox_refused_his_mail(tmp_path, relay):
+    ref, alice, bob, game, a, b = refereed_game(CliRunner(), tmp_path, relay)
+    gid = game_id(game)
+    relay.accept(alice.address, [ref.address], mail(alice.address, f"Re: [hill60 {gid[:8]}] my orders",
+                                                    "my orders:\r\n" + damaged(gid), "<orders@example.org>"))
+    ref.invoke("mail", "run", *ref.reading(), "--campaign", game)
+    fetched = alice.invoke("mail", "fetch", *alice.reading(), "--campaign", a)
+    [line] = [x for x in fetched.stderr.splitlines() if "my orders" in x]
+    assert line.startswith(f"ANSWER from {ref.address} ('Re: [hill60 {gid[:8]}] my orders'"), line
+    assert "your message was refused: truncated: truncated turn file" in line and "automatic" not in line
+    assert "1 answer(s) refusing your mail" in fetched.stdout

@@ -53,6 +53,7 @@ class Fetched:
             kind = "refused" if note.refusals else ("bounces" if note.bounce and note.for_us else note.kind)
             kinds[kind] = kinds.get(kind, 0) + 1
         names = (("accepted", "accepted"), ("duplicate", "already had"), ("refused", "refused"),
+                 ("answer", "answer(s) refusing your mail"),
                  ("bounces", "bounce(s)"), ("empty", "without a turn file"), ("elsewhere", "not for this game"))
         parts = [f"{kinds[k]} {label}" for k, label in names if kinds.get(k)]
         answered = sum(1 for n in self.notes if n.answer == "answered")
@@ -221,11 +222,13 @@ def _headers(msg) -> Seen:
 
     import re
 
+    from .mail_notes import REFUSED_HEADER
+
     game = raw_header(msg, "X-Pbem-Game").lower()
     return Seen(header(msg, "From"), header(msg, "Subject"), header(msg, "Date", 60), reply_address(msg),
                  from_address(msg), automatic(msg), bounce_report(msg), thread_ids(msg),
                  raw_header(msg, "Message-ID")[:300], raw_header(msg, "References")[:2000],
-                 game if re.fullmatch(r"[0-9a-f]{32}", game) else "")
+                 game if re.fullmatch(r"[0-9a-f]{32}", game) else "", header(msg, REFUSED_HEADER, 400))
 
 
 def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, key: str, seen: set[str],
@@ -290,7 +293,10 @@ def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, k
         except Exception:  # only to say who sent it
             pass
     game = campaign.genesis["game"]
-    note.for_us = note.for_us or _names_game(game, note.subject, seen_headers.thread, texts)
+    note.for_us = note.for_us or seen_headers.game == game or _names_game(game, note.subject, seen_headers.thread,
+                                                                           texts)
+    if note.kind == "empty" and note.automatic and seen_headers.game == game and seen_headers.refused:
+        note.kind, note.refused_there = "answer", seen_headers.refused  # a pbem mailbox's answer: why it refused
     if not note.for_us:  # a message naming another game (its turn files, tag, thread or pbem header) is that
         # game's, even refused here (too large, damaged past reading): a campaign judges and answers only its own
         named = (_named_games(note.subject, seen_headers.thread) | set(note.others)

@@ -45,7 +45,8 @@ class Note:
     sender: str = ""
     subject: str = ""
     date: str = ""
-    kind: str = "empty"  # accepted, duplicate, refused, empty (no turn file), elsewhere (not this game's)
+    kind: str = "empty"  # accepted, duplicate, refused, empty (no turn file), elsewhere (not this game's),
+    # answer (a mailbox's answer refusing ours)
     done: list[str] = field(default_factory=list)  # "accepted #3 from blue", "already had #3 from blue"
     refusals: list[Refusal] = field(default_factory=list)
     automatic: str = ""  # why a machine sent it ('' for a person)
@@ -58,6 +59,7 @@ class Note:
     blocks_elsewhere: bool = False  # it holds turn files of other games
     guessed: bool = False  # it holds a damaged turn file that names no game
     unread: str = ""  # another game's message that could not be read here: the codes of why
+    refused_there: str = ""  # an answer of this game's mailbox (pbem mail run): why it did not use our message
 
     @property
     def what(self) -> str:
@@ -68,6 +70,8 @@ class Note:
         """(one line: what this message was and what was done, on stderr?)"""
         tail = f"; {self.answer}" if self.answer else ""
         tail += f"; {self.learned} (its From; pbem mail address changes it)" if self.learned else ""
+        if self.refused_there:
+            return (f"ANSWER from {self.what}: your message was refused: {self.refused_there}{tail}", True)
         if (self.bounce or self.automatic.startswith("a delivery")) and self.for_us:
             text = self.bounce or "a delivery report"
             return (f"BOUNCE from {self.what}: {text}: check the address (pbem mail address SIDE ADDRESS), "
@@ -104,6 +108,7 @@ class Seen:
     message_id: str = ""
     references: str = ""
     game: str = ""  # its X-Pbem-Game header (pbem's own mail): the game it belongs to
+    refused: str = ""  # its X-Pbem-Refused header (a pbem mailbox's answer): why our message was not used
 
 
 
@@ -149,6 +154,7 @@ def answer(campaign, note: Note, h: Seen, answering: Answering, key: str, uid: s
     note.answer = "answered"
 
 
+REFUSED_HEADER = "X-Pbem-Refused"  # in an answer: why the message it answers was not used, on one line
 _RAISED = {"too-large", "too-many-parts"}  # refusals past a bound the referee may raise (pbem.limits)
 _SETTING = re.compile(r";? ?\(?set PBEM_[A-Z_]+ to (?:allow more|read larger files)\)?")
 
@@ -228,5 +234,14 @@ def polite_reply(campaign, to: str, note: Note, from_address: str, h: Seen | Non
     if reasons and "equivocation" not in codes:
         body += ["", reasons]
     body += ["", advice, "", now, "", f"-- the pbem mailbox of {campaign.game.title}, game {game[:8]}"]
+    if "equivocation" in codes:
+        why = "equivocation: a second, different turn file for a number you signed before (both kept as evidence)"
+    elif note.refusals:
+        why = "; ".join(Refusal("", "", "", _clean_reason(campaign, r.reason, r.message)).line for r in note.refusals)
+        why += "; send the turn file alone, or ask the referee to raise the limit" if codes & _RAISED else ""
+    else:
+        why = "no turn file for this game in it"
+    why = " ".join(CONTROL_CHARS.sub(" ", why).split())
+    msg[REFUSED_HEADER] = why if len(why) <= 400 else why[:397] + "..."  # for the player's pbem mail fetch to say
     msg.set_content("\n".join(body) + "\n")
     return save_message(campaign, msg, name or f"reply-{msg['Message-ID'].strip('<>').split('@')[0][-16:]}")
