@@ -245,6 +245,45 @@ def test_read_only_commands_roll_back_the_hot_journal_of_a_killed_write(two_camp
     verified(d.alice.dir)
 
 
+# Writes killed half-way through, in every folder a campaign writes to: each temporary file made as
+# pbem.files.atomic_write makes it, half its bytes written, then kill -9 before the rename.
+HALF_WRITES = """
+import os, signal, sys
+from pathlib import Path
+from pbem.files import temporary
+for target in sys.argv[1:]:
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    fd, _ = temporary(Path(target))
+    os.write(fd, b"-----BEGIN PBEM TURN-----\\nGame: half")
+os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_the_next_writing_command_removes_the_temporary_files_of_killed_writes(two_campaigns):
+    """Killed writes leave ``.NAME.RANDOM.tmp`` files in sent/, received/, outbox/, evidence/,
+    secrets/ and their sub-folders.  A reading command leaves them (it holds no lock: a write may
+    be under way); the next command that takes the campaign lock removes them, and nothing else."""
+    d = two_campaigns
+    folders = ["sent", "sent/to-blue", "received", "outbox", "outbox/sent", "evidence", "secrets"]
+    targets = [d.alice.dir / f / "x.pbem" for f in folders]
+    killed_writes = subprocess.run([sys.executable, "-c", HALF_WRITES, *map(str, targets)])
+    assert killed_writes.returncode == -signal.SIGKILL
+    stray = sorted(p for f in folders for p in (d.alice.dir / f).glob(".x.pbem.*.tmp"))
+    assert len(stray) == len(folders)
+    kept = [d.alice.dir / "sent" / ".notes.tmp", d.alice.dir / ".campaign.db.0123456789ab.tmp",
+            d.alice.dir / "outbox" / ".x.eml.not-hex-here.tmp"]  # not pbem's own, or not where it writes
+    for path in kept:
+        path.write_text("mine")
+    files = {p: p.read_bytes() for p in d.alice.dir.rglob("*") if p.is_file() and p not in stray}
+    pbem(d.runner, "status", "--campaign", d.alice.dir, env=d.alice.env)
+    assert all(p.exists() for p in stray)
+    d.play("alice")
+    assert not any(p.exists() for p in stray)
+    assert all(p.read_bytes() == data for p, data in files.items() if p.parent.name != "secrets"
+               and p.name != "campaign.db")  # the others as they were (play writes secrets and the db)
+    verified(d.alice.dir)
+
+
 def test_new_and_join_killed_at_any_moment_leave_no_half_made_campaign(tmp_path, runner, home):
     """`pbem new` and `pbem join` are killed at spaced moments through their run.  After each
     kill, `pbem status` never calls the folder "not a campaign database" (there is no campaign,

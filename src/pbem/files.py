@@ -4,7 +4,8 @@ Every file pbem writes (secrets, drafts, turn files in sent/ and received/, outb
 evidence, configuration) goes through ``atomic_write``: the bytes go to a temporary file in
 the same folder, are flushed and fsynced, and the temporary file is renamed over the target.
 A reader therefore sees the old file or the new one, never an empty or truncated one, and a
-kill at any moment leaves at worst a stray ``.*.tmp`` file, which the next write replaces.
+kill at any moment leaves at worst a stray ``.NAME.RANDOM.tmp`` file, which the next command that
+takes the campaign lock removes (``pbem.recovery``).
 """
 
 from __future__ import annotations

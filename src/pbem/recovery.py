@@ -5,6 +5,8 @@ for writing (``Campaign.open``).  See ``pbem.campaign`` on crash safety."""
 from __future__ import annotations
 
 import json
+import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -33,7 +35,7 @@ def recover(campaign: Campaign) -> Recovered:
     done = Recovered()
     if not (campaign.dir / "secrets").is_dir():  # a database copied alone somewhere: not a campaign folder to fill
         return done
-    _remove_temporaries(campaign.dir / "secrets")
+    _remove_temporaries(campaign.dir)
     owed = json_setting(campaign.ledger.setting("owed-files"))
     for name, digest in owed if isinstance(owed, list) else []:
         path = campaign.dir / name
@@ -100,8 +102,26 @@ def json_setting(value: str | None) -> Any:
         return None
 
 
-def _remove_temporaries(folder: Path) -> None:
-    """Temporary files a kill left in the middle of a write (``.NAME.*.tmp``): never the real file."""
-    if folder.is_dir():
-        for path in folder.glob(".*.tmp"):
-            path.unlink(missing_ok=True)
+TEMPORARY = re.compile(r"\..+\.[0-9a-f]{12}\.tmp")  # the names files.temporary gives
+LOCKED_FOLDERS = ("secrets", "sent", "received", "outbox", "evidence")  # written only under the campaign lock
+
+
+def _remove_temporaries(directory: Path) -> None:
+    """Temporary files a kill left in the middle of a write (``.NAME.RANDOM.tmp``), in the folders
+    (and their sub-folders: sent/to-SIDE, outbox/sent) that only a command holding the campaign
+    lock writes to, as this one does: no write of theirs is under way.  Never a real file, nor a
+    temporary file of another name."""
+    for name in LOCKED_FOLDERS:
+        top = _entries(directory / name)
+        inner = [e for d in top if d.is_dir(follow_symlinks=False) for e in _entries(Path(d.path))]
+        for entry in top + inner:
+            if entry.name.startswith(".") and TEMPORARY.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+                Path(entry.path).unlink(missing_ok=True)
+
+
+def _entries(folder: Path) -> list[os.DirEntry]:
+    try:
+        with os.scandir(folder) as entries:
+            return list(entries)
+    except OSError:  # no such folder (yet)
+        return []
