@@ -158,8 +158,8 @@ class Playthrough:
     chooser: Callable[["Playthrough", "Party", Listing], str | int]
     options: list[str] = field(default_factory=list)  # pbem new arguments (--option, --scenario, --pack)
     seed: int = 0
-    words_check: float = 1.0  # share of drafted numbers also typed in words in a copy
-    status_check: float = 1.0  # share of drafts followed by pbem status
+    words_every: int = 1  # every how many numbers typed the label is typed in words too, in a copy
+    status_every: int = 1  # every how many drafts pbem status is asked
     log: list[Out] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     echo: Callable[[str], None] | None = None
@@ -168,7 +168,9 @@ class Playthrough:
         self.rng = random.Random(self.seed)
         self.parties: dict[str, Party] = {}
         self.sides: list[str] = []
-        self.decisions = 0
+        self.decisions = 0  # orders typed
+        self.numbers = 0  # of them, numbers whose label is unique in the list
+        self.drafts = 0  # of them, those that drafted (not signed)
         self.files = 0
 
     # -- bookkeeping ---------------------------------------------------------------------
@@ -250,6 +252,8 @@ class Playthrough:
             return outs
         self.files += len(files)
         by_receiver: dict[str, list[Path]] = {}
+        if self.refereed and sender.side == "referee" and any(p.parent.name.startswith("to-") for p in files):
+            files = [p for p in files if p.parent.name.startswith("to-")]  # its own copy stays home
         for path in files:
             if self.refereed and sender.side == "referee":
                 folder = path.parent.name
@@ -322,7 +326,8 @@ class Playthrough:
             if "drafted, not yet signed" not in out.stdout:
                 self.problem(out, "pbem play N neither drafted nor signed")
                 raise Stop(out.text)
-            status = party.pbem("status") if self.rng.random() < self.status_check else None
+            self.drafts += 1
+            status = party.pbem("status") if (self.drafts - 1) % self.status_every == 0 else None
             after = self.listing(party)
             if isinstance(after, Out):
                 self.problem(after, "pbem play without orders signed a draft")
@@ -336,7 +341,10 @@ class Playthrough:
 
     def words_copy(self, party: Party, label: str, shown: Listing) -> Path | None:
         """A copy of the campaign where the label is typed in words, to check what the number does."""
-        if shown.labels.count(label) != 1 or self.rng.random() >= self.words_check:
+        if shown.labels.count(label) != 1:
+            return None
+        self.numbers += 1
+        if (self.numbers - 1) % self.words_every:
             return None
         copy = party.dir / "words-copy"
         if copy.exists():
@@ -472,13 +480,13 @@ def bot(pt: Playthrough, party: Party, listing: Listing) -> int | str:
     return number if number is not None else answer
 
 
-def preferring(*words: str) -> Callable[[Playthrough, Party, Listing], int | str]:
+def preferring(*words: str, often: float = 0.5) -> Callable[[Playthrough, Party, Listing], int | str]:
     """A seeded chooser: the first printed label that begins with one of ``words`` (in their order)
-    half the time, else any printed number."""
+    ``often``, else any printed number."""
     def choose(pt: Playthrough, party: Party, listing: Listing) -> int | str:
         if not listing.labels:
             raise Stop(f"a decision in words only, with no words to give: {listing.heading}")
-        if pt.rng.random() < 0.5:
+        if pt.rng.random() < often:
             for word in words:
                 for i, label in enumerate(listing.labels, 1):
                     if label.lower().startswith(word):
