@@ -224,3 +224,28 @@ def test_a_player_reads_why_the_referees_mailbox_refused_his_mail(tmp_path, rela
     assert line.startswith(f"ANSWER from {ref.address} ('Re: [hill60 {gid[:8]}] my orders'"), line
     assert "your message was refused: truncated: truncated turn file" in line and "automatic" not in line
     assert "1 answer(s) refusing your mail" in fetched.stdout
+
+
+def test_status_keeps_what_the_unattended_mailbox_refused_answered_or_bounced(tmp_path, relay):
+    """cron runs pbem mail run: what it refused, answered or saw bounce is said in that run's output
+    only, so pbem status shows the latest ones, each with its reason (at most ten kept)."""
+    ref, alice, bob, game, a, b = refereed_game(CliRunner(), tmp_path, relay)
+    gid = game_id(game)
+    relay.bounce.add("bob@old.example.org")
+    ref.invoke("mail", "address", "ottoman", "bob@old.example.org", "--campaign", game)
+    ref.invoke("mail", "run", *ref.reading(), "--campaign", game)  # bob's file goes, and bounces
+    relay.accept(alice.address, [ref.address], mail(alice.address, f"[hill60 {gid[:8]}] orders 0",
+                                                    damaged(gid), "<orders-0@example.org>"))
+    ref.invoke("mail", "run", *ref.reading(), "--campaign", game)
+    status = ref.invoke("status", "--campaign", game).output.splitlines()
+    kept = [x for x in status if x.startswith("MAIL 20")]
+    assert len(kept) == 2, status
+    assert re.match(r"MAIL \d{4}-\d\d-\d\d \d\d:\d\d UTC: BOUNCE from MAILER-DAEMON.*bob@old\.example\.org", kept[0])
+    assert "REFUSED a message from alice@example.org" in kept[1] and "truncated" in kept[1]
+    assert kept[1].endswith("; answered")
+    for n in range(1, 12):
+        relay.accept(alice.address, [ref.address], mail(alice.address, f"[hill60 {gid[:8]}] orders {n}",
+                                                        damaged(gid), f"<orders-{n}@example.org>"))
+    ref.invoke("mail", "run", *ref.reading(), "--campaign", game)
+    kept = [x for x in ref.invoke("status", "--campaign", game).output.splitlines() if x.startswith("MAIL 20")]
+    assert len(kept) == 10 and "orders 2'" in kept[0] and "orders 11'" in kept[-1], kept

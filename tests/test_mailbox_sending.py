@@ -5,6 +5,7 @@ elsewhere is copied, never moved.  Over the loopback relay of ``tests.mail_harne
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
@@ -69,6 +70,8 @@ def test_an_address_refused_for_good_is_set_aside_and_never_stops_later_runs(tmp
     assert all(f"sent {f.name} to {bob.address}" in out for f in failed) and outbox(game, "failed") == []
     fetched = bob.invoke("mail", "fetch", "--maildir", bob.box.maildir, "--campaign", b).output
     assert "accepted #1 from referee with your view" in fetched and "#3 from referee" in fetched
+    status = ref.invoke("status", "--campaign", game).output  # sent at last, and still on record
+    assert "MAIL SET ASIDE" not in status and len(re.findall(r"(?m)^MAIL .* UTC: SET ASIDE .*550", status)) == 2
 
 
 def test_refused_for_now_is_tried_again_later_with_growing_waits_then_set_aside(tmp_path, relay, clock):

@@ -272,6 +272,10 @@ def status(campaign: Path | None) -> None:
         reason = path.with_suffix(".reason.txt")
         why = reason.read_text(errors="replace").strip().splitlines()[0] if reason.is_file() else "see pbem mail send"
         click.echo(f"MAIL SET ASIDE, not sent: {path.name}: {why[:160]} (fix the address, then pbem mail send {path})")
+    from .mail_notes import recent
+
+    for line in recent(camp):  # mail refused, answered or bounced lately, said once by the run that met it
+        click.echo(line)
     for _, seq, author, raw, received in camp.ledger.claims():
         from .armor import find_blocks
         from .envelope import open_block

@@ -10,7 +10,7 @@ from pathlib import Path
 from . import limits
 from .errors import PbemError
 from .mail import MailConfig, address, known_senders
-from .mail_notes import Answering, Note, Refusal, Seen, answer
+from .mail_notes import Answering, Note, Refusal, Seen, answer, keep, worth_keeping
 
 
 # --- receiving ---------------------------------------------------------------------------
@@ -336,6 +336,8 @@ def _process(campaign, label: str, raw: bytes | None, size: int, out: Fetched, k
             campaign.ledger.put_setting(f"{key}#refused", json.dumps(record, sort_keys=True))
         if learned:
             campaign.ledger.put_setting(f"email:{learned[0]}", learned[1])
+        if worth_keeping(note):
+            keep(campaign, [note.line()[0]])
         campaign.ledger.commit()
     except BaseException:
         campaign.ledger.rollback()

@@ -93,6 +93,48 @@ class Note:
         return (f"no turn file in a message from {self.what}{auto}{tail}", False)
 
 
+# --- what a referee finds later (pbem status) ----------------------------------------------------
+#
+# The mail refused, answered or bounced (and, sending, set aside) is said once, by the command that
+# read or sent it: a referee whose cron ran it finds it later in pbem status.  Kept in the campaign
+# (setting ``mail-log``, in the transaction that marks the message read), the newest LOG_MOST.
+
+LOG_KEY = "mail-log"
+LOG_MOST = 10
+
+
+def worth_keeping(note: Note) -> bool:
+    """A message someone must look into: refused, answered, a bounce, an answer refusing ours."""
+    bounce = (note.bounce or note.automatic.startswith("a delivery")) and note.for_us
+    return bool(note.refusals or note.refused_there or bounce or note.answer == "answered")
+
+
+def _kept(campaign) -> list[dict]:
+    import json
+
+    try:
+        record = json.loads(campaign.ledger.setting(LOG_KEY) or "[]")
+    except ValueError:
+        return []
+    return [e for e in record if isinstance(e, dict)] if isinstance(record, list) else []
+
+
+def keep(campaign, lines: list[str]) -> None:
+    """Add ``lines`` to the record, stamped now, in the caller's transaction."""
+    import json
+    from datetime import UTC, datetime
+
+    stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    record = _kept(campaign) + [{"at": stamp, "line": line if len(line) <= 400 else line[:397] + "..."}
+                                for line in lines]
+    campaign.ledger.put_setting(LOG_KEY, json.dumps(record[-LOG_MOST:]))
+
+
+def recent(campaign) -> list[str]:
+    """What ``pbem status`` shows of the record: one line each, the newest last."""
+    return [f"MAIL {e.get('at', '?')}: {e.get('line', '')}" for e in _kept(campaign)]
+
+
 @dataclass
 class Seen:
     """What the headers of a message say (all shown text: decoded, no control characters)."""

@@ -313,12 +313,16 @@ def send(campaign, config: MailConfig, password: str | None, files: list[Path] |
                 client.close()
         names = {p.name for p in pending_outbox(campaign)}
         record = {k: v for k, v in record.items() if k in names}  # only what still waits
-        if record != before:
+        if record != before or out.set_aside:
+            from .mail_notes import keep
+
             campaign.ledger.begin()
             if record:
                 campaign.ledger.put_setting(_RETRY_KEY, json.dumps(record, sort_keys=True))
             else:
                 campaign.ledger.delete_setting(_RETRY_KEY)
+            if out.set_aside:  # for pbem status, after the file is mended and sent
+                keep(campaign, [f"SET ASIDE {path.name}, not sent: {why}" for path, why in out.set_aside])
             campaign.ledger.commit()
     return out
 
