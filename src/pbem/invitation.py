@@ -15,6 +15,7 @@ import re
 from typing import Any
 
 from .errors import RefusedTurn
+from .keys import small_order
 
 SIDE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")  # used in file names (sent/to-<side>/): no '/', no '..'
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -90,6 +91,8 @@ def _check_party(side: Any, entry: Any, referee: bool) -> None:
         key = b""
     if len(key) != 32:
         _refuse(f"side {side}: 'key' must be an Ed25519 public key (32 bytes, base64)")
+    if small_order(key):
+        _refuse(f"side {side}: 'key' is a small-order key, which anyone can sign for")
     name = entry.get("name")
     if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or not name.isprintable():
         _refuse(f"side {side}: 'name' must be printable text of 1 to {MAX_NAME} characters")

@@ -41,6 +41,32 @@ def public_raw(key: Ed25519PublicKey) -> bytes:
     return key.public_bytes_raw()
 
 
+# The y coordinates (sign bit cleared) of the eight points of small order, in every encoding,
+# canonical or not (0 and 1 also as p and p + 1): libsodium's list.  A signature under such a
+# key can be made to verify any message (the identity's: R the identity, S = 0), so it names no one.
+_SMALL_ORDER_Y = frozenset(bytes.fromhex(h) for h in (
+    "0000000000000000000000000000000000000000000000000000000000000000",  # order 4 (x = ±sqrt(-1))
+    "0100000000000000000000000000000000000000000000000000000000000000",  # the identity
+    "26e8958fc2b227b045c3f489f2ef98f0d5dfac05d3c63339b13802886d53fc05",  # order 8
+    "c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a",  # order 8
+    "ecffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # p - 1: order 2
+    "edffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # p: 0
+    "eeffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff7f",  # p + 1: 1
+))
+
+
+def small_order(public: bytes) -> bool:
+    """Whether a raw Ed25519 public key is a point of small order (any encoding of one)."""
+    return len(public) == 32 and public[:31] + bytes([public[31] & 0x7F]) in _SMALL_ORDER_Y
+
+
+def refuse_small_order(public: bytes, source: str) -> None:
+    """:raises KeyError_: ``public`` is a point of small order, a key anyone can sign for."""
+    if small_order(public):
+        raise KeyError_(f"{source} is a small-order key, which anyone can sign for",
+                        "it is no one's key: ask for the public key 'pbem keys export NAME' prints")
+
+
 # An unencrypted PKCS#8 Ed25519 private key is this DER prefix and the 32-byte seed (RFC 8410).
 _PKCS8_ED25519 = bytes.fromhex("302e020100300506032b657004220420")
 
@@ -135,6 +161,7 @@ def parse_public(text: str, source: str = "public key") -> tuple[bytes, str]:
         raise KeyError_(f"{source} is not a valid ed25519 public key", str(e)) from None
     if not isinstance(key, Ed25519PublicKey):
         raise KeyError_(f"{source} is not an ed25519 key")
+    refuse_small_order(public_raw(key), source)
     return public_raw(key), " ".join(parts[2:])
 
 
@@ -201,6 +228,7 @@ class KeyStore:
             raise KeyError_(f"cannot decrypt {path}", f"{e}: install pbem with its dependencies (bcrypt)") from None
         if not isinstance(key, Ed25519PrivateKey):
             raise KeyError_(f"{path} is not an ed25519 key", "pbem identities are Ed25519; make one with ssh-keygen -t ed25519")
+        refuse_small_order(public_raw(key.public_key()), str(path))  # no seed gives one: as every key that enters
         return self._save(Identity(name, key), secret)
 
     def _save(self, identity: Identity, passphrase: bytes | None) -> Identity:
