@@ -100,5 +100,13 @@ def test_refereed_block_game_by_the_numbers_printed(game):
     took = allied("undo")
     assert "took back:" in took and "group A" in took and "0 drafted action(s) remain" in took
     assert listed(allied("play")) == ["set up"]
+    back = ref("report", "--at", "1")  # the referee steps back: what was owed then, not "the game is over"
+    assert "As it stood after envelope #1: waiting for ottoman: deploy concealed blocks" in back
+    assert "The game is over" not in back and "ottoman: ottoman" not in back
     for line in (first + second + status + report + took).splitlines():
         assert "[[" not in line and "allied: allied" not in line
+
+
+def test_demo_help_names_the_game_it_plays():
+    out = subprocess.run([PBEM, "demo", "--help"], capture_output=True, text=True).stdout
+    assert "default: gallipoli-blocks, refereed or not" in " ".join(out.split()) and "hill60)" not in out

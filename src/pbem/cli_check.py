@@ -158,7 +158,7 @@ def _demo_game(ctx: click.Context, param: click.Parameter, value: str | None) ->
               help="Where to put the demo (default: a new folder under ./logs).")
 @click.option("--game", "module", default=None, metavar="MODULE", callback=_demo_game,
               shell_complete=lambda ctx, param, incomplete: [n for n in _demo_games() if n.startswith(incomplete)],
-              help="Game module to play (default: gallipoli-blocks; with --referee: hill60).")
+              help="Game module to play (default: gallipoli-blocks, refereed or not).")
 @click.option("--referee", "refereed", is_flag=True, help="A refereed game: a referee and two players, three databases.")
 def demo(directory: Path | None, module: str | None, refereed: bool) -> None:
     """Play a whole game between two simulated players, by real signed turn files.

@@ -94,8 +94,9 @@ def _hash(public: dict[str, Any]) -> str:
 
 # --- who owes what ----------------------------------------------------------------
 
-def waiting(campaign) -> dict[str, Any] | None:
-    match = campaign.match()
+def waiting(campaign, match: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """Who owes what: now, or (the referee's report ``--at N``) in ``match``, a state of the past."""
+    match = match or campaign.match()
     public = match["public"]
     if public["disclosed"] is not None:
         return None

@@ -15,6 +15,7 @@ from pbem_engine import match as protocol
 
 from .errors import PbemError
 from .hidden import public_knowledge, show, show_prompt
+from .plays import unheaded
 
 if TYPE_CHECKING:  # only for annotations: the campaign (its recovery writes mail) reaches this module
     from .campaign import Campaign
@@ -52,8 +53,12 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     if campaign.refereed:
         if side != "referee":
             return _player_context(campaign, side, since, seq, entries, pack_dir, image, svg)
+        from .refereeing import waiting as refereed_waiting
+
+        waiting = refereed_waiting(campaign, match)  # as it stood at ``at``
         match = match["full"]
-    waiting = campaign.waiting() if campaign.refereed else protocol.waiting_for(game, match)
+    else:
+        waiting = protocol.waiting_for(game, match)
     prompt = game.prompt(match["game"])
     outcome = game.outcome(match["game"])
     view = game.view(match["game"], side)
@@ -205,12 +210,16 @@ NEXT = {"reveal": "Your reveal is owed: run 'pbem play' to send it.",
 def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[str, Any]], lines: list[str],
              waiting: dict[str, Any] | None, prompt_text: str, choices: list[str], outcome: Any, mode: str) -> dict[str, Any]:
     game, genesis = campaign.game, campaign.genesis
-    if waiting is None:
+    owed = None if waiting is None else waiting["text"] if waiting["text"].startswith("waiting for") else \
+        f"waiting for {waiting['side']}: {unheaded(waiting['side'], waiting['text'])}"
+    if seq < campaign.ledger.head()[0]:  # a step back (--at N): what was owed then, not what to do now
+        next_step = f"As it stood after envelope #{seq}: " + (owed if owed else "the game was over") + "."
+    elif waiting is None:
         next_step = "The game is over. Check the whole history with: pbem verify"
     elif waiting["side"] == side:
         next_step = NEXT.get(waiting["why"], "It is your decision: run 'pbem play'.")
     else:
-        next_step = f"Nothing for you to do: {waiting['text'].rstrip('.')}."
+        next_step = f"Nothing for you to do: {owed.rstrip('.')}."
     players = {s: genesis["body"]["sides"][s]["name"] for s in game.sides}
     if mode == "referee":
         players["referee"] = genesis["body"]["referee"]["name"]

@@ -24,7 +24,7 @@ def describe(view: dict[str, Any], cards: dict[str, dict[str, Any]]) -> list[str
             state = {None: "not yet known", True: "entrenched", False: "not entrenched"}[frame["entrenched"]]
             lines.append(f"Battle for {board.name(frame['to'])}: {frame['att']} attacks from "
                          f"{board.name(frame['from'])}{' (a landing)' if frame['landing'] else ''}, round "
-                         f"{frame['round']}; the defender is {state}; step {frame['step']}")
+                         f"{frame['round']}; the defender is {state}; now: {STEP_WORDS.get(frame['step'], frame['step'])}")
         elif frame["k"] == "landing":
             lines.append(f"Landing at {board.name(frame['to'])}: {len(frame['party'])} {frame['army']} block(s) "
                          f"under landing fire from {board.name(frame['from'])}")
@@ -54,6 +54,22 @@ def describe(view: dict[str, Any], cards: dict[str, dict[str, Any]]) -> list[str
     else:
         lines.append("cards: PROVISIONAL placeholder values (the rules text gives none)")
     return lines
+
+
+# where a battle stands, in the words of 10.1's steps
+STEP_WORDS = {
+    "bombard": "bombardment cards, face down (10.1 step 2)", "entrench": "entrenchment cards, face down (10.1 step 2)",
+    "show-att": "the attacker shows his cards (10.1 step 2)", "show-def": "the defender shows his cards (10.1 step 2)",
+    "plan-att": "the attacker's battle plan", "plan-def": "the defender's battle plan",
+    "lead-att": "the attacker chooses his leading blocks (10.1 step 3)",
+    "lead-def": "the defender chooses his leading blocks (10.1 step 4)",
+    "events-att": "the attacker's Battle event (10.1 step 5)", "events-def": "the defender's Battle event (10.1 step 6)",
+    "reveal-att": "the attacker reveals his leaders (10.1 step 7)",
+    "reveal-def": "the defender reveals his leaders (10.1 step 8)",
+    "fire": "fire and resolve hits (10.1 step 10)", "fire-att": "the attacker fires (10.1 step 10)",
+    "resolved": "surviving blocks concealed (10.1 step 11)", "advance": "advancing (10.1 step 12)",
+    "press": "press or retreat (10.1 step 13)", "end": "the battle ends",
+}
 
 
 def block_text(b: dict[str, Any], tok: str) -> str:

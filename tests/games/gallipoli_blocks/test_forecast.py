@@ -78,14 +78,14 @@ def test_the_ops_prompt_shows_attacks_and_landings():
     assert labels["attack Krithia from Alexi"].endswith(SEP + "strongest lead: " + pool_line(8, 6, 4))
     assert labels["attack Gully Ravine from Alexi"].endswith(SEP + "strongest lead: " + pool_line(8, 6, 4))
     assert labels["attack Sedd el Bahr from British HQ"].endswith(pool_line(2, 6, 6))  # a fort: 6+
-    assert labels["attack Gully Ravine from British HQ (a landing)"].endswith(
+    assert labels["attack Gully Ravine from British HQ (a landing by the 1 block there)"].endswith(
         SEP + "landing fire at you (more dice if bombarded): 3 dice at 3+: expect 2 hits (0:4% 1:22% 2:44% 3:30%)")
     assert labels["end operations"] == "end operations"
     # typed orders: the words alone, the whole label, a prefix; the shorter label is not made ambiguous
     prompt = shown(state, table, "allied")
     want = {"do": "attack", "from": "british-hq", "to": "gully-ravine"}
-    assert find_choice(prompt, "attack Gully Ravine from British HQ (a landing)").action == want
-    assert find_choice(prompt, labels["attack Gully Ravine from British HQ (a landing)"]).action == want
+    assert find_choice(prompt, "attack Gully Ravine from British HQ (a landing by the 1 block there)").action == want
+    assert find_choice(prompt, labels["attack Gully Ravine from British HQ (a landing by the 1 block there)"]).action == want
     assert find_choice(prompt, "attack gully ravine from british").action == want
     assert find_choice(prompt, "attack Krithia from Alexi").action["to"] == "krithia"
 
@@ -136,3 +136,19 @@ def test_other_prompts_are_left_alone():
     mine, public = shown(state, table, "allied"), GAME.playable(state, GAME.prompt(state), {})
     assert [c.label.split(SEP)[0] for c in mine.choices] == [c.label for c in public.choices]  # no odds added
     assert all("OPS" in c.label.split(SEP)[1] for c in mine.choices if "C1" == c.action.get("card"))  # its values
+
+
+def test_the_situation_names_a_battle_step_in_the_rules_words():
+    for step_name, words in (("lead-def", "the defender chooses his leading blocks (10.1 step 4)"),
+                             ("press", "press or retreat (10.1 step 13)")):
+        state, _ = setup(battle(step_name)["before"])
+        lines = GAME.describe(GAME.view(state, "allied"))
+        line = next(x for x in lines if x.startswith("Battle for Krithia"))
+        assert line.endswith(f"now: {words}") and "step lead" not in line and "-def" not in line
+
+
+def test_an_own_concealed_block_names_the_steps_it_was_concealed_at_and_the_steps_lost_since():
+    assert GAME.item_name("br-29-div-87-bde:4") == "29 Div British / 87 Bde (concealed at 4 steps)"
+    state, table = setup({"blocks": {"alexi": ALEXI[:3]}, "frames": [{"k": "ops", "army": "allied", "left": 1}]})
+    lines = GAME.describe(GAME.view(state, "ottoman"))
+    assert any("(allied, 1 step lost since it was concealed)" in x for x in lines)
