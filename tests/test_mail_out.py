@@ -76,11 +76,12 @@ def test_a_turn_goes_out_by_smtp_and_comes_in_as_mail(two_campaigns, smtp, tmp_p
     attachments = [p for p in msg.iter_attachments()]
     assert len(attachments) == 1 and attachments[0].get_filename().endswith(".pbem")
     body = msg.get_body(("plain",)).get_content()
-    assert "report for blue" in body and "-----BEGIN PBEM TURN-----" in body
+    assert "report for blue" in body and "-----BEGIN PBEM TURN-----" not in body  # the file once: attached
+    assert f"The turn file is attached ({attachments[0].get_filename()})" in body
     (tmp_path / "received.eml").write_bytes(raw)
     result = d.ingest("bob", tmp_path / "received.eml")
     assert result.exit_code == 0 and "accepted #2 from red" in result.output
-    assert "repeated in this input" in result.output  # inline and attached: the same block twice
+    assert "repeated in this input" not in result.output
     assert d.run(d.alice, "mail", "send", "--campaign", d.alice.dir).output.strip() == "nothing to send"
 
 
@@ -199,3 +200,26 @@ def test_every_mail_pbem_sends_is_dated(two_campaigns, smtp):
     for _, _, raw in smtp.messages:
         msg = message_from_bytes(raw, policy=default)
         assert abs((msg["Date"].datetime - datetime.now(UTC)).total_seconds()) < 60, raw[:300]
+
+
+def test_a_mail_holds_its_turn_file_once_and_a_bounded_text(two_campaigns, tmp_path):
+    """The turn file goes attached, once (inline as well, a referee's mail grew to twice its file),
+    and the text before it is cut past pbem.mail.BODY_MOST: the mail stays near its file's size."""
+    from pbem.campaign import Campaign
+    from pbem.mail import BODY_MOST, compose
+
+    d = two_campaigns
+    turn = next((d.alice.dir / "sent").glob("*genesis.pbem"))
+    camp = Campaign.open(d.alice.dir, readonly=True)
+    try:
+        long = "\n".join(f"line {n}: " + "x" * 70 for n in range(2000))  # 160 kB of report
+        raw = compose(camp, "blue", [turn], long, "alice@example.org", "your move")
+    finally:
+        camp.ledger.close()
+    msg = message_from_bytes(raw, policy=default)
+    body = msg.get_body(("plain",)).get_content()
+    assert len(body) < BODY_MOST + 400 and "more line(s) cut here" in body and "line 1999" not in body
+    assert len(raw) < turn.stat().st_size + BODY_MOST + 2000
+    (tmp_path / "saved.eml").write_bytes(raw)  # the saved mail still gives its turn file
+    result = d.ingest("bob", tmp_path / "saved.eml")
+    assert result.exit_code == 0 and "skipped #0 from red: already" in result.output, result.output

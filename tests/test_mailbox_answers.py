@@ -105,7 +105,7 @@ def test_a_game_answers_only_its_own_mail_from_its_own_players(tmp_path, relay):
 
 
 def test_one_line_per_message_and_one_line_when_nothing_changed(two_campaigns, tmp_path):
-    """A player's fetch: an accepted turn (inline and attached), a repeat, a chat, and another
+    """A player's fetch: an accepted turn (attached), a repeat, a chat, and another
     game's whole history each make one line; the next fetch one line."""
     import mailbox
 
@@ -117,7 +117,7 @@ def test_one_line_per_message_and_one_line_when_nothing_changed(two_campaigns, t
     d.run(d.alice, "play", "1", "--campaign", d.alice.dir)
     [turn] = (d.alice.dir / "outbox").glob("*-turn-*.eml")
     box = mailbox.Maildir(tmp_path / "Maildir")
-    box.add(turn.read_bytes())  # the turn inline and attached
+    box.add(turn.read_bytes())  # the turn attached
     box.add(turn.read_bytes())  # sent twice by a mail program
     box.add(b"From: carol@example.org\r\nSubject: hello\r\n\r\nhow are you?\r\n")
     box.add(b"From: dave@example.org\r\nSubject: our game\r\n\r\n" + history.encode())

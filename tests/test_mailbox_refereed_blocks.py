@@ -92,6 +92,18 @@ def test_the_referees_mailbox_runs_a_refereed_block_game_unattended(tmp_path, re
         text = answers[mid].message.get_content()
         assert answers[mid].to == alice.address and "-----BEGIN PBEM TURN-----" not in text and str(tmp_path) not in text
 
+    # each of the referee's mails holds its player's file once (attached), and a view in words, bounded
+    from pbem.mail import BODY_MOST
+
+    mails = [d for d in relay.log if d.kind == "mail" and d.sender == ref.address and b"auto-replied" not in d.raw]
+    assert len(mails) > 20
+    for d in mails:
+        msg = d.message
+        [attached] = list(msg.iter_attachments())
+        body = msg.get_body(("plain",)).get_content()
+        assert "-----BEGIN PBEM TURN-----" not in body and "[[" not in body, body[:2000]
+        assert len(body) <= BODY_MOST + 400 and len(d.raw) < len(attached.get_content()) + BODY_MOST + 3000
+
     # everyone verifies the whole game; one history; nothing left in any outbox
     states = set()
     for who, where in ((ref, game), (alice, a), (bob, b)):

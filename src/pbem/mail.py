@@ -2,8 +2,8 @@
 
 After a side acts, ``write_outbox`` puts a message in the campaign's
 ``outbox/``: addressed to the opponent (or, for a referee, one to each player
-with that player's own file), the report as the body, the turn file inline
-and attached.  This module holds the configuration, the addresses and the
+with that player's own file), the report as the body (bounded), the turn file
+attached, once.  This module holds the configuration, the addresses and the
 composing; ``mail_send.send`` delivers the outbox by SMTP; ``mail_fetch.fetch``
 ingests new messages from an IMAP folder (or a Maildir); ``mail_run.run`` does
 both for a referee, adjudicating in between, and answers a malformed message
@@ -223,9 +223,10 @@ def email_policy():
 
 def compose(campaign, to_side: str, files: list[Path], body: str, sender: str, subject: str | None = None,
             automatic: bool = False) -> bytes:
-    """A ready-to-send message to ``to_side``, as it is saved: ``body``, then the turn files inline
-    and attached.  A plain one (bare addresses, ASCII text) is written by ``pbem.mime``, the same
-    bytes without importing ``email``; any other by ``email``.
+    """A ready-to-send message to ``to_side``, as it is saved: ``body`` (cut past ``BODY_MOST``), then
+    the turn files attached (once: inline as well, they doubled a referee's mail).  A plain one (bare
+    addresses, ASCII text) is written by ``pbem.mime``, the same bytes without importing ``email``;
+    any other by ``email``.
 
     An address not known yet is written as ``SIDE@pbem.invalid``; ``send`` puts in the address
     recorded by then (``pbem mail address``), or keeps the message waiting for one."""
@@ -240,9 +241,25 @@ def compose(campaign, to_side: str, files: list[Path], body: str, sender: str, s
     if automatic:  # RFC 3834: written by a program, not a person: vacation notices stay quiet
         headers.append(("Auto-Submitted", "auto-generated"))
     texts = [(f.name, f.read_text()) for f in files]
-    content = f"{body}\n\n--- turn file (also attached) ---\n\n" + "\n".join(text for _, text in texts)
+    content = f"{_bounded(body)}\n\n" + (
+        f"The turn file is attached ({', '.join(name for name, _ in texts)}): pbem mail fetch reads it from your "
+        "mailbox, or save this mail and give it to pbem ingest.\n" if texts else "")
     written = plain(headers, content, texts)
     return written if written is not None else by_email(headers, content, texts)
+
+
+BODY_MOST = 16000  # characters of a mail's text before its turn file (attached, once): a report or view
+
+
+def _bounded(body: str) -> str:
+    """``body``, cut at a line's end past ``BODY_MOST`` (the whole report: pbem report, once the attached
+    file is ingested)."""
+    if len(body) <= BODY_MOST:
+        return body
+    cut = body.rfind("\n", 0, BODY_MOST)
+    cut = cut if cut > 0 else BODY_MOST
+    return (body[:cut] + f"\n\n[... {body.count(chr(10), cut) + 1} more line(s) cut here: the whole report is "
+            "pbem report's, once the attached file is ingested]")
 
 
 def by_email(headers: list[tuple[str, str]], body: str, attachments: list[tuple[str, str]]) -> bytes:
@@ -345,18 +362,26 @@ def write_outbox(campaign, result, sender: str = "", automatic: bool = False) ->
 
 def view_text(campaign, side: str, seq: int, with_status: bool = False):
     """The body of a referee's message to ``side``: what its sealed view says (the referee may read it)."""
+    from .hidden import TOKEN, public_knowledge, show
     from .refereeing import view_payload
 
     game = campaign.game
     match = campaign.ledger.state(seq)[1] if campaign.ledger.envelope_index(seq) else campaign.match()
     events = [{"text": e["text"], "to": e["to"]} for e in campaign.ledger.events(seq - 2)]
     payload = view_payload(game, match["full"], seq, side, events, campaign.ledger.rolls(seq - 2))
+    # hidden items as anyone may know them ("a concealed block"): the mail travels in clear, the view sealed
+    known = public_knowledge(campaign.genesis["game"], {"private": match["full"].get("private", {})})
     lines = [f"{game.title} -- your view ({side}) after turn file #{seq}", ""]
-    lines += [f"  {text}" for text in payload["events"]]
-    lines += [""] + game.describe(payload["view"])
+    lines += [f"  {show(text, known, game)}" for text in payload["events"]]
+    lines += [""] + [show(line, known, game) for line in game.describe(payload["view"])]
     if payload["prompt"]:
-        lines += ["", payload["prompt"]["text"]] + [f"  {i}. {label}" for i, (label, _) in
-                                                  enumerate(payload["prompt"]["choices"], 1)]
+        choices = payload["prompt"]["choices"]
+        lines += ["", show(payload["prompt"]["text"], known, game)]
+        if any(TOKEN.search(label) for label, _ in choices):  # they name your own items: your tool can
+            lines.append(f"  ({len(choices)} choices, some naming your concealed items: pbem play lists them "
+                         "by name)")
+        else:
+            lines += [f"  {i}. {label}" for i, (label, _) in enumerate(choices, 1)]
         lines += ["", "Ingest the attached file (pbem ingest, or pbem mail fetch) and give your orders with "
                   "pbem play; pbem mail send sends them to the referee."]
     elif payload["outcome"]:
