@@ -199,6 +199,9 @@ CASES: dict[str, tuple[Callable[[Duel], Path], str | set[str]]] = {
     "a join after the start": (lambda d: _with(d, "join3.pbem", lambda c: c.update(kind="join", body={"anchor": "ab" * 32})), "bad-join"),
     "a second genesis": (lambda d: _with(d, "genesis3.pbem", lambda c: c.update(kind="genesis")), "bad-kind"),
     "red plays again while her roll waits for blue": (_red_out_of_turn, "owes-reveal"),
+    **{f"a view for {to}, in a game with no referee": (
+        (lambda to: lambda d: _with(d, f"view-{to}.pbem", lambda c: c.update(kind="view", body={"to": to, "box": {}})))(to),
+        "bad-kind") for to in ("red", "blue")},
 }
 
 
@@ -209,6 +212,16 @@ def test_refused_input_changes_nothing(duel: Duel, case: str) -> None:
     assert_refused_unchanged(duel, duel.alice, [bad], code)
     # the refusal left the campaign usable: bob's real turn file is still accepted
     duel.deliver(duel.f3, "alice")
+
+
+def test_views_given_to_a_game_with_no_referee_are_refused(duel: Duel) -> None:
+    """Two signed views (a referee's kind of file) for a two-player game: refused, not skipped."""
+    views = [_with(duel, f"view-{to}.pbem", lambda c, to=to: c.update(kind="view", body={"to": to, "box": {}}))
+             for to in ("red", "blue")]
+    assert_refused_unchanged(duel, duel.alice, views, "bad-kind")
+    result = duel.ingest(duel.alice, *views)
+    assert result.stderr.splitlines()[0] == "Error: bad-kind: a view is for a refereed game"
+    assert_refused_unchanged(duel, duel.alice, [duel.f3, *views], "bad-kind")  # not even beside a good turn
 
 
 def test_refusal_detail_says_which_file(duel: Duel) -> None:

@@ -61,6 +61,9 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
         found = [e for e in found if e.game == genesis["game"]]
         views = [e for e in views if e.game == genesis["game"]]
         claims = [e for e in claims if e.game == genesis["game"]]
+    if views and not campaign.refereed:  # a referee's kind of file: here no one may sign one
+        raise RefusedTurn("a view is for a refereed game", f"{views[0].kind} #{views[0].seq} from {views[0].author}: "
+                          "this game has no referee", code="bad-kind")
     for env in sorted((e for e in found if e.kind not in beside), key=lambda e: e.seq):
         if env.game != genesis["game"]:
             raise RefusedTurn("turn file of another game", f"envelope #{env.seq} from {env.author} belongs to game "
