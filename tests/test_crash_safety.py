@@ -618,3 +618,18 @@ def test_resend_in_a_referee_game_writes_each_players_file(tmp_path):
     before = db_bytes(ref.dir)
     assert_refused(invoke(game.runner, "resend", "--campaign", ref.dir, env=ref.env), "views-lost")
     assert db_bytes(ref.dir) == before
+
+
+def test_status_after_a_kill_says_the_stored_turn_never_went_out_and_how_to_finish(two_campaigns):
+    """Killed between storing its turn and writing the file: `pbem status` does not say it waits
+    for the opponent as if the file had gone out; it names what is unwritten and the command that
+    writes it. A new order given to the retry is named as not read, never dropped in silence."""
+    d = two_campaigns
+    rc, out, err = run(d.alice, "play", "1", "--campaign", d.alice.dir, crash="play:stored")
+    assert rc == CRASH_EXIT, (rc, out, err)
+    rc, out, err = run(d.alice, "status", "--campaign", d.alice.dir)
+    assert rc == 0 and "NOT YET WRITTEN" in out and "0002-red-turn.pbem" in out and "pbem resend" in out, out
+    rc, out, err = run(d.alice, "play", "2", "--campaign", d.alice.dir)
+    assert rc == 0 and "signed turn file #2" in out and "your order(s) '2' were not read now" in out, out + err
+    rc, out, err = run(d.alice, "status", "--campaign", d.alice.dir)
+    assert rc == 0 and "NOT YET WRITTEN" not in out, out

@@ -236,6 +236,20 @@ class Campaign:
             self.ledger, self._building = founding.finish_create(self.ledger, self._building), None
 
 
+    def unfinished(self) -> list[str]:
+        """Read only: what an interrupted command stored but did not write (our turn files, the mail
+        of our last one), which the next writing command writes: so no one waits for a file that
+        never went out."""
+        owed = json_setting(self.ledger.setting("owed-files"))
+        out = [name for name, _ in (owed if isinstance(owed, list) else [])
+               if name.startswith("sent/") and not (self.dir / name).exists()]
+        mail = json_setting(self.ledger.setting("owed-outbox"))
+        if isinstance(mail, list) and len(mail) == 2 and not any(
+                folder.is_dir() and any(folder.glob(f"{Path(mail[0]).stem}-*.eml"))
+                for folder in (self.dir / "outbox", self.dir / "outbox" / "sent")):
+            out.append(f"the mail of sent/{mail[0]}")
+        return out
+
     def archive(self, folder: str, env: Envelope) -> Path:
         """Write ``env`` as a turn file in ``folder`` (sent/, received/) unless it is there; its path.
 

@@ -107,6 +107,10 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     if camp.recovered.turn is not None and (camp.waiting() or {}).get("side") != camp.side:
         envelope, path = camp.recovered.turn  # signed by an interrupted 'pbem play': this retry finishes it
         click.echo(f"signed turn file #{envelope.seq}: {path} (signed before an interruption; written now)")
+        if orders:  # a retry of the same command, or new orders: never dropped without a word
+            click.echo(f"  your order(s) {', '.join(map(repr, orders))} were not read now: turn file #{envelope.seq} "
+                       "holds the orders you gave before the interruption (pbem report shows them); give new ones "
+                       "when the decision is yours again")
         return _tell(camp, None, camp.recovered.outbox)
     identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
     ask = None
@@ -245,6 +249,10 @@ def status(campaign: Path | None) -> None:
                f"dice {camp.genesis['body']['mode']}, {seq + 1} envelope{'s' if seq else ''}")
     waiting = camp.waiting()
     outcome = camp.outcome()
+    unfinished = camp.unfinished()
+    if unfinished:  # signed and stored, never written: nothing went out, whatever the line below says
+        click.echo(f"NOT YET WRITTEN (an interrupted command): {', '.join(unfinished)}: it is signed and stored but "
+                   "nothing went out; run 'pbem resend' (or any pbem command that writes) to write it, then send it")
     if outcome:
         click.echo(f"game over: {outcome['result']}" + (f" ({outcome['reason']})" if outcome["reason"] else ""))
     if waiting:
