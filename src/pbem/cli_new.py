@@ -24,8 +24,15 @@ def _read_public(path: Path) -> tuple[bytes, str]:
     return parse_public(text, str(path))
 
 
+def _modules(incomplete: str) -> list[str]:
+    """The game modules 'pbem new' can create (Tab completion)."""
+    from pbem_engine.registry import BUILTIN_GAMES
+
+    return sorted(name for name in BUILTIN_GAMES if name.startswith(incomplete.lower()))
+
+
 @click.command()
-@click.argument("module")
+@click.argument("module", shell_complete=lambda ctx, param, incomplete: _modules(incomplete))
 @click.option("--as", "side", help="The side you play (not with --referee).")
 @click.option("--key", "key_name", required=True, help="Your identity (pbem keys list).")
 @click.option("--opponent", type=click.Path(exists=True, dir_okay=False, path_type=Path),
