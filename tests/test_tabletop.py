@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from pbem.armor import find_blocks
 from pbem.datapack import load, shipped
-from tests.conftest import assert_refused, new_player, pbem
+from tests.conftest import assert_refused, invoke, new_player, pbem
 
 MINI = """
 [pack]
@@ -288,3 +288,16 @@ def test_secret_notes_are_sealed_until_opened(table):
     assert "red reveals its private secret" in t.run(t.b, "report", "--campaign", t.b.dir, "--all").output
     for p in (t.a, t.b):
         assert t.run(p, "verify", p.dir).output.startswith("OK: ")
+
+
+def test_an_own_concealed_piece_is_named_by_its_id_and_step_or_flip_say_to_reveal_it_first(tmp_path):
+    (tmp_path / "pack").mkdir()
+    (tmp_path / "pack" / "pack.toml").write_text(CONCEALED)
+    t = Table(tmp_path, str(tmp_path / "pack"), ("red", "blue"))
+    t.act(t.a, "pass")
+    moved = t.act(t.b, "deploy blue-spy-one to hill", "move blue-spy-one to ford")  # by the id it was deployed by
+    assert "blue moves Spy One from Hill to Ford" in moved, moved
+    for order, verb in (("step blue-spy-one -1", "step"), ("flip spy one", "flip")):
+        refused = invoke(t.runner, "play", order, "--campaign", t.b.dir, env=t.b.env)
+        assert_refused(refused, "illegal-order")
+        assert f"Spy One is concealed: 'reveal Spy One' first, then {verb} it" in refused.output, refused.output

@@ -46,9 +46,9 @@ def parse(game, state: dict[str, Any], side: str, text: str, known: dict[str, st
         m = re.match(r"^(.*?)\s*([+-]\d+)$", rest_raw)
         if not m:
             raise IllegalAction("say 'step PIECE -1' (or +1)")
-        return {"do": "step", "piece": _piece(game, state, m.group(1)), "by": int(m.group(2))}
+        return {"do": "step", "piece": _shown(game, state, m.group(1), side, known, verb), "by": int(m.group(2))}
     if verb == "flip":
-        return {"do": "flip", "piece": _piece(game, state, rest_raw)}
+        return {"do": "flip", "piece": _shown(game, state, rest_raw, side, known, verb)}
     if verb in ("mark", "unmark"):
         parts = re.split(r"\s+with\s+", rest_raw, maxsplit=1, flags=re.I)
         if len(parts) != 2 or not parts[1]:
@@ -136,10 +136,22 @@ def _match(kind: str, text: str, entries: dict[str, str]) -> str:
 def _piece(game, state, text, side=None, known=None):
     names = {pid: game.piece_data.get(pid.rsplit("-", 1)[0] if pid not in game.piece_data else pid, {}).get("name", pid)
              for pid in state["pieces"]}
-    for tok, hidden in state.get("hidden", {}).items():  # our own concealed pieces, by name
-        if hidden["side"] == side and tok in (known or {}):
-            names[tok] = game.item_name(known[tok])
+    own = {tok: known[tok] for tok, hidden in state.get("hidden", {}).items()
+           if hidden["side"] == side and tok in (known or {})}
+    names.update((tok, game.item_name(item)) for tok, item in own.items())  # our own concealed pieces, by name
+    by_id = [tok for tok, item in own.items() if item.lower() == " ".join(text.split()).lower()]
+    if len(by_id) == 1:  # or by the id its deployment named ('deploy ott-dummy-1 to ...')
+        return by_id[0]
     return _match("piece", text, names)
+
+
+def _shown(game, state, text, side, known, verb):
+    """A piece face up on the map: one of our concealed pieces is named, and turned away with why."""
+    pid = _piece(game, state, text, side, known)
+    if pid in state.get("hidden", {}):
+        raise IllegalAction(f"{game.item_name(known[pid])} is concealed: 'reveal {game.item_name(known[pid])}' "
+                            f"first, then {verb} it")
+    return pid
 
 
 def _hidden(game, state, side, text, known):
