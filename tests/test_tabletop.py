@@ -301,3 +301,9 @@ def test_an_own_concealed_piece_is_named_by_its_id_and_step_or_flip_say_to_revea
         refused = invoke(t.runner, "play", order, "--campaign", t.b.dir, env=t.b.env)
         assert_refused(refused, "illegal-order")
         assert f"Spy One is concealed: 'reveal Spy One' first, then {verb} it" in refused.output, refused.output
+
+
+def test_shuffle_is_reshuffle_for_every_deck_as_the_readme_says(table):
+    t = table
+    out = t.act(t.a, "shuffle red orders", "pass")
+    assert "signed turn file" in out and "reshuffle" in out.lower(), out

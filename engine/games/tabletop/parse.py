@@ -73,7 +73,7 @@ def parse(game, state: dict[str, Any], side: str, text: str, known: dict[str, st
         return {"do": "draw", "deck": _deck(game, deck), "count": count}
     if verb in CARD_OPS:
         return {"do": verb, "card": _card(game, state, side, rest_raw, known or {})}
-    if verb == "reshuffle" or (verb == "shuffle" and game.is_dealt(_deck(game, rest_raw))):
+    if verb in ("reshuffle", "shuffle"):  # one order, two words (README, packs.md), for every deck
         return {"do": "reshuffle", "deck": _deck(game, rest_raw)}
     if verb == "show":  # a hand from a dealt deck, shown to the other side (Espionage)
         m = re.match(r"^(?:my\s+)?hand\s+(?:of|from)\s+(.+)$", rest_raw, re.I)
