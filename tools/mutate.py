@@ -65,6 +65,9 @@ INV = "src/pbem/invitation.py"
 ORDERS = "engine/games/tabletop/orders.py"
 COMBAT = "engine/games/gallipoli_blocks/combat.py"
 SEQ = "engine/games/gallipoli_blocks/sequence.py"
+RULES_BLOCKS = "engine/games/gallipoli_blocks/rules.py"
+KEYS = "src/pbem/keys.py"
+INGEST = "src/pbem/ingest.py"
 
 T_CANON = "tests/test_canonical_attacks.py"
 T_ENVELOPE = "tests/test_envelope_checks.py"
@@ -87,6 +90,8 @@ T_CLAIMS = "tests/test_forged_claims.py"
 T_LATE_JOIN = "tests/test_late_join.py"
 T_INVITE_BOUNDS = "tests/test_invitation_bounds.py"
 T_SHAPES = "tests/test_orders_shapes.py"
+T_SMALL_ORDER = "tests/test_small_order_keys.py"
+T_EXACT_BLOCKS = "tests/games/gallipoli_blocks/test_exact_fields.py"
 
 MUTANTS: list[Mutant] = [
     # --- envelope: signature, header, exact fields ------------------------------------------
@@ -241,6 +246,20 @@ MUTANTS: list[Mutant] = [
       T_INVITE_BOUNDS, T_INVITE),
     m("invitation: table-top pack not checked", INV,
       "        if problems:", "        if False:", T_INVITE_BOUNDS, T_INVITE),
+    m("invitation: a small-order party key accepted", INV,
+      "    if small_order(key):\n        _refuse(", "    if False:\n        _refuse(", T_SMALL_ORDER),
+    m("keys: small-order points not recognised", KEYS,
+      "    return len(public) == 32 and public[:31] + bytes([public[31] & 0x7F]) in _SMALL_ORDER_Y",
+      "    return False", T_SMALL_ORDER),
+    m("keys: a small-order key file accepted", KEYS,
+      "    refuse_small_order(public_raw(key), source)", "    pass", T_SMALL_ORDER),
+    m("ingest: a view accepted in a game with no referee", INGEST,
+      "    if views and not campaign.refereed:", "    if False:", T_INGEST),
+    m("ledger: a stored envelope that is not text read as text", LEDGER,
+      "        if row is None or isinstance(row[0], str):", "        if True:", T_TAMPER),
+    m("blocks: unknown field of a free order accepted", RULES_BLOCKS,
+      '    extra = sorted(str(k) for k in action if k != "do" and k not in fields)', "    extra = []",
+      T_EXACT_BLOCKS, T_CASES),
     m("invitation: check not run on a genesis", HIST,
       "    invitation.check(c)  # every field", "    pass  # every field", T_INVITE_BOUNDS, T_INVITE),
     # --- table-top orders: shapes --------------------------------------------------------------
