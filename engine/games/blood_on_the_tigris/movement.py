@@ -33,10 +33,11 @@ def motorized(uid: str | None) -> bool:
     return uid is not None and arm(uid) in ("armoured-car", "van")
 
 
-def enter_cost(charts: Charts, state: dict[str, Any], uid: str | None, a: str, b: str) -> int | None:
+def enter_cost(charts: Charts, state: dict[str, Any], uid: str | None, a: str, b: str, wade: bool = False) -> int | None:
     """MPs to move from hex a into adjacent hex b (terrain and hexside, TEC; 14.0 rain adds 1),
     or None if the unit may not.  A hexside a steamer ferries this phase costs nothing beyond
-    the hex entered (15.4)."""
+    the hex entered (15.4).  ``wade``: as if no hexside were prohibited (only to say why a move
+    is refused)."""
     tec = charts.terrain_effects
     wet = board.rain(state)
     t = hexmap.terrain(b)
@@ -47,7 +48,7 @@ def enter_cost(charts: Charts, state: dict[str, Any], uid: str | None, a: str, b
         return None
     cost = entry["mp"] + (1 if wet else 0)
     side = hexmap.crossing(a, b, wet)
-    if side and hexmap.hexside(a, b) in state.get("ferried", []):
+    if side and (wade or hexmap.hexside(a, b) in state.get("ferried", [])):
         side = ""  # 15.4: the ferry carries every ground unit, depot and motorized unit across
     if side:
         se = tec[side]
@@ -74,7 +75,7 @@ def tethered(state: dict[str, Any], uid: str, h: str) -> bool:
 
 
 def reach(charts: Charts, state: dict[str, Any], uid: str, mp: int | None = None,
-          ignore_zoc: bool = False, start: str | None = None) -> dict[str, tuple[int, list[str]]]:
+          ignore_zoc: bool = False, start: str | None = None, wade: bool = False) -> dict[str, tuple[int, list[str]]]:
     """Every hex a ground unit may end its move in, with the cost and the cheapest path
     (4.2-4.3, 5.1-5.2, 9.0, 14.0).  ``ignore_zoc``: a breakthrough's special movement (7.8);
     ``start``: another hex to start from (a Ford van after its pick-up, 9.6)."""
@@ -104,7 +105,7 @@ def reach(charts: Charts, state: dict[str, Any], uid: str, mp: int | None = None
             if board.occupied_by(state, h) == foe or board.depots_at(state, h, foe):
                 continue  # 9.0, 12.6: a unit that destroys or captures stops there (provisional)
         for n in hexmap.neighbours(h):
-            step = enter_cost(charts, state, uid, h, n)
+            step = enter_cost(charts, state, uid, h, n, wade)
             if step is None:
                 continue
             if h == start:
@@ -125,6 +126,49 @@ def reach(charts: Charts, state: dict[str, Any], uid: str, mp: int | None = None
                 heapq.heappush(heap, (total, n))
     best.pop(start)
     return best
+
+
+def why_out_of_reach(charts: Charts, state: dict[str, Any], uid: str, dest: str) -> str:
+    """Why a move order's hex is not in ``reach``, in the player's terms, with the rule: the hex,
+    the movement points (with the cost of the cheapest way), zones of control, rivers."""
+    if not isinstance(dest, str) or dest not in hexmap.ALL_HEXES_SET:
+        return "no such hex on the map"
+    side, at = side_of(uid), state["units"][uid]["at"]
+    if dest == at:
+        return "it is there already"
+    foe = enemy(side)
+    if board.occupied_by(state, dest) == foe and \
+            (kind(uid) != "combat" or any(kind(u) == "combat" for u in board.ground_at(state, dest, foe))):
+        return "enemy units hold it: a ground unit never enters an enemy-occupied hex (4.3); attack it in the combat phase"
+    if enter_cost(charts, state, uid, dest, dest) is None:
+        what = hexmap.terrain(dest)
+        return f"{what} is prohibited terrain for it (4.2, TEC" + (", 2.2 errata: armoured cars)" if what == "marsh" else ")")
+    if tethered(state, uid, dest):
+        return "the 35th Division stays within 5 hexes of Nasirya until attacked or turn 10 (16.22)"
+    mp, rain = board.movement_allowance(state, uid), board.rain(state)
+    anyhow = reach(charts, state, uid, mp=10 ** 6)
+    far = f"costs {anyhow[dest][0]} MPs" if dest in anyhow else ""
+    zoc_free = reach(charts, state, uid, mp=10 ** 6, ignore_zoc=True)
+    if dest in zoc_free and (zoc_free[dest][0] <= mp or not far):
+        zoc = board.zoc_map(state, side)
+        stop = next((h for h in zoc_free[dest][1][1:] if h in zoc), None)
+        return ("enemy zones of control stop it on the way" + (f", at {stop}" if stop else "")
+                + " (4.3, 5.1: infantry stops on entering one; 5.2: leaving one, first to a hex free of them)")
+    if dest in reach(charts, state, uid, wade=True, ignore_zoc=True) \
+            or (not far and dest in reach(charts, state, uid, mp=10 ** 6, ignore_zoc=True, wade=True)):
+        return ("an unbridged river hexside is in the way, prohibited to ground units (TEC; 'cross UNIT to HEX' "
+                "crosses one beside the unit, 9.4)" + (f"; the way round {far}, it has {mp} (4.2)" if far else
+                                                        "; there is no way round by land"))
+    if far:
+        cost, path = anyhow[dest]
+        printed = UNITS[uid]["ma"]
+        halved = " (an HQ out of supply does not move, 4.0)" if mp == 0 else \
+            f" (printed {printed}: halved out of supply or of communication, 3.21, 10.0)" if mp < printed else ""
+        way = " -> ".join(path) if len(path) <= 8 else f"{len(path) - 1} hexes"
+        return (f"not enough movement points: the cheapest way ({way}) costs {cost} MPs, it has {mp}{halved} (4.2"
+                + (", rain +1 a hex, 14.0" if rain else "")
+                + (", leaving an enemy ZOC costs more, 5.1-5.2" if at in board.zoc_map(state, side) else "") + ")")
+    return "no way there by land: prohibited terrain or enemy units cut it off (4.2-4.3)"
 
 
 def river_crossings(state: dict[str, Any], uid: str) -> list[str]:

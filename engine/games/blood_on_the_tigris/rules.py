@@ -218,7 +218,8 @@ def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
         else:
             reach = movement.reach(charts, state, uid)
             if dest not in reach:
-                raise IllegalAction(f"{counters.name(uid)} cannot reach {dest}", sorted(reach)[:40])
+                raise IllegalAction(f"{counters.name(uid)} cannot reach {dest}: "
+                                    f"{movement.why_out_of_reach(charts, state, uid, dest)}", sorted(reach)[:40])
             path = reach[dest][1]
         _arrive(state, uid, path, dice, events)
         return
