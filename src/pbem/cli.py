@@ -12,7 +12,7 @@ from pathlib import Path
 import click
 
 from .cli_common import (CONTEXT, LazyGroup, campaign_option, encrypt_option, file_name, identity_passphrase, keystore,
-                         load_mail_config, open_campaign, secrets_lock, show_next)
+                         load_mail_config, open_campaign, secret_env, secrets_lock, show_next)
 from .errors import PbemError
 
 class _Root(LazyGroup):
@@ -107,26 +107,33 @@ def _read_bounded(name: str) -> bytes:
 
 
 @cli.command()
-@click.argument("invitation", type=click.Path(allow_dash=True))
+@click.argument("invitation", type=click.Path(allow_dash=True), required=False)
 @click.option("--key", "key_name", help="Your identity; the invitation must name its public key.")
+@click.option("--from-mailbox", is_flag=True,
+              help="Take the invitation from your IMAP mailbox (pbem mail config): the newest naming your key.")
+@click.option("--game", "game_prefix", metavar="ID", default="",
+              help="With --from-mailbox: the game (the first digits of its id) when several invite you.")
 @click.option("--show", is_flag=True, help="Only show what the invitation asks you to agree to; join nothing.")
 @encrypt_option
 @campaign_option
 @click.pass_context
-def join(ctx: click.Context, invitation: str, key_name: str | None, show: bool, encrypt_secrets: bool,
-         campaign: Path | None) -> None:
+def join(ctx: click.Context, invitation: str | None, key_name: str | None, from_mailbox: bool, game_prefix: str,
+         show: bool, encrypt_secrets: bool, campaign: Path | None) -> None:
     """Accept an INVITATION (genesis turn file) and write your join turn file.
 
     INVITATION may be the turn file, or the mail that brought it: whatever pbem
     ingest reads (a saved message .eml, an mbox file, a Maildir folder, or - for
-    a message piped on stdin).  Your join turn file goes to sent/, with a mail
-    ready to send in outbox/; the address of the mail's sender is kept as the
-    creator's (pbem mail address changes it).
+    a message piped on stdin).  Or give --from-mailbox: the invitation is the
+    newest one naming your key among the mail pbem wrote in your IMAP folder
+    (read only; --game ID picks one of several).  Your join turn file goes to
+    sent/, with a mail ready to send in outbox/; the address of the mail's
+    sender is kept as the creator's (pbem mail address changes it).
 
     \b
     Examples:
         pbem join 3f2a9c1e-0000-allied-genesis.pbem --key bob --campaign hill60
         pbem join - --key bob --campaign hill60 < invitation.eml
+        pbem join --from-mailbox --key bob --campaign hill60
     """
     from .campaign import Campaign, PlayResult
     from .history import pinned_key, read_invitation
@@ -134,10 +141,22 @@ def join(ctx: click.Context, invitation: str, key_name: str | None, show: bool, 
 
     from . import invitation as invitation_mod
 
+    if (invitation is None) == (not from_mailbox):
+        raise click.UsageError("Give INVITATION (a file, a saved mail, - for stdin) or --from-mailbox, one of them.")
+    if game_prefix and not from_mailbox:
+        raise click.UsageError("--game chooses among the invitations in your mailbox: give --from-mailbox too.")
     identity = None
     if key_name and not show:
         identity = keystore(ctx).load(key_name, identity_passphrase)
-    text, sender = _invitation(invitation, identity)
+    if from_mailbox:
+        from .mail_join import invitation_mail
+
+        public = identity.public if identity else (keystore(ctx).public(key_name) if key_name else None)
+        offer = invitation_mail(load_mail_config(ctx), secret_env("PBEM_IMAP_PASSWORD", "IMAP"), public, game_prefix)
+        click.echo(f"the invitation in {offer.label}: {offer.line}")
+        text, sender = _invitation(offer.label, identity, offer.raw)
+    else:
+        text, sender = _invitation(invitation, identity)
     click.echo("The invitation asks you to agree to:")
     for line in invitation_mod.terms(read_invitation(text), fingerprint):
         click.echo(f"  {line}")
@@ -170,9 +189,10 @@ def join(ctx: click.Context, invitation: str, key_name: str | None, show: bool, 
     show_next(camp)
 
 
-def _invitation(name: str, identity) -> tuple[str, str]:
+def _invitation(name: str, identity, data: bytes | None = None) -> tuple[str, str]:
     """The invitation (one genesis block) in ``name`` (a turn file, a mail, an mbox, a Maildir,
-    or - for stdin), and the address of the mail it came in ('' if none, or not one message).
+    or - for stdin; or ``data``, a message read already, named ``name``), and the address of the
+    mail it came in ('' if none, or not one message).
 
     :raises PbemError: no invitation in it; several, and nothing says which is yours."""
     from .armor import scan
@@ -180,11 +200,11 @@ def _invitation(name: str, identity) -> tuple[str, str]:
     from .history import pinned_key
     from .mailbox_in import automatic, from_address, looks_like_mail, read_message
 
-    path = None if name == "-" else Path(name)
+    path = None if name == "-" or data is not None else Path(name)
     given: dict[str, bytes] = {}
     sender = ""
     if path is None or not path.is_dir():
-        data = given[name] = _read_bounded(name)
+        data = given[name] = data if data is not None else _read_bounded(name)
         if not data.startswith(b"From ") and looks_like_mail(data):
             try:
                 message = read_message(data)

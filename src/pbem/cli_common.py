@@ -121,6 +121,16 @@ def load_mail_config(ctx: click.Context):
     return load_config(home_dir(ctx) or default_home())
 
 
+def secret_env(name: str, what: str) -> str | None:
+    """A mail server's password: from the environment variable ``name``, else asked on a terminal."""
+    value = os.environ.get(name)
+    if value:
+        return value
+    if sys.stdin.isatty():
+        return click.prompt(f"{what} password", hide_input=True)
+    return None
+
+
 def file_name(envelope) -> str:
     from .campaign import turn_file_name
 

@@ -3,14 +3,12 @@ every command pays for what ``pbem`` imports at start-up, and a cold ingest shou
 
 from __future__ import annotations
 
-import os
-import sys
 from pathlib import Path
 
 import click
 
 from .cli_common import (LazyGroup, ask_passphrase, campaign_option, home_dir, identity_passphrase, keystore,
-                         load_mail_config, new_passphrase, open_campaign, show_next)
+                         load_mail_config, new_passphrase, open_campaign, secret_env, show_next)
 from .errors import PbemError
 
 
@@ -235,15 +233,6 @@ def mail() -> None:
     """
 
 
-def _secret_env(name: str, what: str) -> str | None:
-    value = os.environ.get(name)
-    if value:
-        return value
-    if sys.stdin.isatty():
-        return click.prompt(f"{what} password", hide_input=True)
-    return None
-
-
 def _server(text: str | None, security: str | None, user: str | None, old, cafile: str | None = None):
     from .mail import Server
 
@@ -340,7 +329,7 @@ def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None
 
     camp = open_campaign(campaign)
     config = load_mail_config(ctx)
-    password = _secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user else None
+    password = secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user else None
     result = send(camp, config, password, list(files) or None)
     for line, _ in result.lines():
         click.echo(line)
@@ -370,7 +359,7 @@ def mail_fetch(ctx: click.Context, maildir: Path | None, campaign: Path | None) 
     from .mail_fetch import fetch
 
     camp = open_campaign(campaign)
-    result = fetch(camp, load_mail_config(ctx), None if maildir else _secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
+    result = fetch(camp, load_mail_config(ctx), None if maildir else secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
     for line, err in result.lines():
         click.echo(line, err=err)
     show_next(camp)
@@ -402,8 +391,8 @@ def mail_run(ctx: click.Context, maildir: Path | None, campaign: Path | None) ->
                         code="not-referee")
     config = load_mail_config(ctx)
     identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
-    result = run(camp, identity, config, _secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user
-                 else None, None if maildir else _secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
+    result = run(camp, identity, config, secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user
+                 else None, None if maildir else secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
     for line, err in result.lines():
         click.echo(line, err=err)
     if result.error is not None:

@@ -317,6 +317,8 @@ def _body(campaign, envelope, to_side: str) -> str:
                   "To accept, save this message and join with it (or pipe it in):", "",
                   "  pbem join saved-message.eml --key YOUR-NAME --campaign DIR",
                   "  pbem join - --key YOUR-NAME --campaign DIR < saved-message.eml", "",
+                  "or, with pbem reading your mailbox (pbem mail config --imap ...), without saving it:", "",
+                  "  pbem join --from-mailbox --key YOUR-NAME --campaign DIR", "",
                   "pbem join writes your join turn file and a mail with it, for you to send back."]
         return "\n".join(lines)
     if envelope.kind == "join":

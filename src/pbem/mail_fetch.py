@@ -4,6 +4,7 @@ until checked; what was read, refused, answered, and why (see ``fetch``)."""
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -107,13 +108,40 @@ def fetch(campaign, config: MailConfig, password: str | None, maildir: Path | No
     """
     if maildir is not None:
         return _fetch_maildir(campaign, Path(maildir), answering)
+    with imap_folder(config, password, "pbem mail fetch --maildir FOLDER") as client:
+        server = config.imap
+        out = Fetched(mailbox=f"{config.folder} at {server.host}")
+        validity = client.response("UIDVALIDITY")[1][0].decode()
+        key = f"imap:{server.user}@{server.host}/{config.folder}/{validity}"
+        seen = _seen(campaign, key)
+        _, found = client.uid("search", None, "ALL")
+        uids = found[0].decode().split() if found and found[0] else []
+        out.total = len(uids)
+        for uid in uids:
+            if uid in seen:
+                continue
+            _, sizes = client.uid("fetch", uid, "(RFC822.SIZE)")
+            size = imap_size(sizes)
+            whole = size is None or size <= limits.value("MAX_MAIL_BYTES")  # too large: only its head is read
+            _, parts = client.uid("fetch", uid, "(BODY.PEEK[])" if whole else f"(BODY.PEEK[HEADER]<0.{_HEAD}>)")
+            data = next((p[1] for p in parts if isinstance(p, tuple)), b"")
+            _process(campaign, f"message {uid}", data if whole else None, size or 0, out, key, seen, uid,
+                     head=None if whole else data, answering=answering)
+    return out
+
+
+@contextmanager
+def imap_folder(config: MailConfig, password: str | None, otherwise: str):
+    """The IMAP folder of ``config``, logged in and selected read only (nothing in it is ever
+    changed): an ``imaplib`` client.  ``otherwise``: what to do without an IMAP server.
+
+    :raises PbemError: no server configured, no password, the server or the folder fails."""
     import imaplib
 
     if config.imap is None:
-        raise PbemError("no IMAP server configured", "pbem mail config --imap HOST:PORT ..., or pbem mail fetch "
-                        "--maildir FOLDER", code="no-config")
+        raise PbemError("no IMAP server configured", f"pbem mail config --imap HOST:PORT ..., or {otherwise}",
+                        code="no-config")
     server = config.imap
-    out = Fetched(mailbox=f"{config.folder} at {server.host}")
     try:
         client = (imaplib.IMAP4_SSL(server.host, server.port, ssl_context=server.tls(), timeout=60)
                   if server.security == "ssl" else imaplib.IMAP4(server.host, server.port, timeout=60))
@@ -126,22 +154,7 @@ def fetch(campaign, config: MailConfig, password: str | None, maildir: Path | No
             status, data = client.select(config.folder, readonly=True)
             if status != "OK":
                 raise PbemError("no such mail folder", f"{config.folder}: {data}", code="imap")
-            validity = client.response("UIDVALIDITY")[1][0].decode()
-            key = f"imap:{server.user}@{server.host}/{config.folder}/{validity}"
-            seen = _seen(campaign, key)
-            _, found = client.uid("search", None, "ALL")
-            uids = found[0].decode().split() if found and found[0] else []
-            out.total = len(uids)
-            for uid in uids:
-                if uid in seen:
-                    continue
-                _, sizes = client.uid("fetch", uid, "(RFC822.SIZE)")
-                size = _imap_size(sizes)
-                whole = size is None or size <= limits.value("MAX_MAIL_BYTES")  # too large: only its head is read
-                _, parts = client.uid("fetch", uid, "(BODY.PEEK[])" if whole else f"(BODY.PEEK[HEADER]<0.{_HEAD}>)")
-                data = next((p[1] for p in parts if isinstance(p, tuple)), b"")
-                _process(campaign, f"message {uid}", data if whole else None, size or 0, out, key, seen, uid,
-                         head=None if whole else data, answering=answering)
+            yield client
         finally:
             try:
                 client.logout()
@@ -149,10 +162,9 @@ def fetch(campaign, config: MailConfig, password: str | None, maildir: Path | No
                 pass
     except (OSError, imaplib.IMAP4.error) as e:
         raise PbemError("reading mail failed", f"{server.host}:{server.port}: {e}", code="imap") from None
-    return out
 
 
-def _imap_size(response) -> int | None:
+def imap_size(response) -> int | None:
     import re
 
     for item in response or []:
