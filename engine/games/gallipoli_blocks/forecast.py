@@ -89,11 +89,13 @@ def _ops(state: dict[str, Any], prompt: Prompt, frame: dict[str, Any], known: di
         a = c.action
         if a.get("do") != "attack":
             continue
-        if ops.is_landing(state, army, a["from"], a["to"]):
-            shown[i] = "landing fire at you (more dice if bombarded): " + pool_line(ops.LANDING_DICE, SIDES,
-                                                                                    ops.LANDING_HIT)
-            continue
         party = [t for t in board.tokens(state, a["from"], army) if not state["blocks"][t]["stop"]]
+        if ops.is_landing(state, army, a["from"], a["to"]):  # the whole party lands: said, with how to land fewer
+            who = "the 1 block there lands" if len(party) == 1 else \
+                f"all {len(party)} blocks there land (activate it to land fewer)"
+            shown[i] = f"{who}; landing fire at you (more dice if bombarded): " + pool_line(
+                ops.LANDING_DICE, SIDES, ops.LANDING_HIT)
+            continue
         dice = lead_dice(state, party, army, known)
         if dice is not None:
             aim = combat.target({"to": a["to"], "mods": {"att": 0}}, "att")

@@ -136,11 +136,7 @@ def ops_prompt(state: dict[str, Any], frame: dict[str, Any], side: str, army: st
     choices = [Choice(f"activate {board.name(s)}", {"do": "activate", "space": s}) for s in spaces
                if ops.can_activate(state, army, s, occ)]
     for src, dst in ops.attacks(state, army, occ):
-        landing = ""
-        if ops.is_landing(state, army, src, dst, occ):  # every block there goes: say so (a few land by 'activate')
-            n = sum(1 for t in board.tokens(state, src, army) if not state["blocks"][t]["stop"])
-            landing = " (a landing by the 1 block there)" if n == 1 else \
-                f" (a landing by all {n} blocks there; activate it to land fewer)"
+        landing = " (a landing)" if ops.is_landing(state, army, src, dst, occ) else ""
         choices.append(Choice(f"attack {board.name(dst)} from {board.name(src)}{landing}",
                               {"do": "attack", "from": src, "to": dst}))
     choices.append(Choice("end operations", {"do": "end"}))

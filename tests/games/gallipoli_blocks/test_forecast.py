@@ -78,14 +78,14 @@ def test_the_ops_prompt_shows_attacks_and_landings():
     assert labels["attack Krithia from Alexi"].endswith(SEP + "strongest lead: " + pool_line(8, 6, 4))
     assert labels["attack Gully Ravine from Alexi"].endswith(SEP + "strongest lead: " + pool_line(8, 6, 4))
     assert labels["attack Sedd el Bahr from British HQ"].endswith(pool_line(2, 6, 6))  # a fort: 6+
-    assert labels["attack Gully Ravine from British HQ (a landing by the 1 block there)"].endswith(
-        SEP + "landing fire at you (more dice if bombarded): 3 dice at 3+: expect 2 hits (0:4% 1:22% 2:44% 3:30%)")
+    assert labels["attack Gully Ravine from British HQ (a landing)"].endswith(
+        SEP + "the 1 block there lands; landing fire at you (more dice if bombarded): 3 dice at 3+: expect 2 hits (0:4% 1:22% 2:44% 3:30%)")
     assert labels["end operations"] == "end operations"
     # typed orders: the words alone, the whole label, a prefix; the shorter label is not made ambiguous
     prompt = shown(state, table, "allied")
     want = {"do": "attack", "from": "british-hq", "to": "gully-ravine"}
-    assert find_choice(prompt, "attack Gully Ravine from British HQ (a landing by the 1 block there)").action == want
-    assert find_choice(prompt, labels["attack Gully Ravine from British HQ (a landing by the 1 block there)"]).action == want
+    assert find_choice(prompt, "attack Gully Ravine from British HQ (a landing)").action == want
+    assert find_choice(prompt, labels["attack Gully Ravine from British HQ (a landing)"]).action == want
     assert find_choice(prompt, "attack gully ravine from british").action == want
     assert find_choice(prompt, "attack Krithia from Alexi").action["to"] == "krithia"
 
