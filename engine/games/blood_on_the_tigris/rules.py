@@ -99,7 +99,8 @@ def prompt(state: dict[str, Any], charts: Charts) -> Prompt:
     if ph == "move":
         return Prompt(side, f"turn {state['turn']}, {side} movement (3.21): orders 'move UNIT to HEX', "
                             f"'cross UNIT to HEX', 'sail BOAT to HEXSIDE', 'move depot ID to HEX', "
-                            f"'carry UNIT with VAN to HEX', 'place UNIT at HEX' (an arrival, 13.1), or one of these",
+                            f"'carry UNIT with VAN to HEX', 'place UNIT at HEX' (an arrival, 13.1), or one of these"
+                            + "".join(f"; {w}" for w in over_stacked(state, side)),
                       tuple(move_choices(state, side, charts)), free=True)
     choices = fight.attack_choices(state, side)
     if plan.announcing(state):
@@ -112,6 +113,21 @@ def prompt(state: dict[str, Any], charts: Charts) -> Prompt:
     return Prompt(side, f"turn {state['turn']}, {side} combat (3.22): resolve the announced attacks in any order (7.4)"
                         + ("; a breakthrough's units may attack again (7.8)" if choices else ""),
                   tuple(plan.resolve_choices(state) + choices + last), free=True)
+
+
+def over_stacked(state: dict[str, Any], side: str) -> list[str]:
+    """6.0, 4.5: a warning for each of the side's hexes over the limit, checked only when its
+    movement ends (the campaign's Turks start so at Amara, 16.1)."""
+    out = []
+    start = "; the campaign's set-up starts so, 16.1" if state["scenario"] in ("campaign", "lightning") else ""
+    for h in board.over_stacked_hexes(state, side):
+        units = [u for u in board.ground_at(state, h, side) if counters.stack_size(u)]
+        load = board.stack_load(state, h, side)
+        size = f"{load // 3}" + (f" {load % 3}/3" if load % 3 else "")
+        out.append(f"WARNING: {hexmap.label(h)} holds {len(units)} combat units ({size} regiments or brigades), over "
+                   f"the limit of {counters.STACK_LIMIT // 3}: move some out before ending movement, or the excess is "
+                   f"eliminated then (6.0" + (start if state["turn"] == 1 else "") + ")")
+    return out
 
 
 def move_choices(state: dict[str, Any], side: str, charts: Charts) -> list[Choice]:
