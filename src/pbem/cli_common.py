@@ -144,7 +144,12 @@ def show_next(camp) -> None:
     elif waiting["side"] == camp.side:
         click.echo("Your move: pbem play" + (f" --campaign {camp.dir}" if str(camp.dir) != "." else ""))
     elif waiting["why"] == "decide" and not waiting["text"].startswith("waiting for"):
-        click.echo(f"Now {waiting['side']}'s decision: {unheaded(waiting['side'], waiting['text']).rstrip('.')}.")
+        click.echo(f"Now {waiting['side']}'s decision: {sentence(unheaded(waiting['side'], waiting['text']))}")
     else:
-        click.echo(f"Now {waiting['text'].rstrip('.')}.")
+        click.echo(f"Now {sentence(waiting['text'])}")
+
+
+def sentence(text: str) -> str:
+    """``text`` ended as a sentence: a question keeps its question mark."""
+    return text if text.endswith(("?", "!", ".")) else text + "."
 

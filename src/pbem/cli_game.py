@@ -23,9 +23,13 @@ FREE_ORDERS = ("Orders in words, e.g.: move PIECE to LOCATION; step PIECE -1; fl
 def _owed(camp, waiting: dict) -> str:
     """Who owes what, in one line: our own decision as 'pbem play' lists it (after our draft)."""
     text, side = waiting["text"], waiting["side"]
-    if side == camp.side and waiting["why"] == "decide" and camp.secrets_readable():
-        prompt = camp.shown_prompt()
-        if prompt is not None and prompt.side == side:
+    if side == camp.side and waiting["why"] in ("decide", "reveal") and camp.secrets_readable():
+        prompt = camp.shown_prompt()  # after our draft (and the roll our reveal resolves): what play lists
+        decides = prompt is not None and prompt.side == side
+        if waiting["why"] == "reveal":
+            return "waiting for you: your reveal (a roll waits for it)" + \
+                (f", then your decision: {unheaded(side, prompt.text)}" if decides else "")
+        if decides:
             text = prompt.text
     if text.lower().startswith("waiting for ") or text.lower().startswith("the game is over"):
         return text
