@@ -145,13 +145,14 @@ class BloodOnTheTigris:
 
     def describe(self, view: dict[str, Any]) -> list[str]:
         from .orders import describe
-        from .view import supply_line
+        from .view import supply_ahead, supply_line
 
         used = self.charts_of(view)
         who = (f"charts: supplied by a player who owns the game ({used.label[:80]})" if used.supplied else
                "charts: PROVISIONAL, ours (charts_provisional.py), not the publisher's: supply yours with --charts FILE")
         lines = describe(view)
-        return [lines[0], who, *(supply_line(view, s) for s in self.sides), *lines[1:]]
+        supply = [line for s in self.sides for line in (supply_line(view, s), supply_ahead(view, s))]
+        return [lines[0], who, *supply, *lines[1:]]
 
 
 GAME = BloodOnTheTigris()

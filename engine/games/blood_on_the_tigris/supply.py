@@ -183,20 +183,27 @@ def in_supply_now(state: dict[str, Any], uid: str) -> bool:
     return state["turn"] in (v.get("normal_turn"), v.get("landed_turn"))
 
 
+def check(state: dict[str, Any], side: str) -> tuple[dict[str, str], dict[str, bool]]:
+    """3.4, 10.0, 12.2: what the supply phase finds for ``side`` as things stand: the source each
+    ground unit draws on (``assign``) and, for each one not aboard a steamer, whether it is out of
+    supply (no source with room within 6 hexes, and not in supply by its turn of entry or landing).
+    The supply phase places and removes the OOS markers by it; the report tells it ahead."""
+    got = assign(state, side)
+    return got, {uid: uid not in got and not in_supply_now(state, uid) for uid in sorted(state["units"])
+                 if side_of(uid) == side and board.is_ground(uid) and not state["units"][uid].get("aboard")}
+
+
 def update_supply(state: dict[str, Any], dice: Any) -> list[dict[str, Any]]:
     """3.4: OOS markers placed and removed; each OOS combat unit rolls its troop competency or
     loses a step (town or fort -1, city -2).  Support units, HQs, boats and aircraft never roll."""
     events: list[dict[str, Any]] = []
     for side in board.SIDES:
-        got = assign(state, side)
+        got, found = check(state, side)
         if any(s.startswith("major:") for s in got.values()) and side == "british":
             state["supply"]["british"] -= 1  # 12.2: the point Basra's supply costs (once a turn; ours)
             events.append({"text": "the British expend a stockpiled supply point to draw on Basra (12.2)"})
-        for uid in sorted(state["units"]):
-            if side_of(uid) != side or not board.is_ground(uid) or state["units"][uid].get("aboard"):
-                continue
+        for uid, oos in found.items():
             v = state["units"][uid]
-            oos = uid not in got and not in_supply_now(state, uid)
             if oos != v["oos"]:
                 v["oos"] = oos
                 events.append({"text": f"{counters.name(uid)} is {'out of' if oos else 'back in'} supply (3.4)"})

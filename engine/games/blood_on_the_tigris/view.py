@@ -150,5 +150,27 @@ def supply_line(state: dict[str, Any], side: str) -> str:
     oos = sum(1 for u in units if state["units"][u].get("oos"))
     ooc = sum(1 for u in units if state["units"][u].get("ooc"))
     depots = sum(1 for d in state["depots"].values() if d["side"] == side)
-    return f"{side}: {len(units) - oos} of {len(units)} ground units in supply, {oos} OOS, {ooc} OOC; {depots} depot(s)"
+    return (f"{side}: {len(units) - oos} of {len(units)} ground units in supply, {oos} OOS, {ooc} OOC (their markers, "
+            f"in force until the supply phase, 3.4, 10.0); {depots} depot(s)")
+
+
+def supply_ahead(state: dict[str, Any], side: str) -> str:
+    """What the supply phase (3.4) would find now: the same function marks the units then
+    (supply.check), so the report and the phase agree."""
+    from .supply import check
+
+    _, found = check(state, side)
+    marked = [u for u, oos in found.items() if oos and not state["units"][u]["oos"]]
+    cleared = [u for u, oos in found.items() if not oos and state["units"][u]["oos"]]
+    head = f"{side} at the supply phase (3.4), as things stand: "
+    if not marked and not cleared:
+        return head + "no OOS marker changes"
+    where: dict[str, list[str]] = {}
+    for u in marked:
+        where.setdefault(state["units"][u]["at"], []).append(counters.name(u))
+    out = [f"{len(marked)} of {len(found)} ground units cannot trace a line of supply (12.2: at most 6 hexes to a "
+           f"depot with room or a major source) and would be marked OOS: "
+           + "; ".join(f"{hexmap.label(h)} {', '.join(names)}" for h, names in sorted(where.items()))] if marked else []
+    out += [f"{len(cleared)} would lose their OOS marker"] if cleared else []
+    return head + "; ".join(out)
 
