@@ -19,7 +19,7 @@ def test_one_envelope_no_double_full_stop_and_the_referee_named_once(tmp_path):
     assert ", 1 envelope\n" in status  # not "1 envelopes"
     invitation = next((alice.dir / "sent").glob("*genesis.pbem"))
     joined = pbem(runner, "join", invitation, "--key", "bob", "--campaign", bob.dir, env=bob.env).output
-    assert re.search(r"^Now allied: .*operation\.$", joined, re.MULTILINE) and ".." not in joined, joined
+    assert re.search(r"^Now allied's decision: .*operation\.$", joined, re.MULTILINE) and ".." not in joined, joined
 
     ref = new_player(runner, tmp_path / "r", "referee", "referee")  # a referee whose name is "referee"
     carol, dave = (new_player(runner, tmp_path / "r", n, s) for n, s in (("carol", "allied"), ("dave", "ottoman")))
