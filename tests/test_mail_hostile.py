@@ -314,3 +314,15 @@ def test_a_referees_mailbox_run_survives_hostile_mail(tmp_path, smtp):
     assert again.exit_code == 0 and "accepted" not in again.output and "answered" not in again.output
     assert "nothing new" in again.output and len(smtp.messages) == sent
     assert len(again.output.splitlines()) == 1  # nothing changed: one line
+
+
+@pytest.mark.parametrize("text", ["x = " + "[" * 3000 + "]" * 3000, "smtp = 3\n", "[smtp]\nport = 25\n",
+                                  "a = 'unterminated\n", "[smtp]\nhost = 'h'\nport = 'twenty-five'\n"])
+def test_hostile_mail_settings_are_refused_in_one_line(tmp_path, text):
+    """A mail.toml nested thousands deep, or of the wrong shape: one line, exit 1, no traceback."""
+    runner = CliRunner()
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / "mail.toml").write_text(text)
+    result = invoke(runner, "mail", "config", env={"PBEM_HOME": str(home)})
+    assert_refused(result, "bad-config")

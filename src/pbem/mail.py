@@ -54,19 +54,22 @@ def load_config(home: Path) -> MailConfig:
     path = home / CONFIG
     if not path.exists():
         return MailConfig()
-    import tomllib  # only where there are settings to read: pbem play reads this file
+    from .gamedata import read_file  # only where there are settings to read: pbem play reads this file
 
     try:
-        data = tomllib.loads(path.read_text())
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+        data = read_file(path)  # bounded in size and depth, as every file of the player's
+    except (OSError, ValueError) as e:  # (tomllib's TOMLDecodeError is a ValueError)
         raise PbemError("the mail settings cannot be read", f"{path}: {e}", code="bad-config") from None
+    if not isinstance(data, dict):
+        raise PbemError("the mail settings cannot be read", f"{path}: not a TOML table", code="bad-config")
     servers = {}
     for kind in ("smtp", "imap"):
         entry = data.get(kind)
         if entry:
-            if entry.get("security", "starttls") not in SECURITY or not isinstance(entry.get("port"), int):
-                raise PbemError("the mail settings are wrong", f"{path} [{kind}]: security must be one of "
-                                f"{', '.join(SECURITY)} and port a number", code="bad-config")
+            if not isinstance(entry, dict) or not isinstance(entry.get("host"), str) or \
+                    entry.get("security", "starttls") not in SECURITY or not isinstance(entry.get("port"), int):
+                raise PbemError("the mail settings are wrong", f"{path} [{kind}]: a table with a host, a port "
+                                f"number and security one of {', '.join(SECURITY)}", code="bad-config")
             servers[kind] = Server(str(entry["host"]), entry["port"], entry.get("security", "starttls"),
                                    str(entry.get("user", "")), str(entry.get("cafile", "")))
     return MailConfig(servers.get("smtp"), servers.get("imap"), str(data.get("from", "")),
