@@ -252,8 +252,10 @@ def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
         start = {state["units"][b]["at"] for b in boats}
         if len(start) != 1 or any(state["units"][b]["moved"] or state["units"][b].get("aground") for b in boats):
             raise IllegalAction("the boats must stand together and not have moved (15.2)")
-        if action.get("to") not in naval.route(state, start.pop()):
+        at = start.pop()
+        if action.get("to") not in naval.route(state, at):
             raise IllegalAction(f"the boats cannot reach {action.get('to')} (15.2)")
+        events.append({"text": f"{', '.join(counters.name(b) for b in boats)} sail {at} -> {action['to']} (15.0)"})
         naval.sail(state, boats, action["to"], dice, events)
         return
     if do == "move-depot":  # 12.3
@@ -281,11 +283,13 @@ def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
         gap = garrison_gap(state, side, charts)
         if gap:
             raise IllegalAction(f"{hexmap.label(gap)} has lost its garrison and a unit can reach it: send one (16.21)")
+        events.append({"text": f"{side} end their movement (3.21)"})
         _end_movement(state, side, events)
     elif do == "flip":
         d = state["depots"][action["depot"]]
         d["mode"] = "static" if d["mode"] == "mobile" else "mobile"
         d["flipped"] = True
+        events.append({"text": f"the {side} depot at {hexmap.label(d['hex'])} ({action['depot']}) turns {d['mode']} (12.3)"})
     elif do == "entrench":  # 9.2: half its movement points; here its move for the phase
         state["units"][action["unit"]]["entrenched"] = state["turn"]  # the turn: a fort needs a later one (9.2)
         state["units"][action["unit"]]["moved"] = True
@@ -293,20 +297,25 @@ def _move(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
     elif do == "embark":
         state["units"][action["unit"]]["aboard"] = action["steamer"]
         state["units"][action["unit"]]["at"] = state["units"][action["steamer"]]["at"]
+        events.append({"text": f"{counters.name(action['unit'])} embarks on {counters.name(action['steamer'])} "
+                               f"at {state['units'][action['steamer']]['at']} (15.3)"})
     elif do == "land":
         v = state["units"][action["unit"]]
         v.pop("aboard")
         v["at"] = action["hex"]
         v["landed_turn"] = state["turn"]  # 15.3: in supply (not attack supply) this turn
         v["entrenched"] = False
+        events.append({"text": f"{counters.name(action['unit'])} lands at {hexmap.label(action['hex'])} (15.3)"})
     elif do == "ecbatana":
         naval.ecbatana(state, dice, events)
     elif do == "ferry":
         logistics.ferry(state, action["steamer"], events)
     elif do == "load":
         logistics.load_depot(state, action["depot"], action["steamer"])
+        events.append({"text": f"depot {action['depot']} is loaded on {counters.name(action['steamer'])} (15.3)"})
     elif do == "unload":
         logistics.unload_depot(state, action["depot"], action["hex"])
+        events.append({"text": f"depot {action['depot']} is unloaded at {hexmap.label(action['hex'])} (15.3)"})
     elif do == "fort":
         logistics.build_fort(state, action["unit"], events)
     elif do == "burn":
