@@ -104,11 +104,11 @@ def test_the_fire_modifiers_a_player_gives_set_the_number_to_hit():
 
     state = GAME.setup("lone-pine", {"data": {"fire": {"deep_trench": -3, "woods": -2}}})
     with dataset.using(state):  # from The 400 Plateau into Lone Pine's deep trench, and into Pine Ridge's woods
-        assert fire.modifiers(state, "anzac", "the-400-plateau", "lone-pine") == (-3, ["deep trench -3"])
-        assert fire.modifiers(state, "anzac", "the-400-plateau", "pine-ridge") == (-2, ["woods -2"])
+        assert fire.modifiers(state, "anzac", "the-400-plateau", "lone-pine") == [("deep trench", -3)]
+        assert fire.modifiers(state, "anzac", "the-400-plateau", "pine-ridge") == [("woods", -2)]
     with dataset.using({}):
-        assert fire.modifiers(state, "anzac", "the-400-plateau", "lone-pine") == (-2, ["deep trench -2"])
-        assert fire.modifiers(state, "anzac", "the-400-plateau", "pine-ridge") == (-1, ["woods -1"])
+        assert fire.modifiers(state, "anzac", "the-400-plateau", "lone-pine") == [("deep trench", -2)]
+        assert fire.modifiers(state, "anzac", "the-400-plateau", "pine-ridge") == [("woods", -1)]
 
 
 def test_hostile_data_is_refused_with_every_problem_at_once():
