@@ -1,6 +1,8 @@
 """Build Blood on the Tigris states for rule cases from a compact table.
 
+    scenario = "turning-point"     (default "campaign": the scenario whose rules apply, e.g. its victory)
     turn = 3                       (default 3, a dry turn)
+    lost = ["br-16-6"]             units eliminated so far (18.1 counts the British brigades among them)
     control = { "1345" = "british" }  (default: the Turks control every place, 12.1 added)
     supply = { british = 2, turkish = 0 }
     forts = ["1518"]
@@ -21,7 +23,7 @@ from pbem_engine.games.blood_on_the_tigris import GAME, counters, sequence
 def build(before: dict[str, Any]) -> dict[str, Any]:
     if before.get("start") == "setup":
         return GAME.setup(before.get("scenario", "campaign"), dict(before.get("options", {})))
-    state = sequence.new_state("campaign", dict(before.get("options", {})))
+    state = sequence.new_state(before.get("scenario", "campaign"), dict(before.get("options", {})))
     state["units"] = {}
     state["turn"] = before.get("turn", 3)
     for where, specs in before.get("units", {}).items():
@@ -45,6 +47,9 @@ def build(before: dict[str, Any]) -> dict[str, Any]:
     state["control"].update(before.get("control", {}))
     state["supply"].update(before.get("supply", {}))
     state["forts"] = list(before.get("forts", []))
+    for uid in before.get("lost", []):
+        assert uid in counters.UNITS, f"no unit {uid!r}"
+    state["lost"] = list(before.get("lost", []))
     state["phase"] = before.get("phase", "move")
     state["active"] = before.get("active", "british")
     state["pending"] = [dict(p) for p in before.get("pending", [])]
