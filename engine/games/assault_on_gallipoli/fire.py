@@ -184,7 +184,8 @@ def resolve(state: dict[str, Any], f: dict[str, Any], to: str, dice: Any, events
         if indirect and to != frm and units_at(state, to, side):
             friendly += values.count(10)
         events.append({"text": f"{side} {mode} fire from {name(frm)} at {name(to)}: {n} dice needing "
-                               f"{t} or less ({', '.join(why[t, indirect, frm])}; rolled {values}): {h} hit(s)"})
+                               f"{t} or less ({', '.join(why[t, indirect, frm])}; rolled "
+                               f"{' '.join(map(str, values))}): {h} hit(s)"})
     if ten and state["kt"] > 0:
         state["kt"] -= 1
         events.append({"text": f"a 10 was rolled: Killing Time down to {state['kt']} (19.3)"})

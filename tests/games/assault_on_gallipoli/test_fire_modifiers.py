@@ -68,8 +68,8 @@ def test_long_range_is_listed_with_its_roll():
         state, evs = step(GAME, state, "anzac", action, dice)
         events += evs
     assert [t.split(": ", 1)[1] for t in fires(events)] == [
-        "3 dice needing 3 or less (base 4, long range -1; rolled [3, 3, 4]): 2 hit(s)",
-        "3 dice needing 4 or less (base 4; rolled [4, 4, 4]): 3 hit(s)"]
+        "3 dice needing 3 or less (base 4, long range -1; rolled 3 3 4): 2 hit(s)",
+        "3 dice needing 4 or less (base 4; rolled 4 4 4): 3 hit(s)"]
 
 
 def test_every_fire_of_random_games_adds_up():
