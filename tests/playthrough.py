@@ -48,11 +48,12 @@ PBEM = str(Path(sys.executable).parent / "pbem")
 MARKUP = [
     (re.compile(r"\[\[|\]\]"), "internal markup [[ ]]"),
     (re.compile(r"\$hide"), "internal markup $hide"),
-    (re.compile(r"\{\s*\"[^\"]*\"\s*:|\[\s*\{\s*\"|\{'[^']*':|\['[^']*',"), "raw JSON or a Python repr"),
+    (re.compile(r"\{\s*\"[^\"]*\"\s*:|\[\s*\{\s*\"|\{'[^']*':|\['[^']*'[,\]]|\[-?\d+(?:, -?\d+)+\]"),
+     "raw JSON or a Python repr"),
     (re.compile(r"(?<![0-9a-f])[0-9a-f]{64}(?![0-9a-f])"), "a 64-digit token id"),
     (re.compile(r"\bdeck:[a-z0-9-]+:\d+:\d+"), "a card's deck id"),
     (re.compile(r"\b([A-Za-z][\w-]*): \1:"), "a doubled prefix"),
-    (re.compile(r"\b([A-Za-z][\w-]*(?: [A-Za-z][\w-]*){1,4})\W{1,3}\1\b"), "a doubled phrase"),
+    (re.compile(r"\b([A-Za-z][\w-]*(?: [A-Za-z][\w'-]*){1,4}): \1\b"), "a doubled phrase"),
 ]
 CHECKED_COMMANDS = {"play", "status", "report", "ingest", "join", "new", "undo", "disclose"}
 LISTED = re.compile(r"^  (\d+)\. (.*)$")
@@ -94,6 +95,14 @@ class Listing:
         hits = [i for i, x in enumerate(self.labels, 1) if x == label]
         return hits[0] if hits else None
 
+    def number_for(self, words: str) -> int | None:
+        """The number of the printed choice these words name: its label, or the one label they begin."""
+        exact = self.number_of(words)
+        if exact is not None:
+            return exact
+        hits = [i for i, x in enumerate(self.labels, 1) if x.lower().startswith(words.lower())]
+        return hits[0] if len(hits) == 1 else None
+
 
 class Stop(AssertionError):
     """A step that cannot go on (a printed number refused, a command failed): the game stops here."""
@@ -109,15 +118,16 @@ class Party:
         for d in (self.home, self.inbox):
             d.mkdir(parents=True, exist_ok=True)
         self.seen: set[Path] = set()  # files of sent/ already mailed
+        self.pending: list[Path] = []  # files received, not yet ingested
 
     def env(self) -> dict[str, str]:
         env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
         env.update(PBEM_HOME=str(self.home), HOME=str(self.dir), PBEM_LOCK_WAIT="30")
         return env
 
-    def pbem(self, *args: str, campaign: bool = True, expect: int | None = 0, cwd: Path | None = None,
+    def pbem(self, *args: str, campaign: str | None = "campaign", expect: int | None = 0, cwd: Path | None = None,
              label: str = "") -> Out:
-        argv = [str(a) for a in args] + (["--campaign", "campaign"] if campaign else [])
+        argv = [str(a) for a in args] + (["--campaign", campaign] if campaign else [])
         start = time.perf_counter()
         done = subprocess.run([PBEM, *argv], cwd=cwd or self.dir, env=self.env(), capture_output=True, text=True,
                               timeout=300)
@@ -192,6 +202,8 @@ class Playthrough:
     def problem(self, out: Out | None, what: str) -> None:
         command = out.command() if out else ""
         text = out.text if out else ""
+        if any(p.what == what for p in self.problems):  # the same line again (a draft's events are repeated)
+            return
         if self.echo:
             self.echo(f"!!! PROBLEM: {what}")
         self.problems.append(Problem(command, text, what))
@@ -202,8 +214,8 @@ class Playthrough:
     # -- set-up --------------------------------------------------------------------------
 
     def keys(self, party: Party) -> Path:
-        party.pbem("keys", "new", party.name, campaign=False)
-        out = party.pbem("keys", "export", party.name, campaign=False)
+        party.pbem("keys", "new", party.name, campaign=None)
+        out = party.pbem("keys", "export", party.name, campaign=None)
         pub = party.dir / f"{party.name}.pub"
         pub.write_text(out.stdout)
         return pub
@@ -244,16 +256,15 @@ class Playthrough:
 
     # -- the post ------------------------------------------------------------------------
 
-    def mail(self, sender: Party) -> list[Out]:
-        """Every file the sender's tool wrote goes to whom it is for; each receiver ingests it."""
-        outs = []
+    def mail(self, sender: Party, signed: Out | None = None) -> list[Out]:
+        """Every file the sender's tool wrote goes to whom it is for.  Who moves next reads it at
+        once (``pbem ingest``); in a refereed game the other player reads his mail when his own
+        move comes (several files in one ingest), as a person may."""
         files = sender.new_files()
-        if not files:
-            return outs
         self.files += len(files)
-        by_receiver: dict[str, list[Path]] = {}
         if self.refereed and sender.side == "referee" and any(p.parent.name.startswith("to-") for p in files):
             files = [p for p in files if p.parent.name.startswith("to-")]  # its own copy stays home
+        receivers: list[str] = []
         for path in files:
             if self.refereed and sender.side == "referee":
                 folder = path.parent.name
@@ -263,12 +274,22 @@ class Playthrough:
             else:
                 to = [s for s in self.sides if s != sender.side]
             for side in to:
-                by_receiver.setdefault(side, []).append(path)
-        for side, paths in by_receiver.items():
-            party = self.parties[side]
-            names = [str(party.receive(p).relative_to(party.dir)) for p in paths]
-            outs.append(party.pbem("ingest", *names))
-        return outs
+                self.parties[side].pending.append(self.parties[side].receive(path))
+                receivers += [side] if side not in receivers else []
+        if self.refereed and sender.side == "referee" and signed is not None:
+            m = re.search(r"^Now (\w[\w-]*)'s decision|^Now waiting for (\w[\w-]*)\b", signed.stdout, re.M)
+            mover = m and (m.group(1) or m.group(2))
+            if mover in receivers:
+                receivers = [mover]
+        return [out for side in receivers if (out := self.collect(self.parties[side])) is not None]
+
+    def collect(self, party: Party) -> Out | None:
+        """The party ingests every file waiting in its inbox, in one command."""
+        if not party.pending:
+            return None
+        names = [str(p.relative_to(party.dir)) for p in party.pending]
+        party.pending = []
+        return party.pbem("ingest", *names)
 
     # -- play ------------------------------------------------------------------------------
 
@@ -305,10 +326,11 @@ class Playthrough:
 
     def turn(self, party: Party) -> list[Out]:
         """One turn file of a party: list, pick a number (or words), again, until it signs; mail it."""
+        self.collect(party)
         shown = self.listing(party)
         for _ in range(400):
             if isinstance(shown, Out):  # a reveal or a referee's adjudication: signed with no orders
-                return self.mail(party)
+                return self.mail(party, shown)
             choice = self.chooser(self, party, shown)
             if isinstance(choice, int):
                 if not 1 <= choice <= len(shown.labels):
@@ -316,32 +338,42 @@ class Playthrough:
                 order, label = str(choice), shown.labels[choice - 1]
             else:
                 order, label = choice, None
-            copy = self.words_copy(party, label, shown) if label is not None else None
+            words = self.words_copy(party, label, shown) if label is not None else None
             out = party.pbem("play", order, label=f"the printed number {order}: {label!r}" if label else "words")
             self.decisions += 1
-            if copy is not None:
-                self.compare_words(party, copy, out, order, label)  # type: ignore[arg-type]
-            if any(SIGNED.match(line) for line in out.stdout.splitlines()):
-                return self.mail(party)
-            if "drafted, not yet signed" not in out.stdout:
+            signed = any(SIGNED.match(line) for line in out.stdout.splitlines())
+            if not signed and "drafted, not yet signed" not in out.stdout:
                 self.problem(out, "pbem play N neither drafted nor signed")
                 raise Stop(out.text)
-            self.drafts += 1
-            status = party.pbem("status") if (self.drafts - 1) % self.status_every == 0 else None
-            after = self.listing(party)
+            if not signed:
+                self.drafts += 1
+            status = party.pbem("status") if not signed and (self.drafts - 1) % self.status_every == 0 else None
+            after = None if signed else self.listing(party)
+            if words is not None:
+                self.compare_words(party, words, order, label, out, after)  # type: ignore[arg-type]
+            if signed:
+                return self.mail(party, out)
             if isinstance(after, Out):
                 self.problem(after, "pbem play without orders signed a draft")
-                return self.mail(party)
-            if after.heading == shown.heading and after.labels == shown.labels:
+                return self.mail(party, after)
+            assert after is not None
+            if label is not None and after.heading == shown.heading and after.labels == shown.labels:
                 self.problem(after.out, f"after 'pbem play {order}' drafted, pbem play lists the same decision again")
             if status is not None:
                 self.check_status(party, status, after)
             shown = after
         raise Stop("a turn of 400 decisions")
 
-    def words_copy(self, party: Party, label: str, shown: Listing) -> Path | None:
-        """A copy of the campaign where the label is typed in words, to check what the number does."""
-        if shown.labels.count(label) != 1:
+    @staticmethod
+    def words_of(label: str) -> str:
+        """A printed label as a person types it: without the odds the list shows after a dash."""
+        return label.split(" — ")[0]
+
+    def words_copy(self, party: Party, label: str, shown: Listing) -> str | None:
+        """Every ``words_every``-th number typed: a copy of the campaign, where its label will be
+        typed in words, to check that the number did what its printed label says."""
+        words = self.words_of(label)
+        if [self.words_of(x) for x in shown.labels].count(words) != 1:
             return None
         self.numbers += 1
         if (self.numbers - 1) % self.words_every:
@@ -350,23 +382,26 @@ class Playthrough:
         if copy.exists():
             shutil.rmtree(copy)
         shutil.copytree(party.campaign, copy, ignore=shutil.ignore_patterns("outbox", "campaign.lock"))
-        return copy
+        return words
 
-    def compare_words(self, party: Party, copy: Path, out: Out, order: str, label: str) -> None:
-        argv = ["play", label, "--campaign", "words-copy"]
-        start = time.perf_counter()
-        done = subprocess.run([PBEM, *argv], cwd=party.dir, env=party.env(), capture_output=True, text=True,
-                              timeout=300)
-        words = Out(party.name, argv, done.returncode, done.stdout, done.stderr, time.perf_counter() - start)
-        self.record(words)
+    def compare_words(self, party: Party, words: str, order: str, label: str, out: Out,
+                      after: Listing | Out | None) -> None:
+        """In the copy: the printed label typed in words does what the number did (the same output,
+        and after a draft the same decision listed next)."""
         norm = lambda text: re.sub(r"\S*words-copy\S*|\S*campaign/\S*", "PATH", text)  # noqa: E731
-        if words.code != 0:
-            self.problem(words, f"the printed label of number {order} is refused in words (the number was "
-                                f"{'accepted' if out.code == 0 else 'refused'})")
-        elif norm(words.stdout) != norm(out.stdout):
+        typed = party.pbem("play", words, campaign="words-copy", expect=None)
+        if typed.code != 0:
+            self.problem(typed, f"the printed label of number {order} ({words!r}) is refused in words")
+        elif norm(typed.stdout) != norm(out.stdout):
             self.problem(out, f"number {order} did not do what its printed label {label!r} does in words:\n"
-                              f"--- by number:\n{out.stdout}--- in words:\n{words.stdout}")
-        shutil.rmtree(copy)
+                              f"--- by number:\n{out.stdout}--- in words:\n{typed.stdout}")
+        elif after is not None:
+            listed = party.pbem("play", campaign="words-copy")
+            if norm(listed.stdout) != norm(after.out.stdout if isinstance(after, Listing) else after.stdout):
+                self.problem(listed, f"after number {order} pbem play lists another decision than after its "
+                                     f"printed label {words!r} in words:\n--- after the number:\n"
+                                     f"{after.out.stdout if isinstance(after, Listing) else after.stdout}")
+        shutil.rmtree(party.dir / "words-copy")
 
     def check_status(self, party: Party, status: Out, shown: Listing) -> None:
         """``pbem status`` after a draft says the move is ours and names the decision ``pbem play``
@@ -377,7 +412,7 @@ class Playthrough:
         if not m:
             self.problem(status, "pbem status does not say the move is ours after a draft")
             return
-        said = m.group(1).rstrip(".")
+        said = m.group(1).removeprefix("your reveal (a roll waits for it), then your decision: ").rstrip(".")
         heading = shown.heading.removeprefix(f"{party.side}: ").rstrip(".")
         if not (heading.startswith(said) or said.startswith(heading)):
             self.problem(status, f"pbem status names another decision than pbem play lists ({shown.heading!r})")
@@ -412,8 +447,9 @@ class Playthrough:
         """A refereed game stopped before its end: the referee discloses it (pbem disclose), and
         every player ingests the disclosure."""
         if self.refereed and not over:
-            self.parties["referee"].pbem("disclose")
-            self.mail(self.parties["referee"])
+            self.mail(self.parties["referee"], self.parties["referee"].pbem("disclose"))
+        for party in self.parties.values():
+            self.collect(party)
 
     # -- the end ------------------------------------------------------------------------------
 
@@ -421,7 +457,7 @@ class Playthrough:
         """Every party's pbem verify passes; all end on the same envelope and state."""
         seen = {}
         for side, party in self.parties.items():
-            out = party.pbem("verify", "campaign", campaign=False)
+            out = party.pbem("verify", "campaign", campaign=None)
             m = re.search(r"^OK: (\d+) envelopes?\b.*; state ([0-9a-f]+)", out.stdout, re.M)
             if not m:
                 self.problem(out, "pbem verify does not say OK with the envelopes and the state")
@@ -476,8 +512,38 @@ def bot(pt: Playthrough, party: Party, listing: Listing) -> int | str:
             pt.problem(listing.out, f"{label!r} is choice {answer} of the tool's decision but number {number} in "
                                     "the printed list")
         return number
-    number = listing.number_of(answer)
-    return number if number is not None else answer
+    number = listing.number_for(answer)
+    if number is not None:
+        return number
+    words = WORDS.get(pt.module)
+    return words(answer, listing) if words else answer
+
+
+def blocks_words(order: str, listing: Listing) -> str:
+    """The block game's deployment as a person types it from the prompt: the names it prints
+    ('deploy 9th Div / 25th Rgt 4 Krithia'), where the bot gives ids ('deploy ott-9-div-25-rgt 4 krithia')."""
+    from pbem_engine.games.gallipoli_blocks.data import BLOCKS, SPACES
+
+    m = re.fullmatch(r"deploy (\S+) (?:(\d) )?(.+)", order)
+    if not m:
+        return order
+    block, steps, space = m.groups()
+    space = SPACES.get(space.replace(" ", "-"), (space,))[0]
+    name = "dummy" if block == "dummy" else BLOCKS[block][0]
+    if name not in listing.heading or space not in listing.heading:
+        raise Stop(f"the deployment prompt does not name {name!r} or {space!r}: {listing.heading}")
+    return f"deploy {name} {steps} {space}" if steps else f"deploy {name} {space}"
+
+
+def tigris_words(order: str, listing: Listing) -> str:
+    """Blood on the Tigris's orders with units by the names its report prints ('move 13th Corps HQ
+    to 1412'), where the bot gives ids ('move tk-13-corps-hq to 1412')."""
+    from pbem_engine.games.blood_on_the_tigris import counters
+
+    return re.sub(r"\b(?:br|tk)-[a-z0-9-]+", lambda m: counters.name(m.group(0)), order)
+
+
+WORDS = {"gallipoli-blocks": blocks_words, "blood-on-the-tigris": tigris_words}
 
 
 def preferring(*words: str, often: float = 0.5) -> Callable[[Playthrough, Party, Listing], int | str]:
@@ -492,5 +558,46 @@ def preferring(*words: str, often: float = 0.5) -> Callable[[Playthrough, Party,
                     if label.lower().startswith(word):
                         return i
         return pt.rng.randint(1, len(listing.labels))
+
+    return choose
+
+
+def hurried(chooser: Callable[[Playthrough, Party, Listing], int | str], *words: str, often: float = 0.5
+            ) -> Callable[[Playthrough, Party, Listing], int | str]:
+    """``chooser``, but ``often`` the first printed label beginning with one of ``words`` (pass, end
+    the phase): a game whose every unit may act gets through its turns in fewer files."""
+    def choose(pt: Playthrough, party: Party, listing: Listing) -> int | str:
+        if pt.rng.random() < often:
+            for word in words:
+                for i, label in enumerate(listing.labels, 1):
+                    if label.lower().startswith(word):
+                        return i
+        return chooser(pt, party, listing)
+
+    return choose
+
+
+def tabletop(script: dict[str, list[list[str]]], cards: list[str]) -> Callable[[Playthrough, Party, Listing], int | str]:
+    """Table-top mode's free orders, as its README section writes them, from a script: for each
+    side, its orders hand-over after hand-over (each list ends where the side hands over).  An
+    order with '{card}' names a card of the party's own hand as ``pbem report`` prints it (the
+    first of ``cards``, the pack's card names, that the report's hand line shows)."""
+    def choose(pt: Playthrough, party: Party, listing: Listing) -> int | str:
+        queues = pt.__dict__.setdefault("script", {side: [order for segment in segments for order in segment]
+                                                   for side, segments in script.items()})
+        queue = queues[party.side or ""]
+        if not queue:
+            raise Stop(f"the script of {party.side} ran out at: {listing.heading}")
+        order = queue.pop(0)
+        if "{card}" in order:
+            report = party.pbem("report")
+            hand = next((line for line in report.stdout.splitlines() if line.startswith(f"{party.side} hand:")), "")
+            held = sorted((hand.find(name), name) for name in cards if name in hand)
+            if not held:
+                pt.problem(report, f"{party.side}'s report names no card of its own hand: {hand!r}")
+                raise Stop(report.text)
+            order = order.replace("{card}", held[0][1])
+        number = listing.number_for(order)
+        return number if number is not None else order
 
     return choose

@@ -9,11 +9,14 @@ What each step checks is in ``tests/playthrough.py``.  Each mode prints its time
 from __future__ import annotations
 
 import time
+import tomllib
+from importlib.resources import files
 from pathlib import Path
 
 import pytest
 
-from .playthrough import Listing, Party, Playthrough, preferring
+from .playthrough import Listing, Party, Playthrough, bot, preferring, tabletop
+
 
 def hill60(pt: Playthrough, party: Party, listing: Listing) -> int | str:
     """Hill 60: an assault (or any operation) first, then the turn ended: two game turns in few files."""
@@ -22,12 +25,30 @@ def hill60(pt: Playthrough, party: Party, listing: Listing) -> int | str:
     return preferring("assault", often=0.7)(pt, party, listing)
 
 
+ACTION_CARDS = [card["name"] for card in tomllib.loads(
+    (files("pbem.packs") / "assault-on-gallipoli" / "pack.toml").read_text())["card"]]
+# Table-top orders as the README writes them, hand-over after hand-over: two game turns, then the end
+TABLETOP = {
+    "anzac": [["shuffle Action Card deck", "draw 3 from Action Card deck"],
+              ["move ANZAC 7th Battalion (VIC) to ANZAC Cove", "roll 2d10 for fire", "pass"],
+              ["play {card}", "next turn", "move ANZAC 7th Battalion (VIC) to Shrapnel Green", "pass"],
+              ["end draw"]],
+    "turkish": [["draw 2 from Action Card deck"],
+                ["move 3/27th Regiment battalion to Lone Pine", "play {card}", "pass"],
+                ["roll 1d10 for morale", "pass"]],
+}
 
 # mode: (module, pbem new arguments, chooser, game turn marker (pattern, the turn to stop at) or None: to the end)
 MODES = {
     "hill60": ("hill60", [], hill60, (r"\bTurn (\d+) of \d+", 3)),
+    "gallipoli-blocks": ("gallipoli-blocks", ["--option", "turns=2"], bot, None),
+    # Scenario 2 from its turn 13: the armies in contact from the first order (as the demo plays it)
+    "blood-on-the-tigris": ("blood-on-the-tigris", ["--scenario", "turning-point", "--option", "turns=14"], bot, None),
+    # the Assault on Gallipoli pack: its Action Card deck is shared and dealt to private hands
+    "tabletop": ("tabletop", ["--pack", "assault-on-gallipoli"], tabletop(TABLETOP, ACTION_CARDS), None),
 }
-ENABLED = [("hill60", False), ("hill60", True)]
+SIDES = {"tabletop": ["anzac", "turkish"]}  # the pack's sides
+ENABLED = [(m, r) for m in ("hill60", "gallipoli-blocks", "blood-on-the-tigris", "tabletop") for r in (False, True)]
 
 
 @pytest.mark.parametrize(("mode", "refereed"), ENABLED,
@@ -37,7 +58,7 @@ def test_playthrough(tmp_path: Path, mode: str, refereed: bool) -> None:
     start = time.perf_counter()
     pt = Playthrough(tmp_path, module, refereed, chooser, options=options, seed=14,
                      words_every=3, status_every=3)
-    pt.setup(pt.sides_of())
+    pt.setup(SIDES.get(mode) or pt.sides_of())
     over = pt.play_game(until=until)
     pt.end(over)
     pt.verify_all()
