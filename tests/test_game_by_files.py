@@ -155,7 +155,7 @@ def test_report_steps_back_through_the_history(players):
     bob.c("ingest", str(alice.newest_sent()))
     then = alice.c("report", "--at", "1").output
     assert "after envelope #1" in then and "#1 ottoman (join)" in then and "#2 allied" not in then
-    assert "It is your decision" in then  # as it stood then
+    assert "As it stood after envelope #1: it was your decision." in then  # as it stood then, not now
     now = alice.c("report", "--all").output
     assert "after envelope #2" in now and "#2 allied (turn)" in now
     missing = alice.c("report", "--at", "99", ok=False)

@@ -213,7 +213,9 @@ def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[st
     owed = None if waiting is None else waiting["text"] if waiting["text"].startswith("waiting for") else \
         f"waiting for {waiting['side']}: {unheaded(waiting['side'], waiting['text'])}"
     if seq < campaign.ledger.head()[0]:  # a step back (--at N): what was owed then, not what to do now
-        next_step = f"As it stood after envelope #{seq}: " + (owed if owed else "the game was over") + "."
+        then = "the game was over" if waiting is None else "it was your decision" if waiting["side"] == side \
+            and waiting["why"] == "decide" else owed
+        next_step = f"As it stood after envelope #{seq}: {then}."
     elif waiting is None:
         next_step = "The game is over. Check the whole history with: pbem verify"
     elif waiting["side"] == side:
