@@ -50,14 +50,41 @@ def referee_knowledge(game_id: str, full: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def show(text: str, known: dict[str, str], game: Game) -> str:
+def unread(match: dict[str, Any], side: str, known: dict[str, str]) -> dict[str, str]:
+    """Cards of a shared deck in ``side``'s own hand that its tool cannot read yet (their keys come
+    with the other side's next file), as ``show`` words them: ``{ref text: words}``."""
+    from pbem_engine.deck import hand
+    from pbem_engine.deck_table import ref_text
+
+    out = {}
+    for deck_id, record in sorted(match.get("decks", {}).items()):
+        for ref in hand(record["state"], side):
+            text = ref_text(deck_id, ref)
+            if text not in known:
+                out[text] = UNREAD
+    return out
+
+
+UNREAD = "a card of yours (readable once your opponent's next file releases its keys)"
+_UNREAD_RUN = re.compile(re.escape(UNREAD) + r"(?:, " + re.escape(UNREAD) + ")+")
+
+
+def show(text: str, known: dict[str, str], game: Game, pending: dict[str, str] | None = None) -> str:
+    """``text`` for one side: tokens it may name by name (``known``), its own cards it cannot read
+    yet as ``pending`` words them, the rest concealed."""
     name = getattr(game, "item_name", str)
     def one(m: re.Match) -> str:
         if m.group(1) in known:
             return name(known[m.group(1)])
+        if pending and m.group(1) in pending:
+            return pending[m.group(1)]
         return f"a concealed {m.group(2)}" if m.group(2) else CONCEALED
 
-    return TOKEN.sub(one, text)
+    out = TOKEN.sub(one, text)
+    if pending:  # a draw of several: said once
+        out = _UNREAD_RUN.sub(lambda m: f"{m.group(0).count(UNREAD)} cards of yours (readable once your opponent's "
+                                        "next file releases their keys)", out)
+    return out
 
 
 def show_prompt(prompt: Prompt, known: dict[str, str], game: Game) -> Prompt:

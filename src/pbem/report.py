@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from pbem_engine import match as protocol
 
 from .errors import PbemError
-from .hidden import public_knowledge, show, show_prompt
+from .hidden import public_knowledge, show, show_prompt, unread
 from .plays import unheaded
 
 if TYPE_CHECKING:  # only for annotations: the campaign (its recovery writes mail) reaches this module
@@ -67,10 +67,11 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     if "private" in match or "dealt" in match:  # name our own hidden items, conceal everyone else's
         basis = match if known_after is None else campaign.ledger.state(known_after)[1]
         known = campaign.knowledge(basis) if side == campaign.side else public_knowledge(genesis["game"], basis)
+        pending = unread(basis, side, known) if side == campaign.side and not campaign.refereed else {}
         prompt = show_prompt(prompt, known, game)
-        lines = [show(line, known, game) for line in lines]
+        lines = [show(line, known, game, pending) for line in lines]
         for entry in entries.values():
-            entry["events"] = [show(text, known, game) for text in entry["events"]]
+            entry["events"] = [show(text, known, game, pending) for text in entry["events"]]
     if side == campaign.side and hasattr(game, "playable"):  # as `pbem play` offers it (odds, what fits)
         prompt = game.playable(match["game"], prompt, known)
     text = prompt.text

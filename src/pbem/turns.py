@@ -105,10 +105,11 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         prompt = game.prompt(match["game"])
         known: dict[str, str] = {}
         if "private" in match:  # show our own hidden items by name; no one else's
-            from .hidden import show
+            from .hidden import show, unread
 
             known = camp.knowledge(match)
-            events = [dict(e, text=show(e["text"], known, game)) for e in events]
+            pending = unread(match, side, known)
+            events = [dict(e, text=show(e["text"], known, game, pending)) for e in events]
         deck_wait = not queue and camp.waits_for_deck(match)  # our draw or shuffle waits for the other's file
         if match["pending"] or prompt.side != side or deck_wait:
             if queue and len(queue) == len(orders):  # nothing to decide at all (a reveal only): say so
