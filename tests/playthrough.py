@@ -170,6 +170,7 @@ class Playthrough:
     seed: int = 0
     words_every: int = 1  # every how many numbers typed the label is typed in words too, in a copy
     status_every: int = 1  # every how many drafts pbem status is asked
+    report_every: int = 1  # every how many turn files the mover reads pbem report first
     log: list[Out] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     echo: Callable[[str], None] | None = None
@@ -181,6 +182,7 @@ class Playthrough:
         self.decisions = 0  # orders typed
         self.numbers = 0  # of them, numbers whose label is unique in the list
         self.drafts = 0  # of them, those that drafted (not signed)
+        self.turns = 0  # turn files the parties sat down to
         self.files = 0
 
     # -- bookkeeping ---------------------------------------------------------------------
@@ -327,6 +329,9 @@ class Playthrough:
     def turn(self, party: Party) -> list[Out]:
         """One turn file of a party: list, pick a number (or words), again, until it signs; mail it."""
         self.collect(party)
+        self.turns += 1
+        if (self.turns - 1) % self.report_every == 0:
+            party.pbem("report")  # what a player reads before his move: checked like every output
         shown = self.listing(party)
         for _ in range(400):
             if isinstance(shown, Out):  # a reveal or a referee's adjudication: signed with no orders
@@ -450,6 +455,8 @@ class Playthrough:
             self.mail(self.parties["referee"], self.parties["referee"].pbem("disclose"))
         for party in self.parties.values():
             self.collect(party)
+            if party.side != "referee":
+                party.pbem("report")
 
     # -- the end ------------------------------------------------------------------------------
 
