@@ -52,12 +52,11 @@ class BloodOnTheTigris:
         "unless the player supplies the printed ones (option 'charts')",
     )
 
-    @staticmethod
-    def player(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:
+    def player(self, state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:
         """A simple player (bot.py), for the demo and tests."""
         from .bot import order
 
-        return order(state, side, prompt, known)
+        return order(state, side, prompt, known, self.charts_of(state))
 
     @classmethod
     def provisional_in(cls, options: dict[str, Any]) -> tuple[str, ...]:

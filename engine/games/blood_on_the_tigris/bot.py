@@ -16,16 +16,9 @@ from .charts import Charts
 GOAL = {"british": "1302", "turkish": "1345"}
 
 
-def _charts(state: dict[str, Any]) -> Charts:
-    """The charts in use: a player's supplied ones change movement costs too."""
-    from . import GAME
-
-    return GAME.charts_of(state)
-
-
-def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str]) -> str:
+def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str], used: Charts) -> str:
+    """``used``: the charts in use, ours or a player's (they change movement costs too)."""
     labels = [c.label for c in prompt.choices]
-    used = _charts(state)  # the charts in use, ours or a player's
     if state["phase"] == "move" and not state["pending"]:
         gap = rules.garrison_gap(state, side, used)
         if gap:  # 16.21: send the nearest unit that can reach it
