@@ -31,7 +31,6 @@ import os
 import sys
 import weakref
 from collections.abc import Callable
-from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
@@ -311,51 +310,6 @@ class Campaign:
         if text not in self._warned:
             self._warned.add(text)
             print(text, flush=True)
-
-    # -- stalls ---------------------------------------------------------------
-    def overdue(self, at: datetime | None = None) -> dict[str, Any] | None:
-        """Who owes what since when, with the agreed deadline (hours) if any."""
-        waiting = self.waiting()
-        if waiting is None:
-            return None
-        since = self.ledger.received_at(waiting["since"]) or now()
-        at = at or datetime.now(timezone.utc)
-        hours = int((at - datetime.fromisoformat(since)).total_seconds() // 3600)
-        deadline = self.genesis["body"].get("deadline_hours")
-        return dict(waiting, stored_at=since, hours=hours, deadline=deadline,
-                    overdue=deadline is not None and hours >= deadline)
-
-    def claim_timeout(self, identity: Identity, at: datetime | None = None) -> Envelope:
-        """Sign a timeout claim against the side that owes the next envelope.
-
-        It does not enter the chain (the game goes on when the envelope comes);
-        the opponent's tool records it, and status, reports and verify show it.
-        """
-        if identity.public != history.pinned_key(self.genesis, self.side):
-            raise PbemError("wrong identity for this campaign", f"{self.side} plays with '{self.identity_name}'", code="wrong-key")
-        late = self.overdue(at)
-        if late is None:
-            raise PbemError("the game is over", code="game-over")
-        if late["side"] == self.side:
-            raise PbemError("you owe the next envelope yourself", late["text"], code="not-owed")
-        if late["deadline"] is None:
-            raise PbemError("no deadline was agreed at genesis", "a timeout claim needs a deadline both sides signed "
-                            "up to (pbem new --deadline HOURS)", code="no-deadline")
-        if not late["overdue"]:
-            raise PbemError("the deadline has not passed", f"{late['side']} has owed envelope #{late['since'] + 1} "
-                            f"for {late['hours']} h of the {late['deadline']} h agreed at genesis", code="not-overdue")
-        head = self.ledger.head()
-        assert head is not None
-        stamp = (at or datetime.now(timezone.utc)).replace(microsecond=0).isoformat()
-        content = {"v": 1, "game": self.genesis["game"], "seq": head[0], "prev": head[1], "author": self.side,
-                   "kind": "claim", "engine": history.engine_stamp(self.game),
-                   "body": {"owed_by": late["side"], "since": late["since"], "claimed_at": stamp,
-                            "hours": late["hours"], "deadline_hours": late["deadline"]},
-                   "state": self.ledger.state_hash_at(head[0]) or ""}
-        envelope = seal(identity, content)
-        self.store([], [envelope])
-        self.archive("sent", envelope)
-        return envelope
 
     # -- acting ---------------------------------------------------------------
     def next_link(self) -> str:

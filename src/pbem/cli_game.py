@@ -260,7 +260,9 @@ def status(campaign: Path | None) -> None:
     if outcome:
         click.echo(f"game over: {outcome['result']}" + (f" ({outcome['reason']})" if outcome["reason"] else ""))
     if waiting:
-        late = camp.overdue()
+        from .clock import overdue
+
+        late = overdue(camp)
         click.echo(f"{_owed(camp, waiting)} (since envelope #{waiting['since']}, "
                    f"stored {late['stored_at']}, {late['hours']} h ago)")
         if late["deadline"] is not None:
@@ -345,7 +347,9 @@ def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
 
     camp = open_campaign(campaign)
     identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
-    envelope = camp.claim_timeout(identity)
+    from .clock import claim_timeout
+
+    envelope = claim_timeout(camp, identity)
     body = envelope.content["body"]
     click.echo(f"signed a timeout claim against {body['owed_by']} ({body['hours']} h): "
                f"{camp.dir / 'sent' / file_name(envelope)}")
