@@ -3,7 +3,15 @@
 Nothing under ``engine`` reads files, clocks, the network, the environment or
 the global ``random``; ``tests/test_engine_purity.py`` enforces it.  The same
 history therefore gives the same state, byte for byte, on every machine.
+
+It installs as ``pbem_engine``; the folder is named ``engine`` in the repository.  Imported
+under any other name (``import engine`` from a checkout) it would be a second copy of the
+rules, whose refusals the first copy's code does not recognise: that fails at once.
 """
+
+if __name__ != "pbem_engine":
+    raise ImportError(f"the rules library is imported as 'pbem_engine' (install pbem: pip install .), "
+                      f"not as '{__name__}': a second copy of the rules would not match the first")
 
 from .canonical import canonical_json, digest, state_hash
 from .core import Choice, Game, IllegalAction, Outcome, Prompt, RulesError, step

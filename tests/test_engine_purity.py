@@ -47,3 +47,16 @@ def test_the_checker_catches_impurity(tmp_path):
     bad.write_text("import random\nfrom os import environ\nimport time as t\nx = open('f')\nh = hash('a')\n")
     found = violations(bad)
     assert len(found) == 5, found
+
+
+def test_the_engine_imported_from_a_checkout_as_engine_fails_at_once_naming_pbem_engine():
+    """A script that puts the checkout on its path and imports ``engine`` would get a second copy
+    of the rules, whose refusals the installed copy's code does not recognise: it fails instead."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", "import engine"], cwd=ENGINE.parent, capture_output=True, text=True)
+    assert done.returncode == 1 and "ImportError" in done.stderr and "'pbem_engine'" in done.stderr, done.stderr
+    ok = subprocess.run([sys.executable, "-c", "import pbem_engine.games.hill60"], cwd=ENGINE.parent,
+                        capture_output=True, text=True)
+    assert ok.returncode == 0, ok.stderr
