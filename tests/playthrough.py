@@ -17,19 +17,21 @@ is always a printed number or the words.
 At every step it checks (``Playthrough.problems`` collects, ``Playthrough.finish`` asserts):
 
 * every printed number is accepted (exit 0), and no command prints a Traceback;
-* after a drafted order, ``pbem play``'s list is the decision the tool acts on next: typing
-  number N does what typing its printed label in words does (run in a copy of the campaign),
-  and ``pbem status`` names that same decision;
+* the list is the decision the tool acts on: the bot's choice, found in the decision the party's
+  own tool offers, is printed under the same label and number; every third number typed, its
+  printed label typed in words in a copy of the campaign does the same and leads to the same
+  next decision; after a drafted order the list moves on, and (every third draft) ``pbem
+  status`` names the decision listed;
 * no output line of play, status, report or ingest carries internal markup (``[[``, ``]]``,
   ``$hide``, raw JSON or Python reprs, a 64-digit token or a ``deck:`` card id in place of a
   name) or a doubled prefix (``ottoman: ottoman:``, ``waiting for X: waiting for X``);
+* ``pbem report`` (read every eighth turn file and at the end) is checked like every output;
 * at the end every party's ``pbem verify`` passes and all of them end on the same envelope and
   state (a refereed game after the referee's disclosure).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import re
@@ -216,6 +218,7 @@ class Playthrough:
     # -- set-up --------------------------------------------------------------------------
 
     def keys(self, party: Party) -> Path:
+        """``pbem keys new NAME`` and ``pbem keys export NAME > NAME.pub``: the public key to mail."""
         party.pbem("keys", "new", party.name, campaign=None)
         out = party.pbem("keys", "export", party.name, campaign=None)
         pub = party.dir / f"{party.name}.pub"
@@ -236,10 +239,8 @@ class Playthrough:
             ref = self.parties["referee"] = Party(self, "referee", "referee")
             self.keys(ref)
             players = []
-            for side, party in ((sides[0], alice), (sides[1], bob)):
-                players += ["--player", f"{side}={ref.receive(pubs[side]).name}"]
             for side in sides:
-                shutil.copyfile(pubs[side], ref.dir / pubs[side].name)
+                players += ["--player", f"{side}={ref.receive(pubs[side]).relative_to(ref.dir)}"]
             ref.pbem("new", self.module, "--referee", "--key", "referee", *players, *self.options)
             genesis = ref.new_files()
             assert len(genesis) == 1, genesis
@@ -249,8 +250,8 @@ class Playthrough:
                 joins += [ref.receive(f).relative_to(ref.dir) for f in party.new_files()]
             ref.pbem("ingest", *joins)
         else:
-            shutil.copyfile(pubs[sides[1]], alice.dir / pubs[sides[1]].name)
-            alice.pbem("new", self.module, "--as", sides[0], "--key", "alice", "--opponent", "bob.pub", *self.options)
+            alice.pbem("new", self.module, "--as", sides[0], "--key", "alice",
+                       "--opponent", alice.receive(pubs[sides[1]]).relative_to(alice.dir), *self.options)
             genesis = alice.new_files()
             assert len(genesis) == 1, genesis
             bob.pbem("join", bob.receive(genesis[0]).relative_to(bob.dir), "--key", "bob")
@@ -484,12 +485,14 @@ def situation(party: Party):
 
     camp = Campaign.open(party.campaign, readonly=True)
     try:
-        prompt = camp.shown_prompt()
-        if camp.refereed:
+        if camp.refereed:  # its orders run on its view, after its draft, as pbem play runs them
             from pbem.referee_orders import latest_view, run
 
             draft = run(camp, latest_view(camp), list(camp.draft() or []))
-            return camp.game, prompt, draft.state, draft.known
+            return camp.game, draft.prompt, draft.state, draft.known
+        from pbem.turns import shown_prompt
+
+        prompt = shown_prompt(camp)
         match = camp.match()
         actions = camp.draft() or []
         if actions or match["pending"]:
