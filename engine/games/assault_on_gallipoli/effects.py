@@ -324,7 +324,7 @@ def use(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: 
 def action_text(u: str) -> str:
     return {"range": "+1 range for artillery and ships this Round", "aim": "+1 to hit there this Round",
             "coord": "an extra Round of artillery fire", "coord-after": "an extra Round of artillery fire after this one",
-            "march": "+2 MF", "keep": "another Round after this one", "night": "Night Attack for the rest of the turn",
+            "march": "+2 MF", "keep": "another Round after this one", "night": "night fighting for the rest of the turn (17.9)",
             "wire": "Wire placed", "unwire": "Wire removed", "dig": "trench dug", "hospital": "a unit comes back",
             "thirst": "an enemy unit is exhausted", "remnant": "a fresh Remnant", "kt-down": "Killing Time down 1",
             "mine": "a trench blown", "sink": "sunk", "take": "a card taken from the discard pile",
