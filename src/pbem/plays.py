@@ -36,13 +36,18 @@ def turn_file_name(env: Envelope) -> str:
 def free_order(game, state: dict[str, Any], side: str, prompt: Prompt, order: str,
                known: dict[str, str]) -> dict[str, Any]:
     """An order at a decision the game takes in its own words (``prompt.free``): a choice listed
-    there, given by its number, is the order its words say ('1' where '1. done' is listed)."""
+    there, given by its number or its whole label (the odds shown after it too), is the order its
+    words say ('1' where '1. done' is listed)."""
     try:
         return game.parse_order(state, side, order, known)
     except IllegalAction:
-        if not (order.strip().isdigit() and prompt.choices):
+        words = " ".join(order.split()).lower()
+        listed = [c for c in prompt.choices if words in (" ".join(c.label.split()).lower(),
+                                                          " ".join(order_part(c.label).split()).lower())]
+        if not (words.isdigit() and prompt.choices) and not listed:
             raise
-    return game.parse_order(state, side, order_part(find_choice(prompt, order.strip()).label), known)
+    choice = find_choice(prompt, words) if words.isdigit() else listed[0]
+    return game.parse_order(state, side, order_part(choice.label), known)
 
 
 def unheaded(side: str, text: str) -> str:
