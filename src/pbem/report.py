@@ -260,6 +260,10 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int, entries
             view = json.loads(payload)
             entries[view_seq]["events"] = list(view["events"])
             entries[view_seq]["rolls"] = [dict(r, seq=view_seq, mode="referee") for r in view["rolls"]]
+    for entry in entries.values():  # a player's file holds orders only the referee opens: said, not left blank
+        if entry["author"] in campaign.game.sides and entry["kind"] == "turn" and not entry["events"]:
+            whose = "your" if entry["author"] == side else f"{entry['author']}'s"
+            entry["events"] = [f"{whose} orders, sealed to the referee (its next file tells what they did)"]
     views = [json.loads(p) for _, view_seq, _, _, p in campaign.ledger.views(side) if view_seq <= seq]
     view = views[-1] if views else None
     game = campaign.game

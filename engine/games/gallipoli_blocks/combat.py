@@ -126,7 +126,7 @@ def do_battle(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
             raise IllegalAction(f"nominate 1 to {min(LEADERS, len(pool))} of your blocks in {board.name(frame['to'])}")
         frame["lead"]["def"] = chosen
         events.append({"text": f"{army} nominates {len(chosen)} leading block(s): "
-                               + " ".join(f"[[{t}|block]]" for t in chosen)})
+                               + ", ".join(f"[[{t}|block]]" for t in chosen)})
         frame["step"] = "events-att" if frame["round"] == 1 else "reveal-def"
         return
     if step in ("events-att", "events-def"):  # 10.1 steps 5-6
@@ -235,7 +235,7 @@ def do_plan(state: dict[str, Any], frame: dict[str, Any], army: str, who: str, a
     frame["plan"]["def"] = True
     frame["lead"]["def"] = list(chosen)
     events.append({"text": f"{army} answers with a battle plan and nominates {len(chosen)} leading block(s): "
-                           + " ".join(f"[[{t}|block]]" for t in chosen)})
+                           + ", ".join(f"[[{t}|block]]" for t in chosen)})
     for tok in action["events"]:
         battle_event(state, frame, army, who, tok, dice, events, cards)
     for t in chosen:

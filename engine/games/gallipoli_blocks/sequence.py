@@ -199,7 +199,7 @@ def draw(state: dict[str, Any], army: str, count: int, dice: Any, events: list) 
             drawn += dice.draw_private(seat(state, army), f"{army}-{sub}", n)
             deck[sub] -= n
     state["hands"][army] += drawn
-    events.append({"text": f"{army} draws {len(drawn)} card(s): " + " ".join(f"[[{t}|card]]" for t in drawn),
+    events.append({"text": f"{army} draws {len(drawn)} card(s): " + ", ".join(f"[[{t}|card]]" for t in drawn),
                    "draws": len(drawn)})
 
 

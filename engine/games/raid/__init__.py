@@ -65,7 +65,7 @@ class Raid:
         if action["do"] == "draw":
             state["hands"][side] = dice.draw_private(side, "deck", HAND)
             state["dealt"][side] = True
-            return state, [{"text": f"{side} draws a hand of {HAND}: " + " ".join(f"[[{t}]]" for t in state["hands"][side])}]
+            return state, [{"text": f"{side} draws a hand of {HAND}: " + ", ".join(f"[[{t}]]" for t in state["hands"][side])}]
         tok = action["card"]
         if tok not in state["hands"][side]:
             raise IllegalAction(f"{side} does not hold that card")
@@ -108,7 +108,7 @@ class Raid:
         lines = [f"Round {min(view['round'], ROUNDS)} of {ROUNDS}; "
                  f"score allied {view['score']['allied']}, ottoman {view['score']['ottoman']}"]
         for side in self.sides:
-            hand = " ".join(f"[[{t}]]" for t in view["hands"][side]) or "(none)"
+            hand = ", ".join(f"[[{t}]]" for t in view["hands"][side]) or "(none)"
             lines.append(f"{side} hand: {hand}")
         return lines
 

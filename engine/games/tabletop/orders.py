@@ -233,7 +233,7 @@ def do_draw(game, state, side, a, dice):
                 f"(say 'shuffle {deck.get('name', deck_id)}')" + (f", or draw at most {n}" if n else ""))
         refs = dice.decks.draw(side, deck_id, count)
         state["hands"][side] += refs
-        return [f"{side} draws {count} from {deck.get('name', deck_id)}: " + " ".join(f"[[{r}|card]]" for r in refs)]
+        return [f"{side} draws {count} from {deck.get('name', deck_id)}: " + ", ".join(f"[[{r}|card]]" for r in refs)]
     if deck.get("owner") == "shared":
         pile = state["shared"][deck_id]
         if not pile["shuffled"]:
@@ -249,7 +249,7 @@ def do_draw(game, state, side, a, dice):
     tokens = dice.draw_private(side, deck_id, count)
     state["own"][deck_id]["in_pool"] -= count
     state["hands"][side] += tokens
-    return [f"{side} draws {count} from {deck.get('name', deck_id)}: " + " ".join(f"[[{t}]]" for t in tokens)]
+    return [f"{side} draws {count} from {deck.get('name', deck_id)}: " + ", ".join(f"[[{t}]]" for t in tokens)]
 
 
 def _take_card(game, state, side, card, dice) -> tuple[str, str | None]:
@@ -301,7 +301,7 @@ def do_show(game, state, side, a, dice):
     dice.decks.show(side, deck_id)
     others = [s for s in game.sides if s != side]
     return [f"{side} shows its hand of {game.decks[deck_id].get('name', deck_id)} to {others[0]}: "
-            + " ".join(f"[[{c}|card]]" for c in mine)]
+            + ", ".join(f"[[{c}|card]]" for c in mine)]
 
 
 def do_look(game, state, side, a, dice):
