@@ -80,6 +80,7 @@ def test_refereed_block_game_by_the_numbers_printed(game):
     assert "signed turn file #2" in ottoman("play", "1")  # '1. done', by its number
 
     ref("ingest", str(ottoman.newest(".")))
+    assert "#2 ottoman (turn):\n  your orders, sealed to the referee" in ottoman("report", "--all")  # not left blank
     adjudicated = ref("play")
     assert "deploys 9th Div / 25th Rgt (concealed at 3 steps) at Krithia" in adjudicated and "[[" not in adjudicated  # the referee reads it
     report = ref("report")
