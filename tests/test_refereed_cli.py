@@ -88,7 +88,8 @@ def test_refereed_block_game_by_the_numbers_printed(game):
     allied("ingest", str(ref.newest("to-allied")))
     first = allied("play")
     assert listed(first) == ["set up"]
-    allied("play", "1")
+    drafted = allied("play", "1")  # what the order did, said as it is drafted
+    assert "allied group A: 7 concealed blocks in ANZAC HQ" in drafted and "1 action(s) drafted" in drafted
     second = allied("play")  # the list after the draft: what the next number picks
     labels = listed(second)
     assert labels != ["set up"] and labels[0].startswith("play ") and "for OPS" in labels[0]

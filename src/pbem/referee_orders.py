@@ -207,20 +207,27 @@ def take_back(campaign) -> str | None:
     actions = list(campaign.draft() or [])
     if view is None or not actions:
         return None
-    words = ""
     try:
-        from .hidden import show
-
-        before, after = run(campaign, view, actions[:-1]), run(campaign, view, actions)
-        words = "; ".join(show(e["text"], {**own_knowledge(campaign, view), **before.known, **after.known},
-                                    campaign.game)
-                          for e in after.events[len(before.events):])
-        if not words and before.prompt is not None:
-            words = next((c.label for c in before.prompt.choices if c.action == actions[-1]), "")
+        words = "; ".join(said(campaign, view, actions, len(actions) - 1))
     except Exception:  # whatever the rules say of a draft we did not choose: it is taken back all the same
-        pass
+        words = ""
     campaign.take_back()
     return words or "your last drafted order"
+
+
+def said(campaign, view: dict[str, Any], actions: list[dict[str, Any]], start: int) -> list[str]:
+    """What ``actions[start:]`` do after the ones before, in the rules' words with our own items
+    named: what 'pbem play' echoes of orders it drafts, and 'pbem undo' of the one it takes back.
+
+    :raises IllegalAction, ...: as ``run``."""
+    from .hidden import show
+
+    before, after = run(campaign, view, actions[:start]), run(campaign, view, actions)
+    known = {**own_knowledge(campaign, view), **before.known, **after.known}
+    words = [show(e["text"], known, campaign.game) for e in after.events[len(before.events):]]
+    if not words and before.prompt is not None and start == len(actions) - 1:  # an order that says nothing
+        words = [c.label for c in before.prompt.choices if c.action == actions[-1]][:1]
+    return words
 
 
 def one_order(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None) -> dict[str, Any] | None:

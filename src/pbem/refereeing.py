@@ -304,9 +304,11 @@ def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None
     if view is None or view["prompt"] is None:
         raise PbemError("no decision in your latest view", "wait for the referee's next file", code="not-your-turn")
     if referee_orders.follows_rules(campaign, view):
+        start = len(campaign.draft() or [])
         actions, chosen, done = referee_orders.from_view(campaign, view, orders, ask)
-        if not done:
-            return PlayResult(None, None, [], [], actions)
+        if not done:  # drafted: what the new orders do, in words, as a two-player game's play says it
+            return PlayResult(None, None, [{"text": t} for t in referee_orders.said(campaign, view, actions, start)],
+                              [], actions)
     else:
         action = referee_orders.one_order(campaign, view, orders, ask)
         if action is None:
