@@ -371,9 +371,8 @@ def do_reshuffle(game, state, side, a, dice):
         pile = state["shared"][deck_id]
         n = dice.decks.shuffle(side, deck_id)
         pile["discard"] = []
-        others = [s for s in game.sides if s != side]
-        return [f"{side} shuffles {n} cards of {deck.get('name', deck_id)} face down (then {others[0]} shuffles "
-                "and each side locks every card with keys of its own: no one knows the order)"]
+        # said the same whoever shuffles (both players by keys of their own, or a referee): no one knows the order
+        return [f"{side} has {n} cards of {deck.get('name', deck_id)} shuffled face down: no one knows the order"]
     if deck_id in state["own"]:
         if deck.get("owner") != side:
             raise IllegalAction(f"{deck.get('name', deck_id)} belongs to {deck.get('owner')}")
