@@ -307,3 +307,11 @@ def test_shuffle_is_reshuffle_for_every_deck_as_the_readme_says(table):
     t = table
     out = t.act(t.a, "shuffle red orders", "pass")
     assert "signed turn file" in out and "reshuffle" in out.lower(), out
+
+
+def test_pieces_that_arrive_on_a_later_turn_are_listed_in_words(tmp_path):
+    (tmp_path / "mini").mkdir()
+    (tmp_path / "mini" / "pack.toml").write_text(MINI.replace('start = "ford"', 'start = "turn:2"'))
+    t = Table(tmp_path, str(tmp_path / "mini"), ("red", "blue"))
+    report = t.run(t.a, "report", "--campaign", t.a.dir).output
+    assert re.search(r"^  arriving on turn 2 +blue", report, re.M) and "turn:2" not in report, report

@@ -8,6 +8,7 @@ here, where the report is produced, not in the template.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -98,6 +99,13 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     return out
 
 
+def _place(at: str) -> str:
+    """A place that is no location of the map, in words: a pack's 'turn:N' (pieces that arrive on
+    turn N) or 'off-map'."""
+    turn = re.fullmatch(r"turn:(\d+)", at)
+    return f"arriving on turn {turn.group(1)}" if turn else at.replace("-", " ")
+
+
 def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
          before: dict[str, Any] | None = None, pack_dir: Path | None = None, image: bool = True,
          svg: bool = True) -> dict[str, Any]:
@@ -128,7 +136,7 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
     names = {loc["id"]: loc.get("name", loc["id"]) for loc in locations}
     spaces: dict[str, dict[str, Any]] = {}
     for piece in board["pieces"]:
-        row = spaces.setdefault(piece["at"], {"name": names.get(piece["at"], piece["at"]), "pieces": []})
+        row = spaces.setdefault(piece["at"], {"name": names.get(piece["at"], _place(piece["at"])), "pieces": []})
         row["pieces"].append(piece)
     order = {lid: i for i, lid in enumerate(names)}
     table = [spaces[k] for k in sorted(spaces, key=lambda k: (order.get(k, len(order)), k))]
