@@ -82,6 +82,10 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def dice_count(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"
+
+
 def names(uids: list[str]) -> str:
     return ", ".join(name(uid) for uid in uids)
 
@@ -272,9 +276,9 @@ def do_assault(state: State, action: Action, dice: Dice) -> list[str]:
         "hits_on_attacker": hits_on_attacker,
     }
     return [
-        f"{side_name(side)} assault on {target} from {origin}: {attack_dice} dice, hits on {aim}: "
+        f"{side_name(side)} assault on {target} from {origin}: {dice_count(attack_dice)}, hits on {aim}: "
         f"rolled {attack_roll}: {plural(hits_on_defender, 'hit')}.",
-        f"{side_name(other(side))} return fire: {defence_dice} dice, hits on {back}: "
+        f"{side_name(other(side))} return fire: {dice_count(defence_dice)}, hits on {back}: "
         f"rolled {defence_roll}: {plural(hits_on_attacker, 'hit')}.",
     ]
 
@@ -352,7 +356,7 @@ def do_bombard(state: State, action: Action, dice: Dice) -> list[str]:
         "hits_on_attacker": 0,
     }
     rolled = roll_text(dice)
-    return [f"Naval bombardment of {target}: {n} dice, hits on {aim}: rolled {rolled}: {plural(hits, 'hit')}."]
+    return [f"Naval bombardment of {target}: {dice_count(n)}, hits on {aim}: rolled {rolled}: {plural(hits, 'hit')}."]
 
 
 # --- 2.3 end of a side's turn ---------------------------------------------------------
