@@ -370,16 +370,10 @@ class Playthrough:
             shown = after
         raise Stop("a turn of 400 decisions")
 
-    @staticmethod
-    def words_of(label: str) -> str:
-        """A printed label as a person types it: without the odds the list shows after a dash."""
-        return label.split(" — ")[0]
-
     def words_copy(self, party: Party, label: str, shown: Listing) -> str | None:
         """Every ``words_every``-th number typed: a copy of the campaign, where its label will be
-        typed in words, to check that the number did what its printed label says."""
-        words = self.words_of(label)
-        if [self.words_of(x) for x in shown.labels].count(words) != 1:
+        typed in words (as printed, odds and all), to check that the number did what it says."""
+        if shown.labels.count(label) != 1:
             return None
         self.numbers += 1
         if (self.numbers - 1) % self.words_every:
@@ -388,7 +382,7 @@ class Playthrough:
         if copy.exists():
             shutil.rmtree(copy)
         shutil.copytree(party.campaign, copy, ignore=shutil.ignore_patterns("outbox", "campaign.lock"))
-        return words
+        return label
 
     def compare_words(self, party: Party, words: str, order: str, label: str, out: Out,
                       after: Listing | Out | None) -> None:
