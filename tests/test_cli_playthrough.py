@@ -56,7 +56,7 @@ MODES = {
 }
 SIDES = {"tabletop": ["anzac", "turkish"]}  # the pack's sides
 # the longest first: two at a time, they end together
-ENABLED = [(m, r) for m in ("gallipoli-blocks", "blood-on-the-tigris", "tabletop", "hill60") for r in (True, False)]
+ENABLED = [(m, r) for m in ("gallipoli-blocks", "assault-on-gallipoli", "blood-on-the-tigris", "tabletop", "hill60") for r in (True, False)]
 WORKERS = min(2, os.cpu_count() or 1)
 
 
