@@ -567,11 +567,13 @@ class Campaign:
             if build.get("decks"):  # our shuffle steps, keys and plays of dealt decks (engine.deck_table)
                 body = dict(body, decks=build["decks"])
             chosen = build.get("chosen_out", [])
-            if chosen:  # the signed actions carry the tokens of what we hid, never the items
-                try:
-                    body = dict(body, actions=protocol.swap_hidden(body["actions"], [tok for tok, _ in chosen]))
-                except protocol.ProtocolError as e:
-                    raise PbemError("a hidden choice was not committed", str(e), code=e.code) from None
+        if chosen or protocol.has_hidden(body.get("actions", [])):
+            # the signed actions carry the tokens of what we hid, never the items; an item marked
+            # hidden that no rule committed (no token for it) is refused, not signed in the clear
+            try:
+                body = dict(body, actions=protocol.swap_hidden(body["actions"], [tok for tok, _ in chosen]))
+            except protocol.ProtocolError as e:
+                raise PbemError("a hidden choice was not committed", str(e), code=e.code) from None
         content = {"v": 1, "game": self.genesis["game"], "seq": head[0] + 1, "prev": head[1], "author": self.side,
                    "kind": "turn", "engine": history.engine_stamp(game), "body": body, "state": ""}
         content["state"] = history.state_after(self.match(), self.genesis, content, head)
