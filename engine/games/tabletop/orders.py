@@ -458,7 +458,7 @@ def describe(game, view: dict[str, Any]) -> list[str]:
     for side in game.sides:
         hand = view["hands"][side]
         if hand:
-            lines.append(f"{side} hand: " + " ".join(
+            lines.append(f"{side} hand: " + ", ".join(
                 f"[[{c}|card]]" if c.startswith(DEALT) else f"[[{c}]]" if len(c) == 64 else game.item_name(c)
                 for c in hand))
     for d_id, pile in view["shared"].items():
