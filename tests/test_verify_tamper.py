@@ -377,3 +377,14 @@ def test_a_genesis_stored_as_a_blob_or_a_number_is_refused_by_every_reader(game:
         assert "is damaged" in result.stderr.splitlines()[0]
     assert_refused(invoke(CliRunner(), "audit", where, env=game.alice.env), ("bad-campaign", "verify-failed"))
     assert db_bytes(where) == before
+
+
+def test_events_in_other_words_are_said_to_leave_the_turn_files_unquestioned(game: Duel, tmp_path: Path) -> None:
+    """An update of pbem that rewords events leaves the stored words behind: verify still refuses
+    the database, and says the turn files are not in question (rebuild); a changed roll is not."""
+    words = copy_db(game, tmp_path / "w")
+    assert sql(words, SHOWN_TO_PLAYER["events changed"]) >= 1
+    assert "only the words of its events differ" in assert_verify_fails(verify(words), check=DERIVED)
+    rolls = copy_db(game, tmp_path / "r")
+    assert sql(rolls, SHOWN_TO_PLAYER["rolls changed"]) >= 1
+    assert "only the words" not in assert_verify_fails(verify(rolls), check=DERIVED)

@@ -222,9 +222,13 @@ class _Stored:
                                     (1, self._take(1, seq), event_rows), (2, self._take(2, seq), roll_rows)):
             if stored != replayed:
                 table = self.TABLES[t]
+                words = table == "events" and [(r[0], r[1], r[3]) for r in stored] == \
+                    [(r[0], r[1], r[3]) for r in replayed]  # the same events, told in other words
                 raise VerifyError("derived data differs from the replay",
                                   f"{where}: the {table} table does not match the replayed "
-                                  f"{'state' if table == 'states' else table}; run 'pbem rebuild'")
+                                  f"{'state' if table == 'states' else table}; run 'pbem rebuild'" + (
+                                      " (the turn files are not in question: only the words of its events "
+                                      "differ, as after an update of pbem that rewords them)" if words else ""))
 
     def finish(self, expected_seq: int) -> None:
         extra = []
