@@ -181,6 +181,9 @@ def check_views(campaign, docs: list[Envelope], todo: list, result) -> list[tupl
             continue
         if doc.game != genesis["game"] or history.pinned_key(genesis, doc.author) != doc.public:
             raise RefusedTurn("a view or join not signed for this game", f"{doc.kind} from {doc.author}", code="wrong-key")
+        if (doc.kind == "view") != (doc.author == REFEREE):  # a view is the referee's; a join, its player's
+            raise RefusedTurn(f"a {doc.kind} signed by the wrong party", f"{doc.kind} from {doc.author}: views come "
+                              "from the referee, joins from the players", code="wrong-key")
         if doc.kind == "join":
             if campaign.side != REFEREE:
                 result.skipped.append((doc, "a join is for the referee"))
@@ -195,16 +198,21 @@ def check_views(campaign, docs: list[Envelope], todo: list, result) -> list[tupl
             result.skipped.append((doc, f"a view for {side}"))
             continue
         if doc.seq in new:
-            public, stored_hash = new[doc.seq].match["public"], new[doc.seq].envelope.hash
+            public, (stored_hash, author) = new[doc.seq].match["public"], (new[doc.seq].envelope.hash,
+                                                                           new[doc.seq].envelope.author)
         else:
             index = campaign.ledger.envelope_index(doc.seq)
             if index is None:
                 raise RefusedTurn("a view of an envelope this campaign does not hold",
                                   f"view #{doc.seq}: ingest the referee's envelope first", code="gap")
-            stored_hash, public = index[0], campaign.ledger.state(doc.seq)[1]["public"]
+            (stored_hash, author), public = index, campaign.ledger.state(doc.seq)[1]["public"]
         box = doc.content["body"].get("box")
-        if doc.content["prev"] != stored_hash or public.get("views", {}).get(side) != \
-                hashlib.sha256(canonical_json(box)).hexdigest() or public["seq"] != doc.seq:
+        # the view the referee committed to in that envelope: an adjudication (the referee's, not
+        # its disclosure: a player's envelope or the disclosure keeps the last views, committing to none)
+        committed = public.get("views", {}).get(side) if author == REFEREE and public.get("disclosed") != doc.seq \
+            else None
+        if doc.content["prev"] != stored_hash or committed is None \
+                or committed != hashlib.sha256(canonical_json(box)).hexdigest():
             raise RefusedTurn("a view the referee did not commit to", f"view #{doc.seq} for {side}", code="bad-view")
         secret = campaign.box_secret()
         payload = referee.open_box(secret, box, doc.game, "view", referee.view_aad(doc.game, doc.seq, side))
