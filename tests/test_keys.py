@@ -134,3 +134,38 @@ def test_an_identity_is_a_key_or_a_seed() -> None:
         Identity("none")
     with pytest.raises(ValueError):
         Identity("both", Ed25519PrivateKey.generate(), seed=bytes(32))
+
+
+def test_the_key_directory_is_readable_by_its_owner_alone(tmp_path):
+    """keys/ is made mode 0700, and a keys/ found more open is closed when a key is saved in it."""
+    import os
+
+    assert run(tmp_path / "fresh", "keys", "new", "alice").exit_code == 0
+    assert stat.S_IMODE((tmp_path / "fresh" / "keys").stat().st_mode) == 0o700
+    (tmp_path / "open" / "keys").mkdir(parents=True)
+    os.chmod(tmp_path / "open" / "keys", 0o755)
+    assert run(tmp_path / "open", "keys", "new", "bob").exit_code == 0
+    assert stat.S_IMODE((tmp_path / "open" / "keys").stat().st_mode) == 0o700
+
+
+def test_a_plain_key_file_is_checked_for_its_format_before_its_seed_is_read(tmp_path):
+    """The shortcut that reads a plain key file's 32 bytes as an Ed25519 seed takes only the exact
+    file 'pbem keys new' writes: a key of another algorithm of the same length, a stray character
+    in the body or another label is refused (by cryptography's reader), never read as a seed."""
+    from cryptography.hazmat.primitives.asymmetric.x25519 import X25519PrivateKey
+
+    store = KeyStore(tmp_path)
+    store.create("dave")
+    key_file = tmp_path / "keys" / "dave.key"
+    pem = key_file.read_bytes()
+    x25519 = X25519PrivateKey.generate().private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                                       serialization.NoEncryption())
+    assert len(x25519) == len(pem)  # the same shape, 48 bytes of DER: only the algorithm differs
+    key_file.write_bytes(x25519)
+    with pytest.raises(KeyError_, match="not an ed25519 key"):
+        store.load("dave")
+    body = pem.split(b"\n")[1]
+    for damaged in (pem.replace(body, body[:10] + b"!" + body[10:]), pem.replace(b"PRIVATE KEY", b"PUBLIC KEY")):
+        key_file.write_bytes(damaged)
+        with pytest.raises(KeyError_, match="cannot unlock"):
+            store.load("dave")
