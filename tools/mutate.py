@@ -17,8 +17,8 @@ protects that check, and a refactor could drop it silently.
 Exit status: 0 when every mutant was killed, 1 when one survived, 2 when a snippet no longer
 occurs exactly once in its file (the code moved: update the mutant) or the unmutated copy
 fails its own tests. Equivalent mutants (a change that cannot alter behaviour) are listed in
-EQUIVALENT with why, and are not run. A whole run takes about 6 minutes on two cores (10 when
-busy); it is an optional job, not part of the default test suite (see docs/threat-model.md).
+EQUIVALENT with why, and are not run. A whole run takes about 8 minutes on two cores shared
+with other work; it is an optional job, not part of the default test suite (see docs/threat-model.md).
 """
 
 from __future__ import annotations
@@ -68,6 +68,15 @@ SEQ = "engine/games/gallipoli_blocks/sequence.py"
 RULES_BLOCKS = "engine/games/gallipoli_blocks/rules.py"
 KEYS = "src/pbem/keys.py"
 INGEST = "src/pbem/ingest.py"
+PRIVATE = "engine/private.py"
+BOARD_BLOCKS = "engine/games/gallipoli_blocks/board.py"
+CAMPAIGN = "src/pbem/campaign.py"
+TURNS = "src/pbem/turns.py"
+REFEREEING = "src/pbem/refereeing.py"
+DECK_TABLE = "engine/deck_table.py"
+TIGRIS_SEQ = "engine/games/blood_on_the_tigris/sequence.py"
+TIGRIS_SCENARIOS = "engine/games/blood_on_the_tigris/scenarios.py"
+AOG_SEQ = "engine/games/assault_on_gallipoli/sequence.py"
 
 T_CANON = "tests/test_canonical_attacks.py"
 T_ENVELOPE = "tests/test_envelope_checks.py"
@@ -92,6 +101,15 @@ T_INVITE_BOUNDS = "tests/test_invitation_bounds.py"
 T_SHAPES = "tests/test_orders_shapes.py"
 T_SMALL_ORDER = "tests/test_small_order_keys.py"
 T_EXACT_BLOCKS = "tests/games/gallipoli_blocks/test_exact_fields.py"
+T_HIDDEN = "tests/test_hidden_choices.py"
+T_PRIVATE = "tests/test_private.py"
+T_COMMIT = "tests/test_referee_commitments.py"
+T_VIEWS = "tests/test_referee_views.py"
+T_KEYS = "tests/test_keys.py"
+T_DECK_MSG = "tests/test_deck_messages.py"
+T_TIGRIS_VICTORY = "tests/games/blood_on_the_tigris/test_victory_outcome.py"
+T_TIGRIS_RULES = "tests/games/blood_on_the_tigris/test_rules.py"
+T_AOG_CASES = "tests/games/assault_on_gallipoli/test_cases.py"
 
 MUTANTS: list[Mutant] = [
     # --- envelope: signature, header, exact fields ------------------------------------------
@@ -328,6 +346,173 @@ MUTANTS: list[Mutant] = [
       '    if len(held) >= 4 and state["hand_size"] > 0:\n        result = {"winner": "allied"', T_CASES),
     m("blocks: agreed turn limit never stops the game", SEQ,
       '    if result is None and limit and state["turn"] >= limit:', "    if False:", T_CASES),
+    # --- victory in the other modules, at each threshold -----------------------------------------------
+    m("tigris: a British decisive victory needs 13 VP", TIGRIS_SEQ,
+      'LEVELS = [(12, "British decisive victory", "british")', 'LEVELS = [(13, "British decisive victory", "british")',
+      T_TIGRIS_VICTORY, T_TIGRIS_RULES),
+    m("tigris: a British victory from 9 VP", TIGRIS_SEQ,
+      '(10, "British victory", "british"),', '(9, "British victory", "british"),', T_TIGRIS_VICTORY, T_TIGRIS_RULES),
+    m("tigris: a British tactical victory from 7 VP", TIGRIS_SEQ,
+      '(8, "British tactical victory", "british")', '(7, "British tactical victory", "british")',
+      T_TIGRIS_VICTORY, T_TIGRIS_RULES),
+    m("tigris: a draw needs 7 VP", TIGRIS_SEQ,
+      '(6, "draw", None)', '(7, "draw", None)', T_TIGRIS_VICTORY, T_TIGRIS_RULES),
+    m("tigris: a victory level reached only above its floor", TIGRIS_SEQ,
+      "        if vp >= floor:", "        if vp > floor:", T_TIGRIS_VICTORY, T_TIGRIS_RULES),
+    m("tigris: all four Baghdad hexes worth 4 VP, not 5", TIGRIS_SEQ,
+      "    return vp + (5 if baghdad == 4 else baghdad)", "    return vp + baghdad", T_TIGRIS_VICTORY, T_TIGRIS_RULES),
+    m("tigris: 18.1's Turkish major victory with 2 brigades destroyed", TIGRIS_SCENARIOS,
+      '    if lost >= 3 and kut_by == "turkish":', '    if lost >= 2 and kut_by == "turkish":',
+      T_TIGRIS_VICTORY, T_TIGRIS_RULES),
+    m("assault: 1.3's sudden death at 5 VP cubes", AOG_SEQ,
+      '    elif vp["anzac"] >= 6 and scenarios.of(state)["sudden_death_vp"]:',
+      '    elif vp["anzac"] >= 5 and scenarios.of(state)["sudden_death_vp"]:', T_AOG_CASES),
+    m("assault: 1.3's sudden death by VP in Scenario 2 too", AOG_SEQ,
+      '    elif vp["anzac"] >= 6 and scenarios.of(state)["sudden_death_vp"]:', '    elif vp["anzac"] >= 6:', T_AOG_CASES),
+    m("assault: 1.2's victory on VP decided a turn before the last", AOG_SEQ,
+      '    elif state["turn"] >= state["turns"]:', '    elif state["turn"] >= state["turns"] - 1:', T_AOG_CASES),
+    m("assault: 1.2's victory to the side with fewer VP", AOG_SEQ,
+      "        winner = max(SIDES, key=lambda s: vp[s])", "        winner = min(SIDES, key=lambda s: vp[s])", T_AOG_CASES),
+    # --- private pools: hidden choices and draws, checked against the owner's secret ----------------
+    m("private: a hidden choice of an item not in its pool passes the end-of-game check", PRIVATE,
+      "if (pool is not None and item not in pools[pool]) or token(", "if token(", T_HIDDEN),
+    m("private: an item hidden by choice stays in its pool (chosen twice)", PRIVATE,
+      "            if pool is not None:\n                pools[pool].remove(item)\n            known[tok] = opening\n"
+      "            continue",
+      "            known[tok] = opening\n            continue", T_HIDDEN),
+    m("private: a hidden choice never opened at the end passes", PRIVATE,
+      '                if record.get("secret"):', "                if False:", T_HIDDEN),
+    m("private: a hidden choice opened at the end as another item passes", PRIVATE,
+      ' or token(game_id, side, n, item, opening["nonce"]) != tok:', ":", T_HIDDEN),
+    m("private: a hidden choice travels as its item in the clear", PRIVATE,
+      "            if not self.build:\n                raise PrivateError(\"bad-private\", \"a hidden choice must travel",
+      "            if False:\n                raise PrivateError(\"bad-private\", \"a hidden choice must travel", T_HIDDEN),
+    m("private: a hidden choice that is no 64-hex token accepted", PRIVATE,
+      "        elif isinstance(value, str) and len(value) == 64:", "        elif isinstance(value, str):", T_HIDDEN),
+    m("private: more private draws carried than the rules make", PRIVATE,
+      "        if not self.build and len(self.draws_in) != len(self.draws_out):", "        if False:", T_HIDDEN),
+    m("private: a private draw carrying another number of tokens", PRIVATE,
+      "            if index >= len(self.draws_in) or len(self.draws_in[index]) != count:",
+      "            if index >= len(self.draws_in):", T_HIDDEN),
+    m("private: a private draw not the one the owner's secret gives", PRIVATE,
+      "            if token(game_id, side, n, item, opening[\"nonce\"]) != tok:\n                raise PrivateError(\"cheating\", "
+      "f\"{side}'s private draw", "            if False:\n                raise PrivateError(\"cheating\", f\"{side}'s private draw",
+      T_PRIVATE),
+    m("private: an opening during play not checked against its token", PRIVATE,
+      '                    and token(self.game_id, side, opening["n"], opening["item"], opening["nonce"]) == tok):',
+      "                    ):", T_PRIVATE),
+    m("match: a revealed private secret not checked against its anchor", MATCH,
+      '    if private.anchor(game_id, side, secret) != record["anchor"]:', "    if False:", T_HIDDEN),
+    m("blocks: a block of the other army opened as one's own", BOARD_BLOCKS,
+      "    if BLOCKS[block_id][1] != army:", "    if False:", T_HIDDEN),
+    m("blocks: a block on the board twice when opened", BOARD_BLOCKS,
+      '        if x.get("id") == block_id and other != tok \\', '        if False and x.get("id") == block_id \\', T_HIDDEN),
+    # --- hidden markers: items swapped for their tokens before signing ---------------------------------
+    m("campaign: an item marked hidden that no rule committed is signed in the clear", CAMPAIGN,
+      '        if chosen or protocol.has_hidden(body.get("actions", [])):', "        if chosen:", T_HIDDEN),
+    m("campaign: hidden items signed as items, never swapped for their tokens", CAMPAIGN,
+      '                body = dict(body, actions=protocol.swap_hidden(body["actions"], [tok for tok, _ in chosen]))',
+      "                body = dict(body)", T_HIDDEN),
+    m("campaign: what a turn hides not remembered before it is stored", CAMPAIGN,
+      "        if chosen:  # before the turn is stored: what we hid is never signed without our record of it\n"
+      "            self.remember_chosen(chosen)",
+      "        if chosen:  # before the turn is stored: what we hid is never signed without our record of it\n"
+      "            pass", T_HIDDEN),
+    m("match: an item left without a token is kept as it is", MATCH,
+      "                if not tokens:\n                    raise ProtocolError",
+      "                if not tokens:\n                    return value\n                    raise ProtocolError", T_HIDDEN),
+    m("match: hidden items swapped for their tokens in another order", MATCH,
+      "                return tokens.pop(0)", "                return tokens.pop()", T_HIDDEN),
+    m("match: has_hidden finds no hidden item", MATCH,
+      '        return "$hide" in value or any(has_hidden(v) for v in value.values())', "        return False", T_HIDDEN),
+    m("turns: the orders that end the game open the secret while they also hide something", TURNS,
+      "    if _ends_owing_our_secret(game, match, side) and not protocol.has_hidden(actions):",
+      "    if _ends_owing_our_secret(game, match, side):", T_HIDDEN),
+    # --- the referee: its commitments, the sealed orders, the views a player takes --------------------
+    m("referee: the commitment to the full state does not mix in the secret salt", REF,
+      "canonical_json(full, strict=False), mix).hex()", "canonical_json(full, strict=False)).hex()", T_COMMIT),
+    m("referee: the commitment's salt share keyed by nothing secret", REF,
+      "    mix = hmac.digest(salt, ", "    mix = hmac.digest(b\"\", ", T_COMMIT),
+    m("referee: sealed orders open in another envelope than their own", REF,
+      '    return f"pbem/v1/orders|{game_id}|{seq}|{author}".encode()',
+      '    return f"pbem/v1/orders|{game_id}|{author}".encode()', T_COMMIT),
+    m("refereeing: a view's box not compared with the referee's commitment at ingest", REFEREEING,
+      "                or committed != hashlib.sha256(canonical_json(box)).hexdigest():", "                or False:",
+      T_COMMIT),
+    m("refereeing: a view naming another envelope accepted at ingest", REFEREEING,
+      '        if doc.content["prev"] != stored_hash or committed is None \\', "        if committed is None \\",
+      T_COMMIT),
+    m("refereeing: a view of an envelope that commits to none accepted at ingest", REFEREEING,
+      'committed = public.get("views", {}).get(side) if author == REFEREE and public.get("disclosed") != doc.seq \\',
+      'committed = public.get("views", {}).get(side) if True \\', T_COMMIT),
+    m("refereeing: a view or join signed by a key not pinned for its author accepted at ingest", REFEREEING,
+      'if doc.game != genesis["game"] or history.pinned_key(genesis, doc.author) != doc.public:',
+      'if doc.game != genesis["game"]:', T_COMMIT),
+    m("refereeing: a view signed by a player, or a join by the referee, accepted at ingest", REFEREEING,
+      '        if (doc.kind == "view") != (doc.author == REFEREE):', "        if False:", T_COMMIT),
+    m("refereeing: a join answering another invitation accepted", REFEREEING,
+      '            if doc.seq != 0 or doc.content["prev"] != campaign.ledger.envelope_index(0)[0]:', "            if False:",
+      T_COMMIT),
+    m("refereeing: a referee envelope accepted without the player's own view", REFEREEING,
+      '        if _committed_view(env, applied.match["public"], campaign.side) and env.seq not in arrived | stored:',
+      "        if False:", T_VIEWS),
+    m("refereeing: a player's view carries the other player's decision and choices", REFEREEING,
+      "for c in prompt.choices]} if mine else None,", "for c in prompt.choices]},", T_COMMIT),
+    m("refereeing: a player's view says what the other player is asked", REFEREEING,
+      "(dict(wait) if mine else {", "(dict(wait) if True else {", T_COMMIT),
+    m("refereeing: a player's view names every side's hidden items", REFEREEING,
+      '        **({"chosen": full["hidden"][side]["chosen"]} if "hidden" in full else {}),',
+      '        **({"chosen": {t: i for h in full["hidden"].values() for t, i in h["chosen"].items()}}'
+      ' if "hidden" in full else {}),', T_COMMIT),
+    m("refereeing: a player's view carries the events meant for others", REFEREEING,
+      '        "events": [e["text"] for e in events if e.get("to") is None or side in e["to"]],',
+      '        "events": [e["text"] for e in events],', T_COMMIT),
+    # --- shared decks: each message the one the rules make ------------------------------------------
+    m("deck: a shuffle step's nonce not compared with the other side's link", DECK_TABLE,
+      '            check = ("side", "number", "nonce") if nonce else ("side", "number")',
+      '            check = ("side", "number")', T_DECK_MSG),
+    m("deck: a shuffle step's number not compared with the shuffle's", DECK_TABLE,
+      '            check = ("side", "number", "nonce") if nonce else ("side", "number")',
+      '            check = ("side", "nonce") if nonce else ("side",)', T_DECK_MSG),
+    m("deck: no field of a message compared with the rules'", DECK_TABLE,
+      "                if msg.get(field) != expected.get(field):", "                if False:", T_DECK_MSG),
+    m("deck: only the named fields compared (a draw's count, the cards a shuffle takes)", DECK_TABLE,
+      "            for field in check or tuple(expected):", "            for field in check:", T_DECK_MSG),
+    m("deck: a message of another deck or operation taken", DECK_TABLE,
+      '            if got_deck != deck_id or msg.get("op") != expected["op"] or msg.get("side", self.author) != self.author:',
+      "            if False:", T_DECK_MSG),
+    m("deck: a card played to another place than the rules say", DECK_TABLE,
+      '{"op": "play", "side": side, "ref": ref, "to": to}, ("side", "ref", "to"))',
+      '{"op": "play", "side": side, "ref": ref, "to": to}, ("side", "ref"))', T_DECK_MSG),
+    m("deck: keys released for other positions than the rules ask", DECK_TABLE,
+      "                    if got != detail:", "                    if False:", T_DECK_MSG),
+    m("deck: a hand shown with the keys of other positions", DECK_TABLE,
+      "            if got != refs:", "            if False:", T_DECK_MSG),
+    m("deck: a card given with the key of another", DECK_TABLE,
+      "                if got != [ref]:", "                if False:", T_DECK_MSG),
+    m("deck: more deck messages carried than the rules make", DECK_TABLE,
+      "        if not self.build and len(self.out) != len(self.incoming):", "        if False:", T_DECK_MSG),
+    m("deck: a deck message the rules make left out", DECK_TABLE,
+      "            if len(self.out) >= len(self.incoming):", "            if False:", T_DECK_MSG),
+    m("match: a side with dealt cards need not reveal its secret at the end", MATCH,
+      '(r["log"] or dealt) and r["secret"] is None]', 'r["log"] and r["secret"] is None]', T_DECK_MSG),
+    m("match: the shared decks not audited once both secrets are out", MATCH,
+      '            if decks is not None and all(r["secret"] for r in records.values()) \\',
+      "            if False \\", T_DECK_MSG),
+    m("turns: the orders that end the game keep back the secret of a side with dealt cards", TURNS,
+      '    return bool(record["log"]) or any(r["log"] for r in match.get("decks", {}).values())',
+      '    return bool(record["log"])', T_DECK_MSG),
+    # --- keys: the key directory and the plain key file ---------------------------------------------
+    m("keys: the key directory left as open as it was made", KEYS,
+      "        os.chmod(self.dir, 0o700)", "        pass", T_KEYS),
+    m("keys: a plain key file of another algorithm read as an Ed25519 seed", KEYS,
+      "    return der[16:] if len(der) == 48 and der.startswith(_PKCS8_ED25519) else None",
+      "    return der[16:] if len(der) == 48 else None", T_KEYS),
+    m("keys: a plain key file's body read past stray characters", KEYS,
+      "base64.b64decode(lines[1], validate=True)", "base64.b64decode(lines[1])", T_KEYS),
+    m("keys: a plain key file's labels not checked", KEYS,
+      'if len(lines) != 4 or lines[0] != b"-----BEGIN PRIVATE KEY-----" or lines[2] != b"-----END PRIVATE KEY-----" \\',
+      "if len(lines) != 4 \\", T_KEYS),
 ]
 
 # Mutants that cannot change behaviour, with why: listed, not run (a run would only show them surviving).
