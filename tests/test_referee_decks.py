@@ -311,7 +311,7 @@ def test_table_top_pack_with_a_dealt_deck_refereed_through_the_cli(tmp_path):
     drawn = hand("red")[1]
     blue_report = run(blue, "report", "--campaign", blue.dir).output
     assert re.search(rf"blue hand: .*{name(kept)}", blue_report), blue_report
-    assert re.search(rf"red hand: {name(taken)} a concealed card$", blue_report, re.M), blue_report
+    assert re.search(rf"red hand: {name(taken)}, a concealed card$", blue_report, re.M), blue_report
     blobs = [p.read_bytes() for p in blue.dir.rglob("*") if p.is_file()] + [blue_report.encode()]
     blobs += [b for path in received["blue"] for b in opened_file(path)]
     assert not any(drawn.encode() in b for b in blobs)  # red's fresh card: nowhere in blue's hands
