@@ -41,12 +41,12 @@ from nacl.bindings import crypto_sign_open
 from pbem_engine import match as protocol
 from pbem_engine.canonical import state_hash
 from pbem_engine.games.barrage import GAME as BARRAGE
-from pbem import history
-from pbem.campaign import Campaign
-from pbem.envelope import DOMAIN, Envelope, seal
-from pbem.keys import Identity
-from pbem.ledger import Ledger
-from pbem.verify import verify_ledger
+from pbem.chain import history
+from pbem.play.campaign import Campaign
+from pbem.wire.envelope import DOMAIN, Envelope, seal
+from pbem.wire.keys import Identity
+from pbem.store.ledger import Ledger
+from pbem.check.verify import verify_ledger
 
 TARGET = 1.5
 PARTS = ("verify", "memory", "ingest", "report", "handovers", "decks", "replay")
@@ -60,7 +60,7 @@ def build(directory: Path, envelopes: int, dice: int) -> tuple[Path, Envelope]:
     """A barrage campaign of ``envelopes`` stored envelopes holding about
     ``dice`` dice, plus one more envelope (not stored) to ingest.  Red's identity is kept
     in ``directory / "home"`` (unencrypted), for a ``pbem play`` in red's campaign."""
-    from pbem.keys import KeyStore
+    from pbem.wire.keys import KeyStore
 
     per_turn = max(1, dice // max(1, envelopes - 2))
     rounds = envelopes // 2 + 2
@@ -114,7 +114,7 @@ def _verify_floor(db: Path, rounds: int = 3) -> tuple[float, float, int, int, fl
     process (no signature worker): the best of ``rounds`` rounds of the three, taken in turn (on
     a machine others share, the least disturbed run of each is the one that measures it)."""
     import pbem_engine.dice as dice_mod
-    from pbem.armor import find_blocks
+    from pbem.wire.armor import find_blocks
 
     ledger = Ledger.open(db, readonly=True)
     calls = 0
@@ -153,8 +153,8 @@ def _verify_floor(db: Path, rounds: int = 3) -> tuple[float, float, int, int, fl
 # VmHWM where there is one: ru_maxrss of a process started by a large one counts the large one.
 _RSS = """import re, resource, sys
 from pathlib import Path
-from pbem.ledger import Ledger
-from pbem.verify import verify_ledger
+from pbem.store.ledger import Ledger
+from pbem.check.verify import verify_ledger
 verify_ledger(Ledger.open(Path(sys.argv[1]), readonly=True))
 try:
     print(re.search(r"VmHWM:\\s*(\\d+) kB", open("/proc/self/status").read()).group(1))

@@ -123,7 +123,7 @@ def verify_game(root) -> tuple[Any, str]:
     """Two campaigns in ``root`` play a short table-top game of the Assault on Gallipoli pack to its
     end: the 54 Action Cards shuffled, 5 and 4 cards drawn, one played face up, both private secrets
     revealed.  Returns the first campaign's folder and what was played."""
-    from pbem.datapack import load, shipped
+    from pbem.chain.datapack import load, shipped
 
     pack = load(shipped()["assault-on-gallipoli"])
     t = _Table(root, "verify", pack)
@@ -156,7 +156,7 @@ def report_verify(echo: Callable[[str], None]) -> dict[str, float]:
     import tempfile
     from pathlib import Path
 
-    from pbem.verify import verify_path
+    from pbem.check.verify import verify_path
 
     with tempfile.TemporaryDirectory(prefix="pbem-bench-verify-") as tmp:
         folder, what = verify_game(Path(tmp))
@@ -221,9 +221,9 @@ class _Table:
 
         from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-        from pbem.campaign import Campaign
-        from pbem.datapack import load
-        from pbem.keys import Identity
+        from pbem.play.campaign import Campaign
+        from pbem.chain.datapack import load
+        from pbem.wire.keys import Identity
 
         if pack is None:
             (root / "pack").mkdir()
@@ -246,8 +246,8 @@ class _Table:
         self.files: list[tuple[str, int, list[str]]] = []  # (author, orders, the ops of its deck messages)
 
     def play(self, side: str, *orders: str) -> None:
-        from pbem.armor import find_blocks
-        from pbem.envelope import open_block
+        from pbem.wire.armor import find_blocks
+        from pbem.wire.envelope import open_block
 
         result = self.camps[side].play(self.who[side], list(orders))
         other = self.sides[1 - self.sides.index(side)]

@@ -32,7 +32,7 @@ def _entropy(tag: str):
 
 def _turn(state: dict[str, Any]) -> int | None:
     """The game turn: the state's ``turn`` where it is a number, else its ``round``."""
-    from pbem.demo import game_turn
+    from pbem.commands.demo import game_turn
 
     return game_turn(state)
 
@@ -40,9 +40,9 @@ def _turn(state: dict[str, Any]) -> int | None:
 def play_one(module: str, options: dict[str, Any], seed: int, root: Path) -> list[tuple[int, int]]:
     """One game of ``module`` by its own player: for each complete game turn, its number of turn
     files and of battles and landings."""
-    from pbem.campaign import Campaign
-    from pbem.demo import policy
-    from pbem.keys import Identity
+    from pbem.play.campaign import Campaign
+    from pbem.commands.demo import policy
+    from pbem.wire.keys import Identity
     from pbem_engine.registry import get_game
 
     game = get_game(module)

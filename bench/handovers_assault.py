@@ -59,9 +59,9 @@ def play_one(seed: int, root: Path, options: dict[str, Any] | None = None) -> li
     turn, side, class, what it opens with, its actions and rolls, and why the next one is owed)."""
     from pbem_engine.registry import get_game
 
-    from pbem.campaign import Campaign
-    from pbem.demo import choose
-    from pbem.keys import Identity
+    from pbem.play.campaign import Campaign
+    from pbem.commands.demo import choose
+    from pbem.wire.keys import Identity
 
     game = get_game(MODULE)
     first, second = game.sides

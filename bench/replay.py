@@ -45,9 +45,9 @@ def _games(root: Path, games: int) -> list[Path]:
 
 def _history(campaign: Path) -> tuple[dict[str, Any], list[tuple[int, str, dict[str, Any]]], Any]:
     """The genesis body, each later envelope (seq, author, body), and the game module."""
-    from pbem.armor import find_blocks
-    from pbem.campaign import Campaign
-    from pbem.envelope import open_block
+    from pbem.wire.armor import find_blocks
+    from pbem.play.campaign import Campaign
+    from pbem.wire.envelope import open_block
 
     camp = Campaign.open(campaign, readonly=True)
     try:
@@ -94,7 +94,7 @@ def measure(games: int = 3, repeat: int = 7) -> dict[str, float]:
     kept: on a shared machine the three are taken under the same load, not one of them in a quiet
     moment and another in a busy one (the ratios moved by 0.4 from run to run when each was
     measured in a block of its own)."""
-    from pbem.verify import verify_path
+    from pbem.check.verify import verify_path
 
     with tempfile.TemporaryDirectory(prefix="pbem-bench-replay-") as tmp:
         campaigns = _games(Path(tmp), games)

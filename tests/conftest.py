@@ -147,7 +147,7 @@ class Duel:
 
     def identity(self, player: Player):
         """The player's signing identity, loaded from his key store (for forging tests)."""
-        from pbem.keys import KeyStore
+        from pbem.wire.keys import KeyStore
 
         return KeyStore(player.home).load(player.name)
 
@@ -202,7 +202,7 @@ class Duel:
         return path
 
     def waiting_side(self) -> str | None:
-        from pbem.campaign import Campaign
+        from pbem.play.campaign import Campaign
 
         camp = Campaign.open(self.alice.dir, readonly=True)
         try:
@@ -236,7 +236,7 @@ def two_campaigns(tmp_path: Path, runner: CliRunner) -> Duel:
 # --- forging envelopes -----------------------------------------------------------
 
 def read_envelope(path: Path):
-    from pbem.envelope import read_envelopes
+    from pbem.wire.envelope import read_envelopes
 
     [env] = read_envelopes(Path(path).read_text())
     return env
@@ -246,7 +246,7 @@ def next_state(campaign_dir: Path, content: dict[str, Any]) -> str:
     """The state hash a turn ``content`` leads to from the head of a campaign (what an honest signer writes)."""
     from pbem_engine import match as protocol
     from pbem_engine.canonical import state_hash
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     camp = Campaign.open(campaign_dir, readonly=True)
     try:
@@ -258,7 +258,7 @@ def next_state(campaign_dir: Path, content: dict[str, Any]) -> str:
 
 def forge(identity, content: dict[str, Any], path: Path) -> Path:
     """Sign ``content`` with ``identity`` and write the turn file to ``path``."""
-    from pbem.envelope import seal
+    from pbem.wire.envelope import seal
 
     path.write_text(seal(identity, content).raw)
     return path

@@ -7,9 +7,9 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from pbem.campaign import Campaign
-from pbem.demo import policy
-from pbem.report import render
+from pbem.play.campaign import Campaign
+from pbem.commands.demo import policy
+from pbem.view.report import render
 from tests.test_golden import identity
 
 

@@ -475,16 +475,16 @@ def situation(party: Party):
     """What a module's bot sees of the party's own game, read from its own database (read only):
     the decision as its tool offers it (after the draft), the state and the hidden items it may
     name.  Only to decide WHICH choice: the order is still typed as a printed number."""
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     camp = Campaign.open(party.campaign, readonly=True)
     try:
         if camp.refereed:  # its orders run on its view, after its draft, as pbem play runs them
-            from pbem.referee_orders import latest_view, run
+            from pbem.play.referee_orders import latest_view, run
 
             draft = run(camp, latest_view(camp), list(camp.draft() or []))
             return camp.game, draft.prompt, draft.state, draft.known
-        from pbem.turns import shown_prompt
+        from pbem.play.turns import shown_prompt
 
         prompt = shown_prompt(camp)
         match = camp.match()

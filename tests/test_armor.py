@@ -10,10 +10,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem.armor import BEGIN, END, find_blocks
-from pbem.envelope import open_block, read_envelopes, seal
+from pbem.wire.armor import BEGIN, END, find_blocks
+from pbem.wire.envelope import open_block, read_envelopes, seal
 from pbem.errors import PbemError
-from pbem.keys import Identity
+from pbem.wire.keys import Identity
 
 ALICE = Identity("alice", Ed25519PrivateKey.generate())
 BOB = Identity("bob", Ed25519PrivateKey.generate())
@@ -250,7 +250,7 @@ def test_mail_mangling_is_harmless(width, quote, newline, trailing, join) -> Non
 def test_the_one_match_reading_agrees_with_the_line_by_line_scan(env, data) -> None:
     """A stored envelope is read with one match (``_alone_as_written``); whatever it takes from a
     text, changed anywhere by a character added, removed or replaced, is what ``scan`` finds."""
-    from pbem.armor import _alone_as_written, scan
+    from pbem.wire.armor import _alone_as_written, scan
 
     text = env.raw
     for _ in range(data.draw(st.integers(0, 2), label="changes")):

@@ -15,7 +15,7 @@ from email.message import EmailMessage
 
 import pytest
 
-from pbem.armor import BEGIN, find_blocks
+from pbem.wire.armor import BEGIN, find_blocks
 from pbem.errors import PbemError
 from tests.conftest import assert_no_traceback, assert_refused, db_bytes, forge, invoke, read_envelope
 
@@ -69,7 +69,7 @@ def test_the_damaged_block_first_and_the_good_one_after(turns, tmp_path):
 
 
 def test_scan_reports_the_damaged_block_and_keeps_the_others(turns):
-    from pbem.armor import scan
+    from pbem.wire.armor import scan
 
     _, join, turn3 = turns
     text = "Hello,\n\n" + damage(join, "a letter changed") + "\nand\n\n" + turn3 + "\n" + damage(turn3, "the line lost")

@@ -18,10 +18,10 @@ from click.testing import CliRunner
 
 from pbem_engine import match as protocol
 from pbem_engine.dice import Dice
-from pbem.audit import (REDERIVED, REPLAY_ONLY, AuditedRoll, audit, audit_path, check_rolls, chi2_sf, chi_square,
+from pbem.check.audit import (REDERIVED, REPLAY_ONLY, AuditedRoll, audit, audit_path, check_rolls, chi2_sf, chi_square,
                         commitments, gammq, render, rederive, statistics)
 from pbem.errors import VerifyError
-from pbem.ledger import Ledger
+from pbem.store.ledger import Ledger
 from tests.conftest import Duel, assert_no_traceback, assert_refused, db_bytes, invoke
 
 ROLL_LINE = re.compile(r"^roll (\d+): #(\d+)->#(\d+) (\w+) (SEALED|UNSEALED|SCRIPTED) links (.*?) decl ([0-9a-f]{16}) ")

@@ -2,7 +2,7 @@
 
 A stored roll whose seed is replaced and whose values are redrawn from the new seed is
 self-consistent: only the comparison of the seed with ``roll_seed(game, declared_in, links,
-declarations)`` sees it. Each test fails when that check in ``pbem.audit`` is removed (see
+declarations)`` sees it. Each test fails when that check in ``pbem.check.audit`` is removed (see
 ``tools/mutate.py``). ``pbem verify`` compares the rolls table with the replay as well, so this
 is the audit's own check, tested at unit level on the roll records.
 """
@@ -14,9 +14,9 @@ import copy
 import pytest
 from click.testing import CliRunner
 
-from pbem.audit import REDERIVED, _replay, check_rolls, commitments
+from pbem.check.audit import REDERIVED, _replay, check_rolls, commitments
 from pbem.errors import VerifyError
-from pbem.ledger import Ledger
+from pbem.store.ledger import Ledger
 from pbem_engine import match as protocol
 from pbem_engine.dice import Dice
 from tests.conftest import Duel

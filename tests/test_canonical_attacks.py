@@ -15,8 +15,8 @@ import math
 
 import pytest
 
-from pbem.armor import armor, find_blocks
-from pbem.envelope import DOMAIN, FIELDS, headers_for, open_block, seal
+from pbem.wire.armor import armor, find_blocks
+from pbem.wire.envelope import DOMAIN, FIELDS, headers_for, open_block, seal
 from pbem.errors import ArmorError
 from pbem_engine.canonical import MAX_DEPTH, MAX_INT, NotCanonical, canonical_json, parse_canonical, parse_json
 from tests.conftest import Duel, assert_refused, db_bytes, read_envelope
@@ -157,7 +157,7 @@ def test_a_non_string_key_has_no_canonical_form(value):
 
 
 def test_seal_refuses_content_with_a_non_string_key(home):
-    from pbem.keys import KeyStore
+    from pbem.wire.keys import KeyStore
 
     store = KeyStore(home)
     store.create("alice")

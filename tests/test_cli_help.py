@@ -115,7 +115,7 @@ def test_an_option_or_card_file_an_invitation_cannot_carry_is_refused_without_a_
 
 
 def test_a_question_the_tool_relays_keeps_its_question_mark():
-    from pbem.cli_common import sentence
+    from pbem.commands.cli_common import sentence
 
     assert sentence("Advance into it, or stay in Hill 60?") == "Advance into it, or stay in Hill 60?"
     assert sentence("waiting for ottoman") == "waiting for ottoman."

@@ -1,6 +1,6 @@
 """Two commands on one campaign at once, as real processes (the installed ``pbem`` script).
 
-Every command that writes takes the campaign's lock (``campaign.lock``, pbem.lock): the
+Every command that writes takes the campaign's lock (``campaign.lock``, pbem.store.lock): the
 second waits for the first, then does its work on what the first left, or says why it
 cannot; a command that cannot get the lock in time is refused with ``busy``.  Each race
 runs ten times, each on its own copy of the campaign taken at the same moment.

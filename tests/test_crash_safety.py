@@ -10,7 +10,7 @@ campaign the next command cannot continue from.
 * Damaged secrets are refused with a reason; a damaged draft is ignored with a warning and kept
   aside (it only holds choices not yet signed, which the player gives again).
 * The kill harness: real `pbem` processes stopped by PBEM_CRASH_AT at each named point
-  (pbem.lock) and by SIGKILL at random moments, 100+ kills, each followed by the next command
+  (pbem.store.lock) and by SIGKILL at random moments, 100+ kills, each followed by the next command
   and a verify.
 """
 
@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem.lock import CRASH_EXIT
+from pbem.store.lock import CRASH_EXIT
 from tests.conftest import Duel, Player, assert_no_traceback, assert_refused, db_bytes, invoke, new_player, pbem
 
 PBEM = str(Path(sys.executable).parent / "pbem")
@@ -88,7 +88,7 @@ def ledger_rows(directory: Path) -> list[tuple[int, str, str, str]]:
 
 
 def verified(directory: Path) -> str:
-    from pbem.verify import verify_path
+    from pbem.check.verify import verify_path
 
     summary = verify_path(directory).summary()
     assert summary.startswith("OK: "), summary
@@ -246,11 +246,11 @@ def test_read_only_commands_roll_back_the_hot_journal_of_a_killed_write(two_camp
 
 
 # Writes killed half-way through, in every folder a campaign writes to: each temporary file made as
-# pbem.files.atomic_write makes it, half its bytes written, then kill -9 before the rename.
+# pbem.store.files.atomic_write makes it, half its bytes written, then kill -9 before the rename.
 HALF_WRITES = """
 import os, signal, sys
 from pathlib import Path
-from pbem.files import temporary
+from pbem.store.files import temporary
 for target in sys.argv[1:]:
     Path(target).parent.mkdir(parents=True, exist_ok=True)
     fd, _ = temporary(Path(target))
@@ -553,7 +553,7 @@ class Harness:
         sides = {"red": a, "blue": b}
         envelopes = 0
         while True:
-            from pbem.campaign import Campaign
+            from pbem.play.campaign import Campaign
 
             camp = Campaign.open(a.dir, readonly=True)
             try:

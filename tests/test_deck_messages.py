@@ -15,11 +15,11 @@ import json
 import pytest
 from pbem_engine import deck as D
 
-from pbem.armor import find_blocks
-from pbem.datapack import load
-from pbem.envelope import open_block, seal
+from pbem.wire.armor import find_blocks
+from pbem.chain.datapack import load
+from pbem.wire.envelope import open_block, seal
 from pbem.errors import PbemError
-from pbem.verify import verify_ledger
+from pbem.check.verify import verify_ledger
 from tests.test_tabletop_shared_deck import SMALL, Game, _name
 
 

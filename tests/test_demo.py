@@ -7,7 +7,7 @@ import sys
 from click.testing import CliRunner
 
 from pbem.cli import cli
-from pbem.verify import verify_path
+from pbem.check.verify import verify_path
 from tests.conftest import assert_no_traceback, assert_refused
 
 
@@ -30,7 +30,7 @@ def test_demo_plays_a_game_by_files_and_verifies_both_sides(tmp_path):
     assert (alice / "report.html").read_text().startswith("<!doctype html>")
     # the default game is the block game: a landing, a battle and a supply check, all by files
     assert "Gallipoli, a block and card game" in out and "battle for" in out
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     camp = Campaign.open(alice, readonly=True)
     try:
@@ -54,7 +54,7 @@ def test_demo_of_assault_on_gallipoli(tmp_path):
     hands; both sides verify; the turn files of each game turn are counted."""
     import re
 
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     result = CliRunner().invoke(cli, ["demo", "--dir", str(tmp_path / "d"), "--game", "assault-on-gallipoli"])
     assert result.exit_code == 0, result.output
@@ -81,8 +81,8 @@ def test_demo_of_blood_on_the_tigris(tmp_path):
     the survival rolls the Turks' Mutual Operations wait on; none only confirms a forced choice."""
     import re
 
-    from pbem.campaign import Campaign
-    from pbem.envelope import read_envelopes
+    from pbem.play.campaign import Campaign
+    from pbem.wire.envelope import read_envelopes
 
     result = CliRunner().invoke(cli, ["demo", "--dir", str(tmp_path / "d"), "--game", "blood-on-the-tigris"])
     assert result.exit_code == 0, result.output

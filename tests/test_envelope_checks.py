@@ -3,7 +3,7 @@
 An unknown kind or a sequence number out of bounds would be refused later too (as an unexpected
 envelope, as a gap), but by code that trusts the field's range or its short list of values on
 the way (which table to store it in, arithmetic on seq). The envelope refuses them first, as a
-malformed envelope naming the field. Each test fails when its check in ``pbem.envelope`` is
+malformed envelope naming the field. Each test fails when its check in ``pbem.wire.envelope`` is
 removed (see ``tools/mutate.py``).
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.armor import find_blocks
-from pbem.envelope import KINDS, MAX_SEQ, open_block, seal
+from pbem.wire.armor import find_blocks
+from pbem.wire.envelope import KINDS, MAX_SEQ, open_block, seal
 from pbem.errors import ArmorError
 from tests.conftest import Duel, assert_refused, db_bytes, read_envelope
 

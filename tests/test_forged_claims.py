@@ -11,8 +11,8 @@ from tests.conftest import Duel, assert_refused, db_bytes, forge, read_envelope
 
 def _claim(d: Duel, owed_by: str, since: int) -> dict:
     """A claim by red (alice) at her head, as her tool would sign it, naming ``owed_by`` since ``since``."""
-    from pbem.campaign import Campaign
-    from pbem import history
+    from pbem.play.campaign import Campaign
+    from pbem.chain import history
 
     camp = Campaign.open(d.alice.dir, readonly=True)
     try:

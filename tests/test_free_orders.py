@@ -1,12 +1,12 @@
 """A decision a game takes in its own words (``Prompt.free``) still takes every choice it lists by
-its number and by its whole printed label, odds included (pbem.plays.free_order); other words go
+its number and by its whole printed label, odds included (pbem.play.plays.free_order); other words go
 to the game's own parser, and a word that only begins a label is never taken for it."""
 
 from __future__ import annotations
 
 import pytest
 
-from pbem.plays import free_order
+from pbem.play.plays import free_order
 from pbem_engine.core import SEP, Choice, IllegalAction, Prompt
 
 

@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pbem.campaign import Campaign
+from pbem.play.campaign import Campaign
 from pbem.cli import cli
-from pbem.demo import choose
+from pbem.commands.demo import choose
 
 
 class Player:
@@ -134,7 +134,7 @@ def test_interactive_play_asks_until_the_turn_file_is_signed(players):
     assert "did you mean 'assault Hill 60 from Kabak Kuyu'" in out  # the typo was refused, then asked again
     assert "signed turn file #2" in out
     sent = alice.newest_sent()
-    from pbem.envelope import read_envelopes
+    from pbem.wire.envelope import read_envelopes
 
     (env,) = read_envelopes(sent.read_text())
     assert [a["do"] for a in env.content["body"]["actions"]] == ["dig", "end"]
@@ -170,7 +170,7 @@ def test_several_numbers_refer_to_the_list_as_shown(players):
     assert int(dig) < int(end)  # after digging in, 'end turn' moves up the list: it must still be found
     out = alice.c("play", dig, end).output
     assert "signed turn file #2" in out
-    from pbem.envelope import read_envelopes
+    from pbem.wire.envelope import read_envelopes
 
     (env,) = read_envelopes(alice.newest_sent().read_text())
     assert [a["do"] for a in env.content["body"]["actions"]] == ["dig", "end"]

@@ -2,7 +2,7 @@
 
 For every module in ``engine.registry.BUILTIN_GAMES`` a game between two fixed
 TEST-ONLY identities (``tests/keys/``), with a fixed game id and fixed chain and
-private secrets, played by the demo player's policy (``pbem.demo.choose``), is
+private secrets, played by the demo player's policy (``pbem.commands.demo.choose``), is
 committed under ``tests/golden/<module>/``:
 
     turns/NNNN-<side>-<kind>.pbem   the signed turn files, byte for byte
@@ -46,15 +46,15 @@ from pbem_engine import private
 from pbem_engine.canonical import canonical_json, state_hash
 from pbem_engine.core import Game, find_choice
 from pbem_engine.registry import BUILTIN_GAMES, get_game
-from pbem import history
-from pbem.armor import find_blocks
-from pbem.campaign import Campaign
+from pbem.chain import history
+from pbem.wire.armor import find_blocks
+from pbem.play.campaign import Campaign
 from pbem.cli import cli
-from pbem.demo import choose
-from pbem.envelope import Envelope, read_envelopes, seal
+from pbem.commands.demo import choose
+from pbem.wire.envelope import Envelope, read_envelopes, seal
 from pbem.errors import PbemError
-from pbem.hidden import public_knowledge, show_prompt
-from pbem.keys import Identity
+from pbem.chain.hidden import public_knowledge, show_prompt
+from pbem.wire.keys import Identity
 
 HERE = Path(__file__).resolve().parent
 GOLDEN = HERE / "golden"

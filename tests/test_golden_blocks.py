@@ -10,10 +10,10 @@ Regenerate after a deliberate change: pytest tests/test_golden_blocks.py --updat
 import hashlib
 from pathlib import Path
 
-from pbem.campaign import Campaign
-from pbem.demo import policy
-from pbem.report import render
-from pbem.verify import verify_path
+from pbem.play.campaign import Campaign
+from pbem.commands.demo import policy
+from pbem.view.report import render
+from pbem.check.verify import verify_path
 from tests.test_golden import identity
 from tests.test_golden_tabletop import compare_or_update
 

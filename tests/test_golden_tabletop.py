@@ -10,9 +10,9 @@ import hashlib
 from pathlib import Path
 
 
-from pbem.campaign import Campaign
-from pbem.datapack import load
-from pbem.report import render
+from pbem.play.campaign import Campaign
+from pbem.chain.datapack import load
+from pbem.view.report import render
 from tests.test_golden import identity
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "tabletop"
@@ -91,7 +91,7 @@ def compare_or_update(golden: Path, files: dict[str, str], reports: dict[str, st
 def test_table_top_golden_game(tmp_path, request):
     if compare_or_update(GOLDEN, *play_golden(tmp_path), request):
         for side in ("alice", "bob"):
-            from pbem.verify import verify_path
+            from pbem.check.verify import verify_path
 
             assert verify_path(tmp_path / side).summary().startswith("OK: ")
 

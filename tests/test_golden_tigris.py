@@ -13,8 +13,8 @@ and read `git diff tests/golden/blood-on-the-tigris`: it shows which envelope ch
 
 from pathlib import Path
 
-from pbem.campaign import Campaign
-from pbem.verify import verify_path
+from pbem.play.campaign import Campaign
+from pbem.check.verify import verify_path
 from tests import golden_play
 from tests.test_golden import identity
 from tests.test_golden_tabletop import compare_or_update

@@ -20,14 +20,14 @@ from pbem_engine import match as protocol
 from pbem_engine import private
 from pbem_engine.games.tabletop import orders as tabletop_orders
 
-from pbem import history
-from pbem.armor import find_blocks
-from pbem.campaign import Campaign
-from pbem.datapack import load
-from pbem.envelope import open_block, seal
+from pbem.chain import history
+from pbem.wire.armor import find_blocks
+from pbem.play.campaign import Campaign
+from pbem.chain.datapack import load
+from pbem.wire.envelope import open_block, seal
 from pbem.errors import PbemError
-from pbem.report import render
-from pbem.verify import verify_ledger
+from pbem.view.report import render
+from pbem.check.verify import verify_ledger
 from tests.test_golden import identity
 from tests.test_tabletop import CONCEALED
 
@@ -168,7 +168,7 @@ def _block_game_with_setup(tmp_path: Path, deploy: list[tuple[str, str]]) -> tup
     """A one-turn block game whose Ottoman set-up is ``deploy`` ((block:steps, space) pairs), signed
     by bob's tool past its order parser (which refuses a block already on the board), then played
     to the decision that opens every concealed block. Returns the duel and the set-up's file."""
-    from pbem.demo import policy
+    from pbem.commands.demo import policy
 
     d = Duel(tmp_path, "gallipoli-blocks", ("allied", "ottoman"), {"turns": 1}, tmp_path.name)
     d.play("allied")  # its opening reveal

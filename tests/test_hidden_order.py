@@ -1,12 +1,12 @@
-"""Items hidden together go out in an order keyed by the owner's secret (pbem.hidden.shuffle_hidden):
+"""Items hidden together go out in an order keyed by the owner's secret (pbem.chain.hidden.shuffle_hidden):
 a token's place in the list must not say which item it hides."""
 
 import json
 from pathlib import Path
 
-from pbem.armor import find_blocks
-from pbem.hidden import shuffle_hidden
-from pbem.envelope import open_block
+from pbem.wire.armor import find_blocks
+from pbem.chain.hidden import shuffle_hidden
+from pbem.wire.envelope import open_block
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "gallipoli-blocks" / "turns"
 

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.armor import armor
-from pbem.envelope import DOMAIN, headers_for
+from pbem.wire.armor import armor
+from pbem.wire.envelope import DOMAIN, headers_for
 from pbem_engine.canonical import canonical_json
 from tests.conftest import assert_no_traceback, assert_refused, db_bytes, invoke, read_envelope
 from tests.test_tabletop import MINI, Table
@@ -82,7 +82,7 @@ def honest(tmp_path_factory):
     out = t.run(t.a, "play", *ORDERS, "--campaign", t.a.dir).output
     assert "signed turn file" in out, out
     sent = max((t.a.dir / "sent").glob("*.pbem"), key=lambda p: p.name)
-    from pbem.keys import KeyStore
+    from pbem.wire.keys import KeyStore
 
     identity = KeyStore(t.a.home).load("alice")
     pristine = root / "bob-pristine"
@@ -181,8 +181,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 def _decode(text: str) -> None:
     """What ingest does first with any text: find the blocks, check each signature and content."""
-    from pbem.armor import find_blocks
-    from pbem.envelope import open_block
+    from pbem.wire.armor import find_blocks
+    from pbem.wire.envelope import open_block
     from pbem.errors import PbemError
 
     try:

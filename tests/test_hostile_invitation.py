@@ -23,7 +23,7 @@ def invite(tmp_path, runner):
         genesis = next((camp / "sent").glob("*genesis.pbem"))
         return read_envelope(genesis).content
 
-    from pbem.keys import KeyStore
+    from pbem.wire.keys import KeyStore
 
     return make, KeyStore(alice.home).load("alice"), bob, tmp_path
 

@@ -139,7 +139,7 @@ def _next_link(player: Player) -> str:
     import json
 
     from pbem_engine.match import chain_links
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     secret = json.loads((player.dir / "secrets" / "chain.json").read_text())
     camp = Campaign.open(player.dir, readonly=True)

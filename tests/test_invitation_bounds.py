@@ -13,7 +13,7 @@ import copy
 
 import pytest
 
-from pbem import invitation
+from pbem.chain import invitation
 from pbem.errors import RefusedTurn
 from tests.conftest import assert_refused, forge, invoke
 from tests.test_hostile_invitation import invite  # noqa: F401 (a fixture)

@@ -11,8 +11,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.cli import cli
 from pbem.errors import KeyError_
-from pbem import keys as keys_mod
-from pbem.keys import Identity, KeyStore, fingerprint, parse_public
+from pbem.wire import keys as keys_mod
+from pbem.wire.keys import Identity, KeyStore, fingerprint, parse_public
 
 
 def run(home, *args, input=None, env=None):

@@ -1,7 +1,7 @@
 """A join belongs right after the genesis: one signed later in the game is an unexpected join.
 
 ``engine.match.join`` would refuse it as well (the side is already in the game), but with a
-reason about creating the game; the chain check in ``pbem.history`` says what is wrong first.
+reason about creating the game; the chain check in ``pbem.chain.history`` says what is wrong first.
 The test fails when that check is removed (see ``tools/mutate.py``).
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.envelope import seal
+from pbem.wire.envelope import seal
 from tests.conftest import Duel, assert_refused, db_bytes, read_envelope
 
 
@@ -18,7 +18,7 @@ def test_a_join_signed_later_in_the_game_is_refused_as_an_unexpected_join(two_ca
     d = two_campaigns
     for _ in range(turns):
         d.turn(d.waiting_side())
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     camp = Campaign.open(d.alice.dir, readonly=True)
     try:

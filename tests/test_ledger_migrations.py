@@ -3,7 +3,7 @@ when opened read-only (verify, audit, status never write).
 
 The old database is a real campaign's with the last migration undone (its table dropped, its row
 removed from sqlite-utils' ``_sqlite_migrations``): what pbem wrote before ``m004_views``
-existed. Each test fails when its check in ``pbem.ledger`` is removed (see ``tools/mutate.py``).
+existed. Each test fails when its check in ``pbem.store.ledger`` is removed (see ``tools/mutate.py``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pbem.errors import LedgerError
-from pbem.ledger import MIGRATIONS, Ledger
+from pbem.store.ledger import MIGRATIONS, Ledger
 from tests.conftest import Duel, assert_refused, db_bytes, invoke
 
 

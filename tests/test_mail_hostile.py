@@ -20,9 +20,9 @@ import pytest
 from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem.armor import armor
-from pbem.envelope import DOMAIN
-from pbem.keys import Identity
+from pbem.wire.armor import armor
+from pbem.wire.envelope import DOMAIN
+from pbem.wire.keys import Identity
 from tests.conftest import assert_no_traceback, assert_refused, db_bytes, invoke, new_player, pbem
 from tests.imap_server import imap_server  # noqa: F401  (a fixture)
 from tests.test_mail_out import invitation_went_by_hand, smtp  # noqa: F401  (a fixture)

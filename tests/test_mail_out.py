@@ -204,9 +204,9 @@ def test_every_mail_pbem_sends_is_dated(two_campaigns, smtp):
 
 def test_a_mail_holds_its_turn_file_once_and_a_bounded_text(two_campaigns, tmp_path):
     """The turn file goes attached, once (inline as well, a referee's mail grew to twice its file),
-    and the text before it is cut past pbem.mail.BODY_MOST: the mail stays near its file's size."""
-    from pbem.campaign import Campaign
-    from pbem.mail import BODY_MOST, compose
+    and the text before it is cut past pbem.mailbox.mail.BODY_MOST: the mail stays near its file's size."""
+    from pbem.play.campaign import Campaign
+    from pbem.mailbox.mail import BODY_MOST, compose
 
     d = two_campaigns
     turn = next((d.alice.dir / "sent").glob("*genesis.pbem"))

@@ -26,7 +26,7 @@ def relay():
 
 
 def game_id(game: Path) -> str:
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     camp = Campaign.open(game, readonly=True)
     try:
@@ -133,7 +133,7 @@ def test_one_line_per_message_and_one_line_when_nothing_changed(two_campaigns, t
 
 
 def test_the_disclosure_is_called_a_disclosure_and_play_after_it_says_so(tmp_path, relay):
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     ref, alice, bob, game, a, b = refereed_game(CliRunner(), tmp_path, relay)
     ref.invoke("mail", "run", *ref.reading(), "--campaign", game)
@@ -159,7 +159,7 @@ def test_a_run_killed_after_writing_an_answer_never_writes_a_second(tmp_path, re
     import subprocess
     import sys
 
-    from pbem.lock import CRASH_EXIT
+    from pbem.store.lock import CRASH_EXIT
 
     ref, alice, bob, game, a, b = refereed_game(CliRunner(), tmp_path, relay)
     ref.box.deliver(mail(alice.address, "my orders", damaged(game_id(game)), "<orders@example.org>"))

@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pbem.campaign import Campaign
+from pbem.play.campaign import Campaign
 from tests.mail_harness import Mailbox, Relay, person, signed_file
 
 
@@ -62,7 +62,7 @@ def my_move(path: Path) -> tuple[bool, list[str]]:
         if waiting is None or waiting["side"] != camp.side:
             return False, []
         if camp.refereed:
-            from pbem.refereeing import latest_view
+            from pbem.play.refereeing import latest_view
 
             view = latest_view(camp)
             return True, [label for label, _ in view["prompt"]["choices"]] if view and view["prompt"] else []
@@ -74,7 +74,7 @@ def my_move(path: Path) -> tuple[bool, list[str]]:
 def order_for(labels: list[str], nth: int = 0) -> str:
     from pbem_engine.core import Choice, Prompt
 
-    from pbem.demo import choose
+    from pbem.commands.demo import choose
 
     if nth:
         return labels[nth % len(labels)]

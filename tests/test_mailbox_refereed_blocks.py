@@ -17,10 +17,10 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from pbem.campaign import Campaign
-from pbem.demo import policy
-from pbem.keys import KeyStore
-from pbem.mail import write_outbox
+from pbem.play.campaign import Campaign
+from pbem.commands.demo import policy
+from pbem.wire.keys import KeyStore
+from pbem.mailbox.mail import write_outbox
 from tests.mail_harness import refereed_game
 from tests.test_mailbox_by_mail import referee_box, relay  # noqa: F401 (the same fixtures: the relay, the referee's box)
 
@@ -93,7 +93,7 @@ def test_the_referees_mailbox_runs_a_refereed_block_game_unattended(tmp_path, re
         assert answers[mid].to == alice.address and "-----BEGIN PBEM TURN-----" not in text and str(tmp_path) not in text
 
     # each of the referee's mails holds its player's file once (attached), and a view in words, bounded
-    from pbem.mail import BODY_MOST
+    from pbem.mailbox.mail import BODY_MOST
 
     mails = [d for d in relay.log if d.kind == "mail" and d.sender == ref.address and b"auto-replied" not in d.raw]
     assert len(mails) > 20
@@ -130,8 +130,8 @@ def forged(root: Path, where: Path) -> str:
         identity = KeyStore(mallory.home).load("mallory")
         from pbem_engine.canonical import canonical_json
 
-        from pbem import referee
-        from pbem.envelope import seal
+        from pbem.chain import referee
+        from pbem.wire.envelope import seal
 
         head = camp.ledger.head()
         genesis = camp.genesis

@@ -34,7 +34,7 @@ def clock(monkeypatch):
     class Clock:
         now = T0
 
-    monkeypatch.setattr("pbem.mail_send._now", lambda: Clock.now)
+    monkeypatch.setattr("pbem.mailbox.mail_send._now", lambda: Clock.now)
     return Clock
 
 
@@ -213,7 +213,7 @@ def test_two_overlapping_runs_do_nothing_twice(tmp_path, relay):
 
 
 def game_id(game: Path) -> str:
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     camp = Campaign.open(game, readonly=True)
     try:

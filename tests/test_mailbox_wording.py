@@ -49,7 +49,7 @@ def test_keys_new_speaks_of_the_referee_and_the_demo_calls_the_referee_a_referee
 
 
 def test_dice_statistics_count_each_roll_for_the_side_whose_roll_it_is():
-    from pbem.audit import AuditedRoll, statistics
+    from pbem.check.audit import AuditedRoll, statistics
 
     def roll(purpose: str, actor: str, values: list[int]) -> AuditedRoll:
         return AuditedRoll(1, 3, len(values), purpose, f"{len(values)}d6", values, None, actor, 3, 4, "SEALED", [],

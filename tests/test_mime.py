@@ -1,5 +1,5 @@
-"""pbem.mime writes a plain turn-file mail byte for byte as the email package does (what
-pbem.mail.compose builds, under pbem.mail.email_policy), and declines anything it cannot."""
+"""pbem.wire.mime writes a plain turn-file mail byte for byte as the email package does (what
+pbem.mailbox.mail.compose builds, under pbem.mailbox.mail.email_policy), and declines anything it cannot."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from pbem import mime
-from pbem.mail import by_email
+from pbem.wire import mime
+from pbem.mailbox.mail import by_email
 
 BOUNDARY = "===============0123456789012345678=="
 printable = st.characters(min_codepoint=0x20, max_codepoint=0x7E)

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from pbem.campaign import Campaign
-from pbem.demo import choose
-from pbem.keys import KeyStore
+from pbem.play.campaign import Campaign
+from pbem.commands.demo import choose
+from pbem.wire.keys import KeyStore
 from pbem_engine.odds import SEP, pool_line
 from tests.conftest import new_player, pbem
 from tests.test_tabletop import Table, MINI

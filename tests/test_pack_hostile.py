@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem import datapack
+from pbem.chain import datapack
 from tests.conftest import assert_refused, invoke, new_player
 
 json_values = st.recursive(
@@ -108,7 +108,7 @@ def test_json_nested_thousands_deep_is_refused_in_one_line(tmp_path, runner, pla
 
 
 def test_nesting_within_the_bound_is_read(tmp_path):
-    from pbem.gamedata import read_file
+    from pbem.chain.gamedata import read_file
 
     (tmp_path / "ok.toml").write_text("x." + ".".join(["a"] * 30) + " = 1\n")
     assert read_file(tmp_path / "ok.toml")["x"]["a"]["a"]

@@ -4,7 +4,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem.cli import cli
-from pbem.datapack import check, load, shipped
+from pbem.chain.datapack import check, load, shipped
 
 GOOD = """
 [pack]

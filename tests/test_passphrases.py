@@ -16,7 +16,7 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem.errors import PbemError
-from pbem.keys import KeyStore, public_raw
+from pbem.wire.keys import KeyStore, public_raw
 from tests.conftest import assert_refused, invoke, new_player, pbem
 
 PBEM = Path(sys.executable).parent / "pbem"

@@ -7,8 +7,8 @@ import secrets
 import pytest
 from click.testing import CliRunner
 
-from pbem.armor import find_blocks
-from pbem.campaign import Campaign
+from pbem.wire.armor import find_blocks
+from pbem.play.campaign import Campaign
 from tests.conftest import Duel, assert_refused, db_bytes, forge, next_state, read_envelope
 
 ALLIED_CARDS = [f"allied-raid-card-{v}" for v in range(1, 10)]

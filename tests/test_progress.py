@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from pbem.bench import build
-from pbem.ledger import Ledger
-from pbem.verify import verify_ledger
+from pbem.store.ledger import Ledger
+from pbem.check.verify import verify_ledger
 
 PBEM = str(Path(sys.executable).with_name("pbem"))
 

@@ -9,10 +9,10 @@ import pytest
 from pbem.errors import PbemError
 from click.testing import CliRunner
 
-from pbem.armor import find_blocks
-from pbem.campaign import Campaign
-from pbem.demo import choose
-from pbem.envelope import open_block
+from pbem.wire.armor import find_blocks
+from pbem.play.campaign import Campaign
+from pbem.commands.demo import choose
+from pbem.wire.envelope import open_block
 from tests.conftest import assert_refused, invoke, new_player, pbem
 
 
@@ -59,7 +59,7 @@ class Refereed:
                 self.run(self.by_side(to), "ingest", "--campaign", self.by_side(to).dir, path)
             return side
         camp = Campaign.open(p.dir)
-        from pbem.refereeing import latest_view
+        from pbem.play.refereeing import latest_view
 
         view = latest_view(camp)
         labels = [label for label, _ in view["prompt"]["choices"]]
@@ -111,7 +111,7 @@ def test_each_player_gets_only_its_own_view_and_no_ones_orders(game):
                 assert "actions" not in body, "orders travel sealed to the referee"
                 assert other not in json.dumps(body.get("views", {})) or e.author == "referee"
             # the other player's orders cannot be opened with this player's key
-            from pbem import referee
+            from pbem.chain import referee
 
             secret = Campaign.open(game.by_side(side).dir).box_secret()
             for e in envelopes:
@@ -144,7 +144,7 @@ def test_a_tampered_received_view_is_caught_after_disclosure(game, tmp_path):
 
 
 def test_a_lying_referee_is_caught_by_every_player_at_disclosure(tmp_path, monkeypatch):
-    from pbem import referee
+    from pbem.chain import referee
 
     g = Refereed(tmp_path)
     g.step()  # the referee starts the game honestly
@@ -200,7 +200,7 @@ def test_no_audit_before_disclosure_and_disclose_on_demand(tmp_path):
 
 
 def test_sealed_orders_are_padded_so_their_length_says_little():
-    from pbem import referee
+    from pbem.chain import referee
 
     secret, public = referee.box_keypair()
     short = referee.seal_box(public, b'[{"do":"end"}]', "ab" * 16, "orders", b"aad")

@@ -14,12 +14,14 @@ import pytest
 from pbem_engine.canonical import canonical_json, digest
 from pbem_engine.games.gallipoli_blocks.data import BLOCKS
 
-from pbem import referee, refereeing
-from pbem.armor import find_blocks
-from pbem.campaign import Campaign
-from pbem.envelope import Envelope, open_block, seal
+from pbem.chain import referee
+
+from pbem.play import refereeing
+from pbem.wire.armor import find_blocks
+from pbem.play.campaign import Campaign
+from pbem.wire.envelope import Envelope, open_block, seal
 from pbem.errors import PbemError
-from pbem.keys import KeyStore
+from pbem.wire.keys import KeyStore
 from tests.test_referee_hidden import Game
 
 

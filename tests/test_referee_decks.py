@@ -22,10 +22,10 @@ from pbem_engine.deck_group import DeckError
 from pbem_engine.games.assault_on_gallipoli.cards import NAMES, kind
 from pbem_engine.referee_hidden import Unknowable
 
-from pbem.campaign import Campaign
-from pbem.demo import policy
-from pbem.report import render
-from pbem.verify import verify_path
+from pbem.play.campaign import Campaign
+from pbem.commands.demo import policy
+from pbem.view.report import render
+from pbem.check.verify import verify_path
 from tests.test_referee_hidden import Game, opened_file, without_composition
 
 
@@ -323,7 +323,7 @@ def test_table_top_pack_with_a_dealt_deck_refereed_through_the_cli(tmp_path):
 
 
 def test_demo_referee_plays_assault_on_gallipoli(tmp_path):
-    from pbem.demo import run_refereed
+    from pbem.commands.demo import run_refereed
 
     lines: list[str] = []
     run_refereed(tmp_path / "demo", "assault-on-gallipoli", lines.append)

@@ -14,10 +14,10 @@ import shutil
 
 import pytest
 
-from pbem import referee
-from pbem.armor import find_blocks
-from pbem.envelope import open_block, seal
-from pbem.keys import KeyStore
+from pbem.chain import referee
+from pbem.wire.armor import find_blocks
+from pbem.wire.envelope import open_block, seal
+from pbem.wire.keys import KeyStore
 from tests.conftest import assert_refused, db_bytes, invoke, pbem
 from tests.test_referee import Refereed
 

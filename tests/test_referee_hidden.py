@@ -14,15 +14,15 @@ from pathlib import Path
 
 import pytest
 
-from pbem import refereeing
-from pbem.armor import find_blocks
-from pbem.envelope import open_block
-from pbem.campaign import Campaign
-from pbem.demo import game_turn, policy
+from pbem.play import refereeing
+from pbem.wire.armor import find_blocks
+from pbem.wire.envelope import open_block
+from pbem.play.campaign import Campaign
+from pbem.commands.demo import game_turn, policy
 from pbem.errors import PbemError
-from pbem.keys import KeyStore
-from pbem.report import render
-from pbem.verify import verify_path
+from pbem.wire.keys import KeyStore
+from pbem.view.report import render
+from pbem.check.verify import verify_path
 from pbem_engine.canonical import canonical_json
 from pbem_engine.private import simulate
 from pbem_engine.referee import forced
@@ -194,7 +194,7 @@ def test_a_join_whose_sealed_secret_is_not_the_one_committed_to_is_refused(tmp_p
     alice, joined = Campaign.join(tmp_path / "alice", genesis.raw, ids["alice"])
     ref.ingest([("alice", joined.raw)])
     # bob commits to one secret and seals another to the referee
-    from pbem.envelope import seal
+    from pbem.wire.envelope import seal
     from pbem_engine.private import anchor
 
     bob_secret, other = b"\x01" * 32, b"\x02" * 32
@@ -267,9 +267,9 @@ def test_table_top_mode_refereed_a_hand_stays_hidden_until_played(tmp_path):
     red_report = run(red, "report", "--campaign", red.dir).output
     blue_report = run(blue, "report", "--campaign", blue.dir).output
     assert "red plays Charge" in blue_report and "red plays Charge" in red_report
-    assert re.search(r"red hand: a concealed item a concealed item$", blue_report, re.M), blue_report
-    assert re.search(r"red hand: (Charge|Rally) (Charge|Rally)$", red_report, re.M), red_report
-    held = re.search(r"red hand: (\w+) (\w+)$", red_report, re.M).groups()
+    assert re.search(r"red hand: a concealed item, a concealed item$", blue_report, re.M), blue_report
+    assert re.search(r"red hand: (Charge|Rally), (Charge|Rally)$", red_report, re.M), red_report
+    held = re.search(r"red hand: (\w+), (\w+)$", red_report, re.M).groups()
     if "Rally" in held:  # the card red still holds never reaches blue
         assert all(b"Rally" not in blob for path in received["blue"] for blob in opened_file(path))
         assert "Rally" not in blue_report
@@ -284,7 +284,7 @@ def test_the_browser_page_of_a_refereed_player_offers_the_decision_after_its_dra
     """pbem serve: a player of a refereed block game drafts orders one click at a time; the
     page's decision is the one after the draft (its own tool runs the rules on its view), not
     the view's first one again, and the orders sign together."""
-    from pbem.serve_game import Seat
+    from pbem.web.serve_game import Seat
 
     g = Game(tmp_path, options={"turns": 1})
     while g.ref.waiting()["side"] != "ottoman":
@@ -292,7 +292,7 @@ def test_the_browser_page_of_a_refereed_player_offers_the_decision_after_its_dra
     seat = Seat(g.dirs["ottoman"], g.who["ottoman"])
     first = seat.page()["decision"]
     assert first["free"] and "deploy" in first["text"] and first["choices"]
-    from pbem import referee_orders
+    from pbem.play import referee_orders
 
     camp = Campaign.open(g.dirs["ottoman"], readonly=True)
     draft = referee_orders.run(camp, refereeing.latest_view(camp), [])

@@ -16,8 +16,8 @@ from tests.conftest import pbem
 @pytest.fixture(scope="module")
 def unfinished(tmp_path_factory) -> Path:
     """The golden block game's set-up, played by the game's own players for 24 envelopes (it ends at 34)."""
-    from pbem.campaign import Campaign
-    from pbem.demo import policy
+    from pbem.play.campaign import Campaign
+    from pbem.commands.demo import policy
     from tests.test_golden import identity
     from tests.test_golden_blocks import OPTIONS, entropy
 
@@ -36,7 +36,7 @@ def unfinished(tmp_path_factory) -> Path:
 
 
 def _never_opened_allied_names(root: Path) -> list[str]:
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
     from pbem_engine.games.gallipoli_blocks.data import BLOCKS
 
     camp = Campaign.open(root / "alice", readonly=True)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pbem import report
+from pbem.view import report
 
 
 @pytest.fixture()

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pbem import datapack
+from pbem.chain import datapack
 from tests.conftest import pbem
 from tests.test_tabletop import Table
 
@@ -26,7 +26,7 @@ def demo(tmp_path_factory) -> Path:
 
 def _middle(demo: Path) -> int:
     """An envelope after which alice still has at least five blocks concealed (mid-game)."""
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     camp = Campaign.open(demo / "alice", readonly=True)
     try:
@@ -44,7 +44,7 @@ def _report(demo: Path, who: str, *args: str) -> str:
 
 def _hidden_allied_names(demo: Path, seq: int) -> list[str]:
     """Alice's own blocks still concealed after envelope ``seq``, by name (her tool knows them)."""
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
     from pbem_engine.games.gallipoli_blocks.data import BLOCKS
 
     camp = Campaign.open(demo / "alice", readonly=True)
@@ -64,7 +64,7 @@ def test_every_space_of_the_pack_is_drawn_and_every_block_where_the_state_has_it
     placed = [loc["id"] for loc in pack["location"] if "coords" in loc]
     drawn = re.findall(r'<g class="loc" data-id="([^"]+)"', page)
     assert sorted(drawn) == sorted(placed)
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     camp = Campaign.open(demo / "alice", readonly=True)
     try:
@@ -108,7 +108,7 @@ def test_a_table_top_hex_pack_is_drawn_at_its_coordinates(tmp_path):
 
 def test_the_hand_table_shows_own_card_values_and_the_enemy_hand_concealed(demo):
     at = _middle(demo)
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     camp = Campaign.open(demo / "bob", readonly=True)
     try:
@@ -126,7 +126,7 @@ def test_the_hand_table_shows_own_card_values_and_the_enemy_hand_concealed(demo)
 def test_locations_whose_pieces_changed_since_the_viewer_last_acted_are_marked(demo):
     from collections import Counter
 
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     camp = Campaign.open(demo / "bob", readonly=True)
     try:

@@ -42,8 +42,8 @@ class Player:
     """One player's browser on its own pbem serve."""
 
     def __init__(self, chromium, name: str, campaign: Path, identity, root: Path) -> None:
-        from pbem.serve import Server
-        from pbem.serve_game import Seat
+        from pbem.web.serve import Server
+        from pbem.web.serve_game import Seat
 
         self.name = name
         self.server = Server(Seat(campaign, identity)).start()
@@ -146,7 +146,7 @@ def play_on(player: Player) -> None:
 
 
 def test_two_players_play_the_block_game_by_clicks_and_both_campaigns_verify(chromium, tmp_path):
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
     from tests.test_golden import identity
     from tests.test_golden_blocks import entropy
 
@@ -242,7 +242,7 @@ def test_two_players_play_the_block_game_by_clicks_and_both_campaigns_verify(chr
 
 
 def identity_of(player):
-    from pbem.keys import KeyStore
+    from pbem.wire.keys import KeyStore
 
     return KeyStore(player.home).load(player.name)
 

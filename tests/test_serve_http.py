@@ -97,9 +97,9 @@ class Client:
 
 def start(player, passphrase: bytes | None = None):
     """A server for a player's campaign, in this process (``stop()`` it)."""
-    from pbem.keys import KeyStore
-    from pbem.serve import Server
-    from pbem.serve_game import Seat
+    from pbem.wire.keys import KeyStore
+    from pbem.web.serve import Server
+    from pbem.web.serve_game import Seat
 
     identity_name = player.name
     seat = Seat(player.dir, KeyStore(player.home).load(identity_name, lambda _: passphrase), passphrase)
@@ -331,8 +331,8 @@ def secrets_of(player, passphrase: bytes | None = None) -> list[str]:
 
     from cryptography.hazmat.primitives import serialization
 
-    from pbem import vault
-    from pbem.keys import KeyStore
+    from pbem.store import vault
+    from pbem.wire.keys import KeyStore
 
     data = vault.read(player.dir / "secrets" / "chain.json", lambda: passphrase)
     found = [data["secret"]] + [data[k] for k in ("private", "salt", "box") if data.get(k)]

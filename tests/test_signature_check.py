@@ -14,8 +14,8 @@ from cryptography.exceptions import InvalidSignature
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
 from hypothesis import given, settings, strategies as st
 
-from pbem import envelope
-from pbem.envelope import DOMAIN, check_signature
+from pbem.wire import envelope
+from pbem.wire.envelope import DOMAIN, check_signature
 from pbem.errors import SignatureError
 
 L = 2**252 + 27742317777372353535851937790883648493  # the order of the Ed25519 base point

@@ -13,9 +13,9 @@ import pytest
 from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from pbem import invitation
+from pbem.chain import invitation
 from pbem.errors import RefusedTurn
-from pbem.keys import small_order
+from pbem.wire.keys import small_order
 from tests.conftest import assert_refused, forge, invoke, new_player, pbem, read_envelope
 
 # --- the eight points of small order, from the curve -x^2 + y^2 = 1 + d x^2 y^2 (RFC 8032) ------

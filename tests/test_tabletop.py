@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pbem.armor import find_blocks
-from pbem.datapack import load, shipped
+from pbem.wire.armor import find_blocks
+from pbem.chain.datapack import load, shipped
 from tests.conftest import assert_refused, invoke, new_player, pbem
 
 MINI = """
@@ -248,7 +248,7 @@ def test_a_false_hidden_choice_is_cheating_at_the_end(tmp_path):
     import json
 
     from pbem_engine import match as protocol
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     (tmp_path / "pack").mkdir()
     (tmp_path / "pack" / "pack.toml").write_text(CONCEALED)

@@ -17,13 +17,13 @@ from hypothesis import strategies as st
 from pbem_engine import deck as D
 from pbem_engine import deck_table
 
-from pbem.armor import find_blocks
-from pbem.campaign import Campaign
-from pbem.datapack import check, load, shipped
-from pbem.envelope import open_block, seal
+from pbem.wire.armor import find_blocks
+from pbem.play.campaign import Campaign
+from pbem.chain.datapack import check, load, shipped
+from pbem.wire.envelope import open_block, seal
 from pbem.errors import PbemError
-from pbem.report import render
-from pbem.verify import verify_ledger
+from pbem.view.report import render
+from pbem.check.verify import verify_ledger
 from tests.test_golden import identity
 
 SMALL = """
@@ -435,7 +435,7 @@ def test_espionage_looks_at_the_other_hand_and_takes_a_card(duel):
         assert "deck messages recomputed from both sides' secrets" in summary, summary
 
     # pbem audit lists every deck message with its envelope, and the verdict
-    from pbem.audit import audit, render as render_audit
+    from pbem.check.audit import audit, render as render_audit
 
     result = audit(g.camps["blue"].ledger)
     ops = [(d["envelope"], d["side"], d["op"]) for d in result.decks]

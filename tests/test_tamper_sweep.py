@@ -14,9 +14,9 @@ import collections
 
 import pytest
 
-from pbem import history
-from pbem.armor import find_blocks
-from pbem.envelope import open_block
+from pbem.chain import history
+from pbem.wire.armor import find_blocks
+from pbem.wire.envelope import open_block
 from pbem.errors import PbemError
 from tests.conftest import Duel
 
@@ -48,7 +48,7 @@ def history_of_a_game(tmp_path_factory):
 
     d = Duel(tmp_path_factory.mktemp("sweep"), CliRunner())
     d.play_out()
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
 
     camp = Campaign.open(d.alice.dir, readonly=True)
     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from pbem.hidden import UNREAD, show
+from pbem.chain.hidden import UNREAD, show
 from tests.conftest import new_player, pbem
 
 

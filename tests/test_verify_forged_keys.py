@@ -5,7 +5,7 @@ show whether verify makes it too. Each test plants, in a copy of alice's databas
 that is validly signed and says exactly what the honest one says (same content, same hash, so
 every index column and derived row still matches): only the signer differs, or the game it
 names, or its author; the same for a timeout claim. Each fails when its check in
-``pbem.history`` is removed (see ``tools/mutate.py``).
+``pbem.chain.history`` is removed (see ``tools/mutate.py``).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pbem.armor import find_blocks
-from pbem.envelope import open_block, seal
+from pbem.wire.armor import find_blocks
+from pbem.wire.envelope import open_block, seal
 from tests.conftest import Duel, assert_no_traceback, assert_refused, db_bytes, invoke
 
 

@@ -11,8 +11,8 @@ import pytest
 
 from pbem.bench import build
 from pbem.errors import VerifyError
-from pbem.ledger import Ledger
-from pbem.verify import verify_ledger
+from pbem.store.ledger import Ledger
+from pbem.check.verify import verify_ledger
 
 
 @pytest.fixture(scope="module")
@@ -67,7 +67,7 @@ def test_the_derived_columns_are_written_as_json_dumps_writes_them() -> None:
     from hypothesis import given, settings
     from hypothesis import strategies as st
 
-    from pbem import ledger
+    from pbem.store import ledger
 
     values = st.recursive(st.none() | st.booleans() | st.integers() | st.text(),
                           lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),

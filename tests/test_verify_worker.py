@@ -1,4 +1,4 @@
-"""Signatures checked in a worker process (``pbem.signatures``): the same verdicts, in the same order.
+"""Signatures checked in a worker process (``pbem.wire.signatures``): the same verdicts, in the same order.
 
 The worker only ever spares this process a check it would pass; a bad signature, a damaged
 block, a worker that dies: each is found here as without a worker, for the same first entry.
@@ -16,12 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from pbem import envelope, signatures
-from pbem.armor import find_blocks
+from pbem.wire import envelope, signatures
+from pbem.wire.armor import find_blocks
 from pbem.bench import build
 from pbem.errors import VerifyError
-from pbem.ledger import Ledger
-from pbem.verify import verify_ledger
+from pbem.store.ledger import Ledger
+from pbem.check.verify import verify_ledger
 
 N = 600  # past signatures.MIN_ENVELOPES: the worker is used by default
 
@@ -103,7 +103,7 @@ def test_the_thread_checks_ahead_and_the_replay_never_waits_for_it(
     up on envelope #5) is checked by the replay itself, at once.  Caught up with, the thread
     stops: the replay checks every envelope after it, and each envelope is checked by one or the
     other."""
-    from pbem import history
+    from pbem.chain import history
 
     ledger = copy(campaign, tmp_path)
     by: dict[str, list[int]] = {}
@@ -192,7 +192,7 @@ def test_the_worker_holds_nothing_of_ours_and_ends_with_us(tmp_path: Path) -> No
 
     script = (
         "import json, os, signal, sys\n"
-        "from pbem import signatures\n"
+        "from pbem.wire import signatures\n"
         f"lock = os.open({str(tmp_path / 'campaign.lock')!r}, os.O_CREAT | os.O_RDWR)\n"
         "checker = signatures.Checker()\n"
         "assert list(checker.checked([(1, None)])) == [(1, False)]\n"

@@ -102,8 +102,8 @@ import pbem, pbem_engine
 for m in (pbem, pbem_engine):
     assert Path(m.__file__).resolve().is_relative_to(Path(sys.argv[1]).resolve()), m.__file__
 from pbem_engine.registry import BUILTIN_GAMES, get_game, tabletop_game
-from pbem import datapack
-from pbem.report import environment, template_dir
+from pbem.chain import datapack
+from pbem.view.report import environment, template_dir
 from importlib import resources
 games = [get_game(n).name for n in sorted(BUILTIN_GAMES) if n != "tabletop"]
 packs = datapack.shipped()

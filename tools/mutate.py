@@ -53,26 +53,26 @@ def m(name: str, path: str, old: str, new: str, *tests: str) -> Mutant:
     return Mutant(name, path, old, new, tuple(tests))
 
 
-ENV = "src/pbem/envelope.py"
+ENV = "src/pbem/wire/envelope.py"
 CAN = "engine/canonical.py"
-HIST = "src/pbem/history.py"
-LEDGER = "src/pbem/ledger.py"
-AUDIT = "src/pbem/audit.py"
+HIST = "src/pbem/chain/history.py"
+LEDGER = "src/pbem/store/ledger.py"
+AUDIT = "src/pbem/check/audit.py"
 DICE = "engine/dice.py"
-REF = "src/pbem/referee.py"
+REF = "src/pbem/chain/referee.py"
 MATCH = "engine/match.py"
-INV = "src/pbem/invitation.py"
+INV = "src/pbem/chain/invitation.py"
 ORDERS = "engine/games/tabletop/orders.py"
 COMBAT = "engine/games/gallipoli_blocks/combat.py"
 SEQ = "engine/games/gallipoli_blocks/sequence.py"
 RULES_BLOCKS = "engine/games/gallipoli_blocks/rules.py"
-KEYS = "src/pbem/keys.py"
-INGEST = "src/pbem/ingest.py"
+KEYS = "src/pbem/wire/keys.py"
+INGEST = "src/pbem/play/ingest.py"
 PRIVATE = "engine/private.py"
 BOARD_BLOCKS = "engine/games/gallipoli_blocks/board.py"
-CAMPAIGN = "src/pbem/campaign.py"
-TURNS = "src/pbem/turns.py"
-REFEREEING = "src/pbem/refereeing.py"
+CAMPAIGN = "src/pbem/play/campaign.py"
+TURNS = "src/pbem/play/turns.py"
+REFEREEING = "src/pbem/play/refereeing.py"
 DECK_TABLE = "engine/deck_table.py"
 TIGRIS_SEQ = "engine/games/blood_on_the_tigris/sequence.py"
 TIGRIS_SCENARIOS = "engine/games/blood_on_the_tigris/scenarios.py"
@@ -192,7 +192,7 @@ MUTANTS: list[Mutant] = [
     m("ledger: a stored state's column type not read for verify to compare", LEDGER,
       "cast(state as blob), typeof(state) from states", "cast(state as blob), 'text' from states",
       "tests/test_verify_in_step.py"),
-    m("armor: a non-canonical base64 body taken as written", "src/pbem/armor.py",
+    m("armor: a non-canonical base64 body taken as written", "src/pbem/wire/armor.py",
       "    return payload if binascii.b2a_base64(payload, newline=False) == body.encode(\"ascii\") else None",
       "    return payload",
       "tests/test_armor.py"),

@@ -11,14 +11,27 @@ from pathlib import Path
 
 import click
 
-from .cli_common import (CONTEXT, LazyGroup, campaign_option, encrypt_option, file_name, identity_passphrase, keystore,
-                         load_mail_config, open_campaign, secret_env, secrets_lock, show_next)
+from .commands.cli_common import (
+    CONTEXT,
+    LazyGroup,
+    campaign_option,
+    encrypt_option,
+    file_name,
+    identity_passphrase,
+    keystore,
+    load_mail_config,
+    open_campaign,
+    secret_env,
+    secrets_lock,
+    show_next,
+)
 from .errors import PbemError
 
+
 class _Root(LazyGroup):
-    LAZY = {"keys": "pbem.cli_extra:keys", "pack": "pbem.cli_extra:pack", "mail": "pbem.cli_extra:mail",
-            "new": "pbem.cli_new:new", "play": "pbem.cli_game:play", "undo": "pbem.cli_game:undo", "resend": "pbem.cli_game:resend", "status": "pbem.cli_game:status", "disclose": "pbem.cli_game:disclose", "claim-timeout": "pbem.cli_game:claim_timeout", "report": "pbem.cli_check:report", "replay": "pbem.cli_check:replay", "verify": "pbem.cli_check:verify", "rebuild": "pbem.cli_check:rebuild", "demo": "pbem.cli_check:demo", "bench": "pbem.cli_check:bench", "audit": "pbem.cli_check:audit",
-            "serve": "pbem.cli_serve:serve"}
+    LAZY = {"keys": "pbem.commands.cli_extra:keys", "pack": "pbem.commands.cli_extra:pack", "mail": "pbem.commands.cli_extra:mail",
+            "new": "pbem.commands.cli_new:new", "play": "pbem.commands.cli_game:play", "undo": "pbem.commands.cli_game:undo", "resend": "pbem.commands.cli_game:resend", "status": "pbem.commands.cli_game:status", "disclose": "pbem.commands.cli_game:disclose", "claim-timeout": "pbem.commands.cli_game:claim_timeout", "report": "pbem.commands.cli_check:report", "replay": "pbem.commands.cli_check:replay", "verify": "pbem.commands.cli_check:verify", "rebuild": "pbem.commands.cli_check:rebuild", "demo": "pbem.commands.cli_check:demo", "bench": "pbem.commands.cli_check:bench", "audit": "pbem.commands.cli_check:audit",
+            "serve": "pbem.commands.cli_serve:serve"}
 
 
 @click.group(cls=_Root, context_settings=CONTEXT)
@@ -63,7 +76,7 @@ def _read_mail(files: tuple[str, ...], given: dict[str, bytes] | None = None) ->
     """Texts from turn files, saved messages (.eml), mbox files, Maildir folders or stdin;
     and whether any of it was mail (where other games' blocks are skipped, not refused).
     ``given``: bytes already read, by name (stdin cannot be read twice)."""
-    from .mailbox_in import input_texts, texts_from_source
+    from .mailbox.mailbox_in import input_texts, texts_from_source
 
     texts: list[tuple[str, str]] = []
     mail = False
@@ -135,11 +148,10 @@ def join(ctx: click.Context, invitation: str | None, key_name: str | None, from_
         pbem join - --key bob --campaign hill60 < invitation.eml
         pbem join --from-mailbox --key bob --campaign hill60
     """
-    from .campaign import Campaign, PlayResult
-    from .history import pinned_key, read_invitation
-    from .keys import fingerprint
-
-    from . import invitation as invitation_mod
+    from .chain import invitation as invitation_mod
+    from .chain.history import pinned_key, read_invitation
+    from .play.campaign import Campaign, PlayResult
+    from .wire.keys import fingerprint
 
     if (invitation is None) == (not from_mailbox):
         raise click.UsageError("Give INVITATION (a file, a saved mail, - for stdin) or --from-mailbox, one of them.")
@@ -149,7 +161,7 @@ def join(ctx: click.Context, invitation: str | None, key_name: str | None, from_
     if key_name and not show:
         identity = keystore(ctx).load(key_name, identity_passphrase)
     if from_mailbox:
-        from .mail_join import invitation_mail
+        from .mailbox.mail_join import invitation_mail
 
         public = identity.public if identity else (keystore(ctx).public(key_name) if key_name else None)
         offer = invitation_mail(load_mail_config(ctx), secret_env("PBEM_IMAP_PASSWORD", "IMAP"), public, game_prefix)
@@ -167,7 +179,7 @@ def join(ctx: click.Context, invitation: str | None, key_name: str | None, from_
     camp, envelope = Campaign.join(campaign or Path("."), text, identity, secrets_lock(encrypt_secrets))
     creator = camp.genesis["author"]
     if sender:  # the address the invitation came from: where the join goes back
-        from .mail import address
+        from .mailbox.mail import address
 
         if not address(camp, creator):
             camp.ledger.begin()
@@ -178,7 +190,7 @@ def join(ctx: click.Context, invitation: str | None, key_name: str | None, from_
                "compare it with them by phone.")
     creator_name = (camp.genesis["body"]["referee"] if camp.refereed else camp.genesis["body"]["sides"][creator])["name"]
     path = camp.dir / "sent" / file_name(envelope)
-    from .mail import write_outbox
+    from .mailbox.mail import write_outbox
 
     for message in write_outbox(camp, PlayResult(envelope, path, [], [], []), load_mail_config(ctx).sender):
         click.echo(f"ready to send: {message} (pbem mail send)")
@@ -195,10 +207,15 @@ def _invitation(name: str, identity, data: bytes | None = None) -> tuple[str, st
     mail it came in ('' if none, or not one message).
 
     :raises PbemError: no invitation in it; several, and nothing says which is yours."""
-    from .armor import scan
-    from .envelope import open_block
-    from .history import pinned_key
-    from .mailbox_in import automatic, from_address, looks_like_mail, read_message
+    from .chain.history import pinned_key
+    from .mailbox.mailbox_in import (
+        automatic,
+        from_address,
+        looks_like_mail,
+        read_message,
+    )
+    from .wire.armor import scan
+    from .wire.envelope import open_block
 
     path = None if name == "-" or data is not None else Path(name)
     given: dict[str, bytes] = {}

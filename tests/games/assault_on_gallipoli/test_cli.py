@@ -38,9 +38,9 @@ def test_games_lists_the_module_its_scenarios_and_options(runner, home):
 def test_play_shows_the_odds_before_a_fire_and_the_report_the_tracks(game):
     """The game's own player takes both sides' turns until a side must pick a fire's target;
     then `pbem play` lists each target with the exact odds of its hits."""
-    from pbem.campaign import Campaign
-    from pbem.demo import policy
-    from pbem.keys import KeyStore
+    from pbem.play.campaign import Campaign
+    from pbem.commands.demo import policy
+    from pbem.wire.keys import KeyStore
 
     runner, alice, bob = game
     players = {"anzac": alice, "turkish": bob}
@@ -87,8 +87,8 @@ def test_a_bad_order_is_refused_and_changes_nothing(game):
 
 def play_whole(root, scenario: str, options: dict):
     """Both sides played to the end by the game's own player through real turn files."""
-    from pbem.campaign import Campaign
-    from pbem.demo import policy
+    from pbem.play.campaign import Campaign
+    from pbem.commands.demo import policy
     from tests.test_golden import identity
     from tests.test_golden_blocks import entropy
 
@@ -154,9 +154,9 @@ def test_a_players_own_data_from_a_directory_is_played_by_both_sides(tmp_path, r
     pbem(runner, "ingest", "--campaign", alice.dir, newest(bob), env=alice.env)
     for player in (alice, bob):  # Kemal starts on Baby 700 in Scenario 2
         assert "Lt Col Mustafa Kemal" in pbem(runner, "report", "--campaign", player.dir, env=player.env).output
-    from pbem.campaign import Campaign
-    from pbem.demo import policy
-    from pbem.keys import KeyStore
+    from pbem.play.campaign import Campaign
+    from pbem.commands.demo import policy
+    from pbem.wire.keys import KeyStore
 
     players = {"anzac": alice, "turkish": bob}
     keys = {s: KeyStore(p.home).load(p.name) for s, p in players.items()}

@@ -11,11 +11,11 @@ from collections import Counter
 
 import pytest
 
-from pbem.campaign import Campaign
-from pbem.demo import policy
-from pbem.hidden import public_knowledge
-from pbem.mail import write_outbox
-from pbem.report import render
+from pbem.play.campaign import Campaign
+from pbem.commands.demo import policy
+from pbem.chain.hidden import public_knowledge
+from pbem.mailbox.mail import write_outbox
+from pbem.view.report import render
 from pbem_engine.games.assault_on_gallipoli.closecombat import CARD_NAMES
 from tests.games.gallipoli_blocks.test_files_sent import decoded, mail_text
 from tests.test_golden import identity

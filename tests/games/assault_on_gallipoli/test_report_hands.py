@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from pbem.campaign import Campaign
-from pbem.demo import policy
-from pbem.mail import write_outbox
-from pbem.report import render
+from pbem.play.campaign import Campaign
+from pbem.commands.demo import policy
+from pbem.mailbox.mail import write_outbox
+from pbem.view.report import render
 from pbem_engine.games.assault_on_gallipoli import cards
 from tests.games.gallipoli_blocks.test_files_sent import mail_text
 from tests.test_golden import identity

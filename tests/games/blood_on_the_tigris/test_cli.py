@@ -150,8 +150,8 @@ def entropy(party: str):
 
 def play_whole(root, scenario: str, options: dict):
     """Both sides played to the end by the game's own player through real turn files."""
-    from pbem.campaign import Campaign
-    from pbem.demo import policy
+    from pbem.play.campaign import Campaign
+    from pbem.commands.demo import policy
     from tests.test_golden import identity
 
     alice, bob = identity("alice"), identity("bob")

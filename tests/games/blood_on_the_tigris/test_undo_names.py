@@ -1,4 +1,4 @@
-"""`pbem undo` names the order it takes back (pbem.turns.take_back shows the events the order
+"""`pbem undo` names the order it takes back (pbem.play.turns.take_back shows the events the order
 made): every movement order of Blood on the Tigris makes an event saying what moved where, or
 what it did: a move, a sail, a depot flipped, the end of the movement."""
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from pbem import datapack, mapsvg
+from pbem.chain import datapack
+
+from pbem.view import mapsvg
 from pbem_engine.core import SEP
 from pbem_engine.games.blood_on_the_tigris import GAME, charts, combat, fight, hexmap, view
 

@@ -79,7 +79,7 @@ class Table:
     def act(self, side: str, order: str) -> dict[str, Any]:
         """An order in words (or a choice number), as the CLI reads it: the action."""
         from pbem_engine.core import find_choice
-        from pbem.hidden import show_prompt
+        from pbem.chain.hidden import show_prompt
 
         prompt = GAME.prompt(self.state)
         if prompt.free:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pbem.armor import find_blocks
-from pbem.envelope import open_block
+from pbem.wire.armor import find_blocks
+from pbem.wire.envelope import open_block
 from tests.conftest import assert_refused, db_bytes, forge, invoke, new_player, pbem
 from pbem_engine.games.gallipoli_blocks import GAME
 
@@ -59,7 +59,7 @@ def test_a_bad_order_is_refused_and_changes_nothing(game, order, code, why):
 
 def _private_of(bob, actions) -> dict:
     """The private draws bob's own tool would put in a turn of ``actions`` (they must be legal)."""
-    from pbem.campaign import Campaign
+    from pbem.play.campaign import Campaign
     from pbem_engine import match as protocol
 
     camp = Campaign.open(bob.dir, readonly=True)
@@ -75,8 +75,8 @@ def _private_of(bob, actions) -> dict:
 
 def _forged(bob, alice_dir: Path, actions, private=None) -> Path:
     """A turn file bob's key signs, built by hand (a tool that skipped its own checks)."""
-    from pbem.campaign import Campaign
-    from pbem.keys import KeyStore
+    from pbem.play.campaign import Campaign
+    from pbem.wire.keys import KeyStore
     from pbem_engine.core import IllegalAction
     from tests.conftest import next_state
 

@@ -11,12 +11,12 @@ import pytest
 from pbem_engine.games.gallipoli_blocks import GAME
 from pbem_engine.games.gallipoli_blocks.cards import CARDS
 from pbem_engine.games.gallipoli_blocks.data import BLOCKS
-from pbem.armor import find_blocks
-from pbem.campaign import Campaign
-from pbem.demo import policy
-from pbem.envelope import open_block
-from pbem.hidden import public_knowledge
-from pbem.mail import write_outbox
+from pbem.wire.armor import find_blocks
+from pbem.play.campaign import Campaign
+from pbem.commands.demo import policy
+from pbem.wire.envelope import open_block
+from pbem.chain.hidden import public_knowledge
+from pbem.mailbox.mail import write_outbox
 from tests.test_golden import identity
 from tests.test_golden_blocks import entropy
 
@@ -113,7 +113,7 @@ def test_the_check_has_teeth(game):
     hidden = secret_words(states[seq], side, everything)
     assert hidden
     own_view = "\n".join(GAME.describe(states[seq]["game"]))
-    from pbem.hidden import show
+    from pbem.chain.hidden import show
 
     mine = show(own_view, everything, GAME)
     assert any(w in mine for w in hidden)

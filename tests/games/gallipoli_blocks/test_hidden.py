@@ -22,7 +22,7 @@ from pbem_engine.games.gallipoli_blocks import GAME, board, bot
 from pbem_engine.games.gallipoli_blocks.cards import table
 from pbem_engine.games.gallipoli_blocks.data import BLOCKS
 from pbem_engine.private import simulate
-from pbem.hidden import public_knowledge, show, show_prompt
+from pbem.chain.hidden import public_knowledge, show, show_prompt
 
 from .driver import GID, Table
 from .test_random_play import legal_random_chooser

@@ -1,0 +1,409 @@
+"""The less used commands (identities, data packs, e-mail), loaded only when named:
+every command pays for what ``pbem`` imports at start-up, and a cold ingest should not."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ..errors import PbemError
+from .cli_common import (
+    LazyGroup,
+    ask_passphrase,
+    campaign_option,
+    home_dir,
+    identity_passphrase,
+    keystore,
+    load_mail_config,
+    new_passphrase,
+    open_campaign,
+    secret_env,
+    show_next,
+)
+
+# --- identities -------------------------------------------------------------
+
+@click.group(cls=LazyGroup)
+def keys() -> None:
+    """Identities: Ed25519 keys that sign your turn files.
+
+    \b
+    Examples:
+        pbem keys new alice
+        pbem keys export alice > alice.pub     # send this to your opponent (or your referee)
+    """
+
+
+@keys.command("new")
+@click.argument("name")
+@click.option("--passphrase/--no-passphrase", default=False,
+              help="Encrypt the private key with a passphrase (PBEM_PASSPHRASE, or asked twice on a terminal).")
+@click.pass_context
+def keys_new(ctx: click.Context, name: str, passphrase: bool) -> None:
+    """Make a new identity NAME and print its fingerprint.
+
+    \b
+    Example:
+        pbem keys new alice
+        pbem keys export alice > alice.pub     # send this to your opponent
+    """
+    secret = new_passphrase("Passphrase", f"identity '{name}'") if passphrase else None
+    identity = keystore(ctx).create(name, secret)
+    click.echo(f"identity {name}: fingerprint {identity.fingerprint}")
+    click.echo(f"Send the public key to your opponent, or to the referee in a refereed game: "
+               f"pbem keys export {name} > {name}.pub")
+    click.echo("Compare fingerprints by phone or in person: e-mail proves nothing.")
+
+
+def _ssh_passphrase(path: str) -> bytes | None:
+    """The passphrase of an OpenSSH key file: PBEM_PASSPHRASE, else asked on a terminal, else None."""
+    return ask_passphrase(f"Passphrase of {path}")
+
+
+@keys.command("import", short_help="Use an existing OpenSSH ed25519 private key as identity NAME.")
+@click.argument("name")
+@click.argument("ssh_key", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.pass_context
+def keys_import(ctx: click.Context, name: str, ssh_key: Path) -> None:
+    """Use an existing OpenSSH ed25519 private key (e.g. ~/.ssh/id_ed25519) as identity NAME.
+
+    A key protected by a passphrase needs it: PBEM_PASSPHRASE, or asked on a
+    terminal.  The identity is then kept encrypted with the same passphrase.
+
+    \b
+    Example:
+        pbem keys import alice ~/.ssh/id_ed25519
+    """
+    store = keystore(ctx)
+    identity = store.import_openssh(name, ssh_key, _ssh_passphrase)
+    click.echo(f"identity {name}: fingerprint {identity.fingerprint} (from {ssh_key})")
+    if b"ENCRYPTED" in (store.dir / f"{name}.key").read_bytes():
+        click.echo("It is kept encrypted with the same passphrase.")
+
+
+@keys.command("list")
+@click.pass_context
+def keys_list(ctx: click.Context) -> None:
+    """List your identities and their fingerprints.
+
+    \b
+    Example:
+        pbem keys list
+    """
+    from ..wire.keys import fingerprint
+
+    store = keystore(ctx)
+    names = store.names()
+    if not names:
+        click.echo(f"no identities in {store.dir}; make one with 'pbem keys new NAME'")
+    for name in names:
+        click.echo(f"{name}\t{fingerprint(store.public(name))}")
+
+
+@keys.command("show")
+@click.argument("name")
+@click.pass_context
+def keys_show(ctx: click.Context, name: str) -> None:
+    """Show identity NAME: fingerprint, public key, file.
+
+    \b
+    Example:
+        pbem keys show alice
+    """
+    from ..wire.keys import fingerprint
+
+    store = keystore(ctx)
+    public = store.public(name)
+    click.echo(f"name:        {name}\nfingerprint: {fingerprint(public)}\npublic key:  {store.public_line(name).strip()}")
+    click.echo(f"private key: {store.dir / (name + '.key')}")
+
+
+@keys.command("export")
+@click.argument("name")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), help="Write to a file instead of stdout.")
+@click.pass_context
+def keys_export(ctx: click.Context, name: str, output: Path | None) -> None:
+    """Print the public key of NAME (an OpenSSH line) to send to opponents.
+
+    \b
+    Examples:
+        pbem keys export alice > alice.pub
+        pbem keys export alice -o alice.pub
+    """
+    line = keystore(ctx).public_line(name)
+    if output:
+        output.write_text(line)
+        click.echo(f"wrote {output}", err=True)
+    else:
+        click.echo(line, nl=False)
+
+
+# --- data packs -------------------------------------------------------------------------
+
+@click.group(cls=LazyGroup)
+def pack() -> None:
+    """Data packs: what a rulebook gives about its game (docs/packs.md).
+
+    \b
+    Examples:
+        pbem pack list
+        pbem pack check gallipoli-blocks
+    """
+
+
+@pack.command("list")
+def pack_list() -> None:
+    """The packs shipped with pbem, with what each reconstructed (provisional) data.
+
+    \b
+    Example:
+      pbem pack list
+    """
+    from ..chain.datapack import load, provisional_notes, shipped
+
+    for name, path in shipped().items():
+        pack = load(path)
+        head = pack["pack"]
+        click.echo(f"{name}\t{head.get('title', '')} ({', '.join(head.get('sides', []))})")
+        notes = provisional_notes(pack)
+        if notes:
+            click.echo(f"  provisional: {len(notes)} note{'s' if len(notes) != 1 else ''} on what its rulebook "
+                       f"lacks and what was reconstructed (shown in reports; pack.toml gives the sources)")
+
+
+@pack.command("template")
+@click.argument("module")
+@click.argument("directory", type=click.Path(file_okay=False, path_type=Path))
+def pack_template(module: str, directory: Path) -> None:
+    """Write a rules module's own provisional data (map, counters, scenarios, fire modifiers) to
+    DIRECTORY, one TOML file a part, for you to put your copy's values in; then play with them:
+    'pbem new MODULE --pack DIRECTORY ...'.  Never overwrites a file.
+
+    \b
+    Example:
+        pbem pack template assault-on-gallipoli my-aog
+    """
+    from ..chain.gamedata import write_template
+
+    for path in write_template(module, directory):
+        click.echo(f"wrote {path}")
+    click.echo(f"Edit them (delete a part to keep ours), check with 'pbem pack check --game {module} {directory}'.")
+
+
+@pack.command("check")
+@click.argument("pack_dir", metavar="DIR_OR_NAME")
+@click.option("--game", "module", metavar="MODULE",
+              help="Check DIR as your own data for this rules module (pbem pack template), not as a pack.")
+def pack_check(pack_dir: str, module: str | None) -> None:
+    """Validate a pack and list every problem at once (exit 1 if there is any).
+
+    \b
+    Example:
+        pbem pack check gallipoli-blocks
+        pbem pack check ~/my-packs/assault-on-gallipoli
+        pbem pack check --game assault-on-gallipoli my-aog
+    """
+    from ..chain.datapack import check, find, load, provisional_notes
+
+    if module:
+        from ..chain.gamedata import game_of, read
+
+        data = read(module, Path(pack_dir))
+        ours = [p for p in game_of(module).data_template() if p not in data]
+        click.echo(f"OK: {pack_dir}: your {', '.join(data)} for {module}"
+                   + (f"; {', '.join(ours)} stay ours, provisional" if ours else ""))
+        return
+
+    path = find(pack_dir)
+    data = load(path)
+    problems = check(data)
+    for problem in problems:
+        click.echo(f"  {problem}")
+    if problems:
+        raise PbemError(f"{len(problems)} problem(s) in the pack", str(path), code="bad-pack")
+    kinds = {k: len(data.get(k, [])) for k in ("location", "piece", "deck", "card", "scenario")}
+    click.echo(f"OK: {path}: " + ", ".join(f"{n} {k}s" for k, n in kinds.items()))
+    for note in provisional_notes(data):
+        click.echo(f"  PROVISIONAL: {note}")
+
+
+# --- e-mail -------------------------------------------------------------------------
+
+@click.group(cls=LazyGroup)
+def mail() -> None:
+    """E-mail: server settings, addresses, sending the outbox, reading a mailbox.
+
+    \b
+    Examples:
+        pbem mail config --smtp smtp.example.org:587 --smtp-user alice --from alice@example.org
+        pbem mail address ottoman bob@example.org --campaign hill60
+        pbem mail fetch --campaign hill60
+        pbem mail send --campaign hill60
+    """
+
+
+def _server(text: str | None, security: str | None, user: str | None, old, cafile: str | None = None):
+    from ..mailbox.mail import Server
+
+    if text is None:
+        if old is None or (security is None and user is None and cafile is None):
+            return old
+        return Server(old.host, old.port, security or old.security, old.user if user is None else user,
+                      old.cafile if cafile is None else cafile)
+    host, sep, port = text.rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise click.BadParameter(f"'{text}' is not HOST:PORT")
+    return Server(host, int(port), security or (old.security if old else "starttls"),
+                  user if user is not None else (old.user if old else ""),
+                  cafile if cafile is not None else (old.cafile if old else ""))
+
+
+@mail.command("config")
+@click.option("--smtp", metavar="HOST:PORT", help="Outgoing server.")
+@click.option("--smtp-security", type=click.Choice(["ssl", "starttls", "none"]))
+@click.option("--smtp-user")
+@click.option("--smtp-cafile", type=click.Path(exists=True, dir_okay=False), help="Also trust this CA (PEM).")
+@click.option("--imap", metavar="HOST:PORT", help="Incoming server.")
+@click.option("--imap-security", type=click.Choice(["ssl", "starttls", "none"]))
+@click.option("--imap-user")
+@click.option("--imap-cafile", type=click.Path(exists=True, dir_okay=False), help="Also trust this CA (PEM).")
+@click.option("--from", "sender", help="Your address, as the From of what pbem sends.")
+@click.option("--folder", help="IMAP folder to read (default INBOX).")
+@click.pass_context
+def mail_config(ctx: click.Context, smtp, smtp_security, smtp_user, smtp_cafile, imap, imap_security, imap_user,
+                imap_cafile, sender, folder):
+    """Set (or show) the mail servers.  Passwords are never stored: they come from
+    PBEM_SMTP_PASSWORD / PBEM_IMAP_PASSWORD or a prompt.
+
+    \b
+    Example:
+        pbem mail config --smtp smtp.example.org:587 --smtp-user alice --from alice@example.org \\
+                         --imap imap.example.org:993 --imap-security ssl --imap-user alice
+    """
+    from ..mailbox.mail import save_config
+    from ..wire.keys import default_home
+
+    config = load_mail_config(ctx)
+    changed = any(v is not None for v in (smtp, smtp_security, smtp_user, smtp_cafile, imap, imap_security,
+                                          imap_user, imap_cafile, sender, folder))
+    if changed:
+        config.smtp = _server(smtp, smtp_security, smtp_user, config.smtp, smtp_cafile)
+        config.imap = _server(imap, imap_security, imap_user, config.imap, imap_cafile)
+        config.sender = config.sender if sender is None else sender
+        config.folder = config.folder if folder is None else folder
+        click.echo(f"wrote {save_config(home_dir(ctx) or default_home(), config)}")
+    for kind, server in (("smtp", config.smtp), ("imap", config.imap)):
+        click.echo(f"{kind}: " + (f"{server.host}:{server.port} {server.security} user {server.user or '-'}"
+                                  if server else "not set"))
+    click.echo(f"from: {config.sender or '-'}   folder: {config.folder}")
+
+
+@mail.command("address")
+@click.argument("side")
+@click.argument("address")
+@campaign_option
+def mail_address(side: str, address: str, campaign: Path | None) -> None:
+    """Record the e-mail ADDRESS of SIDE (a side, 'referee', or your own) in this campaign.
+
+    \b
+    Example:
+        pbem mail address ottoman bob@example.org --campaign hill60
+    """
+    from ..mailbox.mail import set_address
+
+    camp = open_campaign(campaign)
+    set_address(camp, side, address)
+    click.echo(f"{side}: {address}")
+
+
+@mail.command("send")
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@campaign_option
+@click.pass_context
+def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None) -> None:
+    """Send FILES (default: every message waiting in the campaign's outbox/) by SMTP, now.
+
+    Each message goes on its own: one the server refuses for good is set aside in
+    outbox/failed/ with its reason, one refused for now stays in the outbox, and
+    neither stops the others.  FILES may be messages of the outbox (or of
+    outbox/failed/, to try one again), a message from elsewhere (copied into the
+    outbox, never moved), or a turn file of yours (its mail is written, then sent).
+
+    \b
+    Examples:
+        pbem mail send --campaign hill60      # everything in hill60/outbox/
+        pbem mail send --campaign ref60 ref60/sent/3f2a9c1e-0000-referee-genesis.pbem
+    """
+    from ..mailbox.mail_send import send, set_aside_outbox
+
+    camp = open_campaign(campaign)
+    config = load_mail_config(ctx)
+    password = secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user else None
+    result = send(camp, config, password, list(files) or None)
+    for line, _ in result.lines():
+        click.echo(line)
+    if not (result.sent or result.waiting or result.set_aside or result.error):
+        click.echo("nothing to send")
+    earlier = [p for p in set_aside_outbox(camp) if p not in {q for q, _ in result.set_aside}]
+    if earlier and not files:
+        click.echo(f"{len(earlier)} message(s) set aside earlier in {camp.dir / 'outbox' / 'failed'} (the reason "
+                   "beside each); give one to pbem mail send to try it again")
+    problem = result.problem()
+    if problem is not None:
+        raise problem
+
+
+@mail.command("fetch")
+@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), help="Read this Maildir instead of IMAP.")
+@campaign_option
+@click.pass_context
+def mail_fetch(ctx: click.Context, maildir: Path | None, campaign: Path | None) -> None:
+    """Ingest the new messages of the IMAP folder or a Maildir, each on its own; one line
+    says what each message was and what was done with it (refused ones on stderr).
+
+    \b
+    Example:
+        pbem mail fetch --campaign hill60
+    """
+    from ..mailbox.mail_fetch import fetch
+
+    camp = open_campaign(campaign)
+    result = fetch(camp, load_mail_config(ctx), None if maildir else secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
+    for line, err in result.lines():
+        click.echo(line, err=err)
+    show_next(camp)
+
+
+@mail.command("run")
+@click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), help="Read this Maildir instead of IMAP.")
+@campaign_option
+@click.pass_context
+def mail_run(ctx: click.Context, maildir: Path | None, campaign: Path | None) -> None:
+    """Referee: read new mail, adjudicate, send each player its own file, answer what could not be used.
+
+    Safe to run again and again (e.g. from cron): nothing is processed twice.  It
+    answers only its own game's mail from its players' addresses, never an automatic
+    message (auto-replies, bounces, lists).  A message the server will not take is
+    tried again later or set aside in outbox/failed/: it never stops the others.
+    Each run ends with one line: what it read, accepted, adjudicated, sent and left
+    waiting; it exits 1 if reading or sending failed (after doing the rest).
+
+    \b
+    Example:
+        pbem mail run --campaign ref60
+    """
+    from ..mailbox.mail_run import run
+
+    camp = open_campaign(campaign)
+    if not camp.refereed or camp.side != "referee":
+        raise PbemError("pbem mail run is for the referee of a referee game", "players use pbem mail fetch",
+                        code="not-referee")
+    config = load_mail_config(ctx)
+    identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
+    result = run(camp, identity, config, secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user
+                 else None, None if maildir else secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
+    for line, err in result.lines():
+        click.echo(line, err=err)
+    if result.error is not None:
+        raise result.error

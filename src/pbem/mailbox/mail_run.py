@@ -1,0 +1,112 @@
+"""A referee's unattended mailbox: read, adjudicate, send, and say what was done (see ``run``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..errors import PbemError
+from .mail import MailConfig, address, bare_address, write_outbox
+from .mail_fetch import Fetched, fetch
+from .mail_notes import Answering, Note
+from .mail_send import Sending, pending_outbox, send
+
+# --- a referee's unattended mailbox ---------------------------------------------------------
+
+@dataclass
+class RunResult:
+    fetched: Fetched
+    adjudicated: list[int] = field(default_factory=list)
+    disclosed: int | None = None
+    sending: Sending = field(default_factory=Sending)
+    errors: list[PbemError] = field(default_factory=list)  # reading or sending failed: the rest was done
+
+    @property
+    def sent(self) -> list[Path]:
+        return [p for p, _ in self.sending.sent]
+
+    @property
+    def replies(self) -> list[Note]:
+        return [n for n in self.fetched.notes if n.answer == "answered"]
+
+    @property
+    def error(self) -> PbemError | None:
+        return self.errors[0] if self.errors else None
+
+    def lines(self) -> list[tuple[str, bool]]:
+        """What ``pbem mail run`` says: one line per message, what it adjudicated and sent, and
+        a last line that counts it all (line, on stderr)."""
+        out = [(line, err and line.startswith("BOUNCE")) for line, err in self.fetched.message_lines()]
+        out += [(f"adjudicated #{seq}", False) for seq in self.adjudicated]
+        if self.disclosed is not None:
+            out.append((f"disclosed the game: turn file #{self.disclosed} goes to every player", False))
+        out += self.sending.lines()
+        parts = [self.fetched.summary()]
+        done = []
+        if self.adjudicated:
+            done.append("adjudicated " + ", ".join(f"#{s}" for s in self.adjudicated))
+        if self.disclosed is not None:
+            done.append(f"disclosed (#{self.disclosed})")
+        if self.sending.sent:
+            done.append(f"{len(self.sending.sent)} sent")
+        if self.sending.waiting:
+            done.append(f"{len(self.sending.waiting)} waiting in the outbox")
+        if self.sending.set_aside:
+            done.append(f"{len(self.sending.set_aside)} set aside")
+        out.append(("; ".join(parts + done), False))
+        out += [(f"also: {e.code}: {e}" + (f" ({e.detail})" if e.detail else ""), True) for e in self.errors[1:]]
+        return out
+
+
+def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_password: str | None,
+        maildir: Path | None = None) -> RunResult:
+    """A referee's mailbox, once: read new mail, adjudicate every time it is the referee's
+    turn, send each player its file, answer what could not be used.  Safe to repeat (e.g. from
+    cron).  Reading that fails does not stop the sending of what waits, nor the other way round;
+    ``RunResult.errors`` holds what failed."""
+    own = {a.lower() for a in (bare_address(config.sender), bare_address(address(campaign, "referee"))) if a}
+    answering = Answering(config.sender, own)
+    try:
+        fetched = fetch(campaign, config, imap_password, maildir, answering)
+    except PbemError as e:
+        if e.code in ("busy", "locked", "no-secrets"):
+            raise
+        where = str(maildir) if maildir else (f"{config.folder} at {config.imap.host}" if config.imap else "the mailbox")
+        fetched = Fetched(mailbox=where, failed=True)
+        result = RunResult(fetched, errors=[e])
+    else:
+        result = RunResult(fetched)
+    campaign.mail_outbox = True  # what it signs owes its mail: the next command writes it if this one is killed
+    for _ in range(1000):
+        waiting = campaign.waiting()
+        if waiting is None or waiting["side"] != campaign.side:
+            break
+        try:
+            played = campaign.play(identity, [], None)
+        except PbemError as e:  # e.g. the secrets locked: what was read stays read, what waits is sent
+            result.errors.append(e)
+            break
+        if played.envelope is None:
+            break
+        if "disclose" in played.envelope.content["body"]:
+            result.disclosed = played.envelope.seq
+        else:
+            result.adjudicated.append(played.envelope.seq)
+        write_outbox(campaign, played, config.sender, automatic=True)
+        campaign.exported(played.envelope)
+    if pending_outbox(campaign):
+        if config.smtp is None:
+            result.errors.append(PbemError("no SMTP server configured", "the outbox waits: pbem mail config --smtp "
+                                           "HOST:PORT ...", code="no-config"))
+            result.sending.waiting = [(p, "no SMTP server configured") for p in pending_outbox(campaign)]
+        else:
+            try:
+                result.sending = send(campaign, config, smtp_password, due_only=True)
+            except PbemError as e:  # e.g. no password: everything waits
+                result.errors.append(e)
+                result.sending.waiting = [(p, f"not sent: {e.code}: {e}") for p in pending_outbox(campaign)]
+            else:
+                problem = result.sending.problem()
+                if problem is not None:
+                    result.errors.append(problem)
+    return result

@@ -1,0 +1,157 @@
+"""Ingest: checking turn files from the other sides and storing them in a campaign, all or
+nothing (``Campaign.ingest``).  Every envelope is checked against the history before it
+(``pbem.chain.history.apply``); a second, different envelope for a number, or one that proves a cheat,
+is kept in evidence/; timeout claims and views (a referee's, or a player's join) are checked
+beside the chain."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from ..chain import history
+from ..errors import PbemError, RefusedTurn
+from ..store.files import atomic_write
+from ..store.lock import crash_point
+from ..wire.armor import find_blocks
+from ..wire.envelope import Envelope, open_block
+
+if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
+    from .campaign import Campaign
+
+
+class IngestResult:
+    """What an ingest accepted, skipped (with why) and recorded beside the chain."""
+
+    def __init__(self) -> None:
+        self.accepted: list[Envelope] = []
+        self.skipped: list[tuple[Envelope, str]] = []
+        self.claims: list[Envelope] = []
+
+
+def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: bool = False) -> IngestResult:
+    """Check and store every envelope in ``texts`` ((source, text) pairs), all or nothing.
+
+    :raises PbemError: the first problem; nothing is stored.
+    """
+    found: list[Envelope] = []
+    for source, text in texts:
+        try:
+            blocks = find_blocks(text)
+            if not blocks:
+                raise RefusedTurn("no turn file found", "it holds no '-----BEGIN PBEM TURN-----' block", code="no-turn-file")
+            found += [open_block(b) for b in blocks]
+        except PbemError as e:
+            e.detail = f"{source}: {e.detail}" if e.detail else source
+            raise
+    genesis = campaign.genesis
+    result = IngestResult()
+    head = campaign.ledger.head()
+    assert head is not None
+    match: dict[str, Any] | None = None
+    todo: list[history.Applied] = []
+    batch: dict[int, Envelope] = {}
+    claims = [e for e in found if e.kind == "claim"]
+    beside = ("claim", "view", "join") if campaign.refereed else ("claim", "view")  # documents beside the chain
+    views = [e for e in found if e.kind in beside and e.kind != "claim"]
+    build = campaign.replay_secrets()
+    if skip_other_games:  # a mailbox holds other games' mail too: report it, do not refuse
+        for env in [e for e in found if e.game != genesis["game"]]:
+            result.skipped.append((env, f"another game ({env.game[:8]})"))
+        found = [e for e in found if e.game == genesis["game"]]
+        views = [e for e in views if e.game == genesis["game"]]
+        claims = [e for e in claims if e.game == genesis["game"]]
+    if views and not campaign.refereed:  # a referee's kind of file: here no one may sign one
+        raise RefusedTurn("a view is for a refereed game", f"{views[0].kind} #{views[0].seq} from {views[0].author}: "
+                          "this game has no referee", code="bad-kind")
+    for env in sorted((e for e in found if e.kind not in beside), key=lambda e: e.seq):
+        if env.game != genesis["game"]:
+            raise RefusedTurn("turn file of another game", f"envelope #{env.seq} from {env.author} belongs to game "
+                              f"{env.game}, this campaign is {genesis['game']}", code="wrong-game")
+        pinned = history.pinned_key(genesis, env.author)
+        if pinned is None:
+            raise RefusedTurn("unknown author", f"envelope #{env.seq}: '{env.author}' is not a side of this game",
+                              code="unknown-author")
+        if pinned != env.public:
+            raise RefusedTurn("signed by the wrong key", f"envelope #{env.seq} claims to be from {env.author} "
+                              "but is not signed by the key pinned for that side at genesis", code="wrong-key")
+        earlier = batch.get(env.seq)
+        if earlier is not None:  # the same number twice in this input (e.g. a quoted copy)
+            if earlier.hash == env.hash:
+                result.skipped.append((env, "repeated in this input"))
+                continue
+            _conflict(campaign, env, earlier.hash, earlier.author)
+        if env.seq <= head[0] and not earlier:
+            stored = campaign.ledger.envelope_index(env.seq)
+            if stored and stored[0] == env.hash:
+                result.skipped.append((env, "already ingested"))
+                continue
+            if stored:
+                _conflict(campaign, env, *stored)
+        if match is None:
+            match = campaign.match()
+        try:
+            applied = history.apply(env, genesis, match, head, build)
+        except RefusedTurn as e:
+            if e.code == "cheating":  # signed by its author's pinned key: keep it, it proves the cheat
+                e.detail = f"{e.detail}; the envelope is kept as evidence in {_evidence(campaign, env)}"
+            raise
+        todo.append(applied)
+        batch[env.seq] = env
+        match, head = applied.match, (env.seq, env.hash)
+        result.accepted.append(env)
+    _check_claims(campaign, claims, todo, result)
+    opened_views = []
+    if views or (campaign.refereed and todo):  # a player's view must come with the referee's envelope
+        from .refereeing import check_views
+
+        opened_views = check_views(campaign, views, todo, result)
+    if todo or result.claims or opened_views:
+        owed = [("received", a.envelope) for a in todo] + [("received", c) for c in result.claims]
+        campaign.store(todo, result.claims, opened_views, owed=owed)
+        crash_point("ingest:stored")
+        for n, (folder, env) in enumerate(owed):
+            campaign.archive(folder, env)
+            if n == 0:
+                crash_point("ingest:received")
+    return result
+
+
+def _check_claims(campaign: Campaign, claims: list[Envelope], todo: list[history.Applied],
+                  result: IngestResult) -> None:
+    known = {h for h, *_ in campaign.ledger.claims()}
+    new = {a.envelope.seq: (a.envelope.hash, a.state_hash, a.match) for a in todo}
+    for claim in claims:
+        if claim.hash in known:
+            result.skipped.append((claim, "timeout claim already recorded"))
+            continue
+        seq = claim.seq
+        if seq in new:
+            stored, state, match = (new[seq][0], claim.author), new[seq][1], new[seq][2]
+        else:
+            stored = campaign.ledger.envelope_index(seq)
+            state = campaign.ledger.state_hash_at(seq)
+            match = campaign.ledger.state(seq)[1] if stored is not None and state is not None else None
+        history.check_claim(claim, campaign.genesis, stored, state, match)
+        known.add(claim.hash)
+        result.claims.append(claim)
+
+
+def _conflict(campaign: Campaign, env: Envelope, stored_hash: str, stored_author: str) -> None:
+    """A validly signed envelope for a number that already holds a different one."""
+    if stored_author != env.author:
+        raise RefusedTurn("conflicting envelope", f"#{env.seq} from {env.author} conflicts with the stored "
+                          f"#{env.seq}, which is {stored_author}'s", code="conflict")
+    path = _evidence(campaign, env)
+    raise RefusedTurn("a second, different envelope for the same sequence number",
+                      f"{env.author} signed two different envelopes #{env.seq}; the second is kept as evidence "
+                      f"in {path} and was not accepted", code="equivocation")
+
+
+def _evidence(campaign: Campaign, env: Envelope) -> Path:
+    folder = campaign.dir / "evidence"
+    folder.mkdir(exist_ok=True)
+    path = folder / f"{env.seq:04d}-{env.author}-{env.hash[:12]}.pbem"
+    if not path.exists():
+        atomic_write(path, env.raw)
+    return path

@@ -1,0 +1,241 @@
+"""Our own turn: the decision as our tool shows it, choosing actions, and signing them.
+
+Kept out of ``campaign.py`` (which every ``pbem ingest`` loads) because only ``pbem play``
+and the demo need it.  The prompt a player sees is the game's public prompt with our own
+hidden items named (``hidden.show_prompt``) and, for games that can tell, the uses our
+hidden items rule out left out (``game.playable``); its numbers are what ``pbem play N`` takes.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+from typing import TYPE_CHECKING, Any
+
+from pbem_engine import match as protocol
+from pbem_engine.core import IllegalAction, Prompt, find_choice
+
+from ..errors import PbemError
+from ..store.lock import crash_point
+from ..wire.keys import Identity
+from .plays import Ask, PlayResult, free_order
+
+if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
+    from .campaign import Campaign
+
+
+def shown(camp: Campaign, match: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
+    """The prompt as our tool shows it: our own hidden items by name, and the game's display
+    hook (what our hidden items rule out is not offered; the odds of each roll)."""
+    game = camp.game
+    if "private" in match:
+        from ..chain.hidden import show_prompt
+
+        prompt = show_prompt(prompt, known, game)
+    if hasattr(game, "playable"):
+        prompt = game.playable(match["game"], prompt, known)
+    return prompt
+
+
+def _draft(camp: Campaign, reveal: str) -> list[dict[str, Any]]:
+    """The draft, if the game still takes it: a draft the rules refuse (edited by hand, or
+    hostile) is ignored with a warning, like a damaged one."""
+    actions = camp.draft() or []
+    if actions:
+        try:
+            camp.preview(actions, reveal)
+        except Exception as e:  # whatever the engine says of actions we did not choose
+            camp.draft_is_damaged(f"the rules refuse it: {str(e)[:200] or type(e).__name__}")
+            return []
+    return actions
+
+
+def shown_prompt(camp: Campaign) -> Prompt:
+    """The decision as ``play`` offers it: after our draft, our own hidden items by name."""
+    match = camp.match()
+    actions = _draft(camp, camp.next_link())
+    if actions or match["pending"]:  # a roll waiting for our reveal is resolved first, as play does
+        match, _, _ = camp.preview(actions, camp.next_link())
+    known = camp.knowledge(match) if "private" in match else {}
+    return shown(camp, match, camp.game.prompt(match["game"]), known)
+
+
+def shuffle_order(camp: Campaign, action: dict[str, Any], index: int) -> dict[str, Any]:
+    """Lists of items hidden together (blocks entering concealed) go out in an order only we
+    know: their tokens' order must not tell which is which.  The order is keyed by our private
+    secret, so our own tool reproduces it (drafts, golden games)."""
+    hidden = camp.private_secret()
+    if not hidden:
+        return action
+    from ..chain.hidden import shuffle_hidden
+
+    head_seq = camp.ledger.head()[0]  # type: ignore[index]
+    return shuffle_hidden(action, hmac.digest(bytes.fromhex(hidden), b"pbem/v1/order\0" + json.dumps(
+        [head_seq, index]).encode(), "sha256"))
+
+
+def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None = None) -> PlayResult:
+    """Our turn in a two-player game: choose actions (from ``orders``, then ``ask``) until the
+    decision passes, then sign; or keep a draft when orders run out while the decision is ours.
+
+    :raises PbemError: not our turn, an order that is not a legal choice."""
+    game, side = camp.game, camp.side
+    waiting = camp.check_turn(identity)
+    reveal = camp.next_link()
+    if waiting["why"] == "secret":  # the game is over: open every hidden draw to the opponent
+        body = {"reveal": reveal, "actions": [], **_secret_fields(camp)}
+        try:
+            envelope = camp.sign_turn(identity, body)
+        except protocol.ProtocolError as e:  # the end-of-game check of the shared decks names a cheat
+            raise PbemError("the end-of-game check failed", str(e), code=e.code) from None
+        crash_point("play:stored")
+        path = camp.archive("sent", envelope)
+        crash_point("play:sent")
+        return PlayResult(envelope, path, [], [], [])
+    actions = _draft(camp, reveal)
+    queue = list(orders)
+    listed: list | None = None
+    unused: list[str] = []
+    refusal: str | None = None
+    while True:
+        try:
+            match, events, rolls = camp.preview(actions, reveal)
+        except (IllegalAction, protocol.ProtocolError) as e:
+            raise PbemError("cannot play this", str(e), code="illegal-action") from None
+        prompt = game.prompt(match["game"])
+        known: dict[str, str] = {}
+        if "private" in match:  # show our own hidden items by name; no one else's
+            from ..chain.hidden import show, unread
+
+            known = camp.knowledge(match)
+            pending = unread(match, side, known)
+            events = [dict(e, text=show(e["text"], known, game, pending)) for e in events]
+        deck_wait = not queue and camp.waits_for_deck(match)  # our draw or shuffle waits for the other's file
+        if match["pending"] or prompt.side != side or deck_wait:
+            if queue and len(queue) == len(orders):  # nothing to decide at all (a reveal only): say so
+                unused = list(queue)
+                queue = []
+            if queue:  # orders past the point where this turn file is signed: refuse, sign nothing
+                why = ("a roll waits for your opponent's reveal" if match["pending"]
+                       else "your draw or shuffle waits for your opponent's deck file" if deck_wait
+                       else f"the next decision is {prompt.side}'s" if prompt.side else "the game ends")
+                raise PbemError(f"{len(queue)} order(s) come after this turn file is signed",
+                                f"'{queue[0]}' would follow the point where {why}; nothing was signed. Give the orders "
+                                f"up to there now, the rest in your next turn", code="too-many-orders")
+            break
+        prompt = shown(camp, match, prompt, known)
+        camp.situation = (match["game"], known)  # what a simulated player may see
+        if listed is None:  # the list a player saw ('pbem play' without orders): numbers refer to it
+            listed = list(prompt.choices)
+        given = bool(queue)
+        order = queue.pop(0) if queue else (ask(prompt, events, rolls, refusal) if ask else None)
+        refusal = None
+        if given and order is not None and order.strip().isdigit() and prompt.choices != tuple(listed):
+            order = _as_listed(order.strip(), listed, prompt)
+        if order is None:
+            camp.save_draft(actions)
+            return PlayResult(None, None, events, rolls, actions)
+        if order.strip().lower() in ("undo", "take back"):
+            if actions:
+                actions.pop()
+            continue
+        try:
+            if prompt.free and hasattr(game, "parse_order"):  # free play: orders in the game's words
+                action = free_order(game, match["game"], side, prompt, order, known)
+                actions.append(shuffle_order(camp, action, len(actions)))
+            else:
+                actions.append(find_choice(prompt, order).action)
+        except IllegalAction as e:
+            if queue or not ask:
+                raise PbemError(f"'{order}' is not a legal order", str(e), code="illegal-order") from None
+            refusal = str(e)
+    body: dict[str, Any] = {"reveal": reveal, "actions": actions}
+    if _ends_owing_our_secret(game, match, side) and not protocol.has_hidden(actions):
+        # open our hidden draws in this file, not one more (unless it hides something itself: the
+        # opening of what it hides is known only once it is signed, so that goes in the next file)
+        body.update(_secret_fields(camp))
+    try:
+        envelope = camp.sign_turn(identity, body)
+    except protocol.ProtocolError as e:
+        if "private_secret" not in body:
+            raise
+        raise PbemError("the end-of-game check failed", str(e), code=e.code) from None
+    crash_point("play:stored")
+    camp.save_draft([])  # after the turn is stored: a kill between leaves a draft of an older head, ignored
+    path = camp.archive("sent", envelope)
+    crash_point("play:sent")
+    result = PlayResult(envelope, path, events, rolls, actions)
+    result.unused = unused
+    return result
+
+
+def _secret_fields(camp: Campaign) -> dict[str, Any]:
+    fields: dict[str, Any] = {"private_secret": camp.private_secret()}
+    chosen = camp.chosen_items()
+    if chosen:  # the items we hid by choice, opened at last
+        fields["private_chosen"] = chosen
+    return fields
+
+
+def _ends_owing_our_secret(game: Any, match: dict[str, Any], side: str) -> bool:
+    """Our orders end the game and we shall owe our private secret: it may go with them (once the
+    game is decided nothing is left to hide), saving the file that would carry only it."""
+    record = match.get("private", {}).get(side)
+    if record is None or record["secret"] is not None or match["pending"] or game.outcome(match["game"]) is None:
+        return False
+    return bool(record["log"]) or any(r["log"] for r in match.get("decks", {}).values())
+
+
+def _as_listed(number: str, listed: list, prompt: Prompt) -> str:
+    """Choice ``number`` of the list as first shown, as a choice of the prompt now (several
+    numbers in one command all refer to that list, not to a list re-counted after each)."""
+    n = int(number)
+    if not 1 <= n <= len(listed):
+        raise PbemError(f"there is no choice {n}", f"the list shown had {len(listed)} choices", code="illegal-order")
+    wanted = listed[n - 1]
+    for i, choice in enumerate(prompt.choices, 1):
+        if choice.action == wanted.action:
+            return str(i)
+    raise PbemError(f"choice {n} is no longer offered", f"'{wanted.label}' was number {n} in the list shown; after "
+                    "your earlier orders it is not a legal choice (give later orders in words)", code="illegal-order")
+
+
+def take_back(camp: Campaign) -> str | None:
+    """Drop the last drafted action; what it did, in the words ``play`` showed when it was drafted
+    (our own hidden items by name), or None when there is no draft."""
+    actions = _draft(camp, camp.next_link())
+    if not actions:
+        return None
+    reveal = camp.next_link()
+    try:
+        before = len(camp.preview(actions[:-1], reveal)[1])
+        match, events, _ = camp.preview(actions, reveal)
+        known = camp.knowledge(match) if "private" in match else {}
+        from ..chain.hidden import show
+
+        words = "; ".join(show(e["text"], known, camp.game) for e in events[before:])
+    except (IllegalAction, protocol.ProtocolError):
+        words = ""
+    camp.take_back()
+    return words or "your last drafted order"
+
+
+def drafted(camp: Campaign) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], dict[str, Any]]:
+    """Our unsigned draft as ``play`` would go on from it: its actions, the events and rolls they
+    make (our own hidden items by name), and the match they lead to (the stored one when there is
+    no draft).  Read only: for a page that shows the draft (``pbem serve``)."""
+    match = camp.match()
+    waiting = camp.waiting()
+    if camp.refereed or waiting is None or waiting["side"] != camp.side:
+        return [], [], [], match
+    reveal = camp.next_link()
+    actions = _draft(camp, reveal)
+    if not actions:
+        return [], [], [], match
+    match, events, rolls = camp.preview(actions, reveal)
+    if "private" in match:
+        from ..chain.hidden import show
+
+        known = camp.knowledge(match)
+        events = [dict(e, text=show(e["text"], known, camp.game)) for e in events]
+    return actions, events, rolls, match
