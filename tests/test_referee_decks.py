@@ -201,8 +201,10 @@ def test_the_action_cards_were_dealt_played_and_never_read_by_the_other_side(gal
     assert deck["shuffles"] and all(sum(len(sh["seen"].get(s, [])) for sh in deck["shuffles"]) >= 4 for s in g.sides)
     assert any(sh["cards"] for sh in deck["shuffles"]), "no Action Card was ever played or discarded face up"
     assert g.max_hidden >= 4
-    for side in g.sides:  # every file, view, report and the database, searched for the other's cards
-        assert g.cards_checked.get(side, 0) > 500, g.cards_checked
+    # every file, view, report and the database, searched for the other's cards: (card, file) searches made,
+    # a floor that the search ran at all (a short random game makes 200-300; 500 failed such games in CI)
+    for side in g.sides:
+        assert g.cards_checked.get(side, 0) > 100, g.cards_checked
 
 
 def test_each_player_names_its_own_action_cards_and_conceals_the_others(gallipoli):
