@@ -38,7 +38,7 @@ from pathlib import Path
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from nacl.bindings import crypto_sign_open
 
-from pbem_engine import match as protocol
+from pbem_engine.protocol import match as protocol
 from pbem_engine.canonical import state_hash
 from pbem_engine.games.barrage import GAME as BARRAGE
 from pbem.chain import history
@@ -113,7 +113,7 @@ def _verify_floor(db: Path, rounds: int = 3) -> tuple[float, float, int, int, fl
     """Time verify, the same Ed25519 verifications and HMAC derivations alone, and verify in one
     process (no signature worker): the best of ``rounds`` rounds of the three, taken in turn (on
     a machine others share, the least disturbed run of each is the one that measures it)."""
-    import pbem_engine.dice as dice_mod
+    import pbem_engine.chance.dice as dice_mod
     from pbem.wire.armor import find_blocks
 
     ledger = Ledger.open(db, readonly=True)

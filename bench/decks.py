@@ -1,4 +1,4 @@
-"""Shared decks (engine.deck): what a shuffle, a draw and a close combat's fresh deck cost.
+"""Shared decks (pbem_engine.hidden.deck): what a shuffle, a draw and a close combat's fresh deck cost.
 
 Each is timed as both tools run it (the author builds each message, a receiver checks and
 applies it) and reported as a ratio to the same number of bare built-in ``pow`` 2048-bit
@@ -19,15 +19,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from pbem_engine import deck as D
-from pbem_engine import deck_group, deck_table
+from pbem_engine.hidden import deck as D
+from pbem_engine.hidden import deck_group, deck_table
 
 SIDES = ["allied", "ottoman"]
 SECRETS = {"allied": b"bench allied secret", "ottoman": b"bench ottoman secret"}
 
 
 class _Counter:
-    """Counts the modular exponentiations engine.deck makes (not inverses or squarings)."""
+    """Counts the modular exponentiations pbem_engine.hidden.deck makes (not inverses or squarings)."""
 
     def __init__(self) -> None:
         self.count = 0
@@ -38,7 +38,7 @@ class _Counter:
         return pow(base, exp, mod)
 
 
-# every engine module that calls ``pow`` (engine.deck_audit works through engine.deck)
+# every engine module that calls ``pow`` (pbem_engine.hidden.deck_audit works through pbem_engine.hidden.deck)
 POW_MODULES = (D, deck_group, deck_table)
 
 

@@ -3,7 +3,7 @@
 Several complete games of the block game are played by its own player (two campaigns exchanging
 real signed turn files, sealed dice). Then, over the same histories:
 
-* **replay**: every turn envelope applied again by ``engine.match.advance`` from the genesis (the
+* **replay**: every turn envelope applied again by ``pbem_engine.protocol.match.advance`` from the genesis (the
   rules' legality checks, the state applied, the private draws and openings checked);
 * **verify**: ``pbem verify`` of one of the two campaigns (signatures, the hash chain, every state
   hash and every derived row);
@@ -63,7 +63,7 @@ def _replay(genesis: dict[str, Any], rest: list[tuple[int, str, dict[str, Any]]]
     """Every envelope applied from the genesis, as verify applies them (each match handed over to
     the next envelope, its state changed in place); the number of actions.  ``states``: a list to
     take a copy of the game state after each envelope into (then nothing is handed over)."""
-    from pbem_engine import match as protocol
+    from pbem_engine.protocol import match as protocol
 
     match = protocol.start(game, genesis["game"], genesis["author"], genesis["body"])
     actions = 0

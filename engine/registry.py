@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import importlib
 
-from .core import Game
+from pbem_engine.protocol.core import Game
 
 BUILTIN_GAMES: dict[str, str] = {
     "assault-on-gallipoli": "pbem_engine.games.assault_on_gallipoli:GAME",

@@ -18,6 +18,8 @@ ENGINE = Path(__file__).resolve().parent.parent / "engine"
 ALLOWED_PRIVATE = {"_exit", "_getframe", "_asdict", "_replace", "_fields", "_make"}  # the standard library's own
 # the rooms, lowest first: a module may import its own room and those before it
 LAYERS = ["errors", "limits", "store", "wire", "chain", "play", "view", "check", "mailbox", "web", "commands", "cli"]
+# the engine's rooms, lowest first (``registry`` finds the games by name, never by an import)
+ENGINE_LAYERS = ["canonical", "chance", "hidden", "protocol", "games", "registry"]
 MAX_LINES = 600
 
 
@@ -162,12 +164,24 @@ def test_no_import_cycles_among_the_modules():
 def test_no_import_cycles_in_the_engine():
     graph, problems = analyse(ENGINE, "pbem_engine")
     assert cycles(graph) == []
+    assert problems == []
 
 
-def upward(graph: dict[str, set[str]]) -> list[str]:
-    """Imports of a room above the importer's (LAYERS): each 'a -> b'."""
+def upward(graph: dict[str, set[str]], layers: list[str] = LAYERS) -> list[str]:
+    """Imports of a room above the importer's (``layers``): each 'a -> b'."""
     return sorted(f"{a} -> {b}" for a, targets in graph.items() for b in targets
-                  if LAYERS.index(room(b)) > LAYERS.index(room(a)))
+                  if layers.index(room(b)) > layers.index(room(a)))
+
+
+def test_the_engine_keeps_its_rooms_and_no_game_imports_another():
+    graph, _ = analyse(ENGINE, "pbem_engine")
+    assert {room(m) for m in graph} == set(ENGINE_LAYERS)
+    assert upward(graph, ENGINE_LAYERS) == []
+    assert sorted(f"{a} -> {b}" for a, targets in graph.items() for b in targets
+                  if room(a) == room(b) == "games" and a.split(".")[:2] != b.split(".")[:2]) == []
+    for folder in sorted(p for p in ENGINE.iterdir() if (p / "__init__.py").is_file()):
+        doc = ast.get_docstring(ast.parse((folder / "__init__.py").read_text())) or ""
+        assert "May import" in doc, f"engine/{folder.name}/__init__.py: say what it holds and may import"
 
 
 def test_every_room_imports_only_its_own_and_the_rooms_below():

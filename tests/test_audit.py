@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from pbem_engine import match as protocol
-from pbem_engine.dice import Dice
+from pbem_engine.protocol import match as protocol
+from pbem_engine.chance.dice import Dice
 from pbem.check.audit import (REDERIVED, REPLAY_ONLY, AuditedRoll, audit, audit_path, check_rolls, chi2_sf, chi_square,
                         commitments, gammq, render, rederive, statistics)
 from pbem.errors import VerifyError

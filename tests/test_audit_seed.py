@@ -17,8 +17,8 @@ from click.testing import CliRunner
 from pbem.check.audit import REDERIVED, _replay, check_rolls, commitments
 from pbem.errors import VerifyError
 from pbem.store.ledger import Ledger
-from pbem_engine import match as protocol
-from pbem_engine.dice import Dice
+from pbem_engine.protocol import match as protocol
+from pbem_engine.chance.dice import Dice
 from tests.conftest import Duel
 
 

@@ -9,7 +9,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem_engine import match as protocol
+from pbem_engine.protocol import match as protocol
 from tests.conftest import Duel, assert_refused, db_bytes
 
 GID = "cd" * 16

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem_engine import match as protocol
-from pbem_engine import private
-from pbem_engine.core import IllegalAction
+from pbem_engine.protocol import match as protocol
+from pbem_engine.hidden import private
+from pbem_engine.protocol.core import IllegalAction
 from pbem_engine.games.raid import GAME
 
 GID = "5a" * 16

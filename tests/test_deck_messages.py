@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from pbem_engine import deck as D
+from pbem_engine.hidden import deck as D
 
 from pbem.wire.armor import find_blocks
 from pbem.chain.datapack import load

@@ -6,9 +6,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pbem_engine import match as protocol
+from pbem_engine.protocol import match as protocol
 from pbem_engine.canonical import state_hash
-from pbem_engine.core import find_choice
+from pbem_engine.protocol.core import find_choice
 from pbem_engine.registry import get_game
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem_engine.dice import Dice, DiceNotReady, NoDice, ScriptedDice, ScriptExhausted
+from pbem_engine.chance.dice import Dice, DiceNotReady, NoDice, ScriptedDice, ScriptExhausted
 
 
 def test_known_answer_first_rolls_and_shuffle():

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem_engine.core import Choice, IllegalAction, Prompt, find_choice
+from pbem_engine.protocol.core import Choice, IllegalAction, Prompt, find_choice
 from pbem_engine.games.gallipoli_blocks.rules import find_space
 
 MOVES = Prompt("allied", "move", (

@@ -67,7 +67,7 @@ def test_a_claim_naming_the_wrong_since_is_refused(tmp_path, runner):
 
 
 def test_a_claim_is_checked_against_the_match_it_names_after_the_game_goes_on(tmp_path, runner):
-    """verify replays each envelope's state in place (engine.match.advance own=True); the match a
+    """verify replays each envelope's state in place (pbem_engine.protocol.match.advance own=True); the match a
     claim names is kept as it was then, however the game goes on after it."""
     d = Duel(tmp_path, runner, "--deadline", "1")
     d.deliver(d.play("red"), "bob")  # blue owes its reveal since #2

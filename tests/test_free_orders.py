@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from pbem.play.plays import free_order
-from pbem_engine.core import SEP, Choice, IllegalAction, Prompt
+from pbem_engine.protocol.core import SEP, Choice, IllegalAction, Prompt
 
 
 class Game:

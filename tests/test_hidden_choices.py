@@ -16,8 +16,8 @@ import json
 from pathlib import Path
 
 import pytest
-from pbem_engine import match as protocol
-from pbem_engine import private
+from pbem_engine.protocol import match as protocol
+from pbem_engine.hidden import private
 from pbem_engine.games.tabletop import orders as tabletop_orders
 
 from pbem.chain import history

@@ -138,7 +138,7 @@ def _next_link(player: Player) -> str:
     """The chain link a player's next envelope must reveal (from its secret, as pbem itself derives it)."""
     import json
 
-    from pbem_engine.match import chain_links
+    from pbem_engine.protocol.match import chain_links
     from pbem.play.campaign import Campaign
 
     secret = json.loads((player.dir / "secrets" / "chain.json").read_text())

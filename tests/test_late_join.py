@@ -1,6 +1,6 @@
 """A join belongs right after the genesis: one signed later in the game is an unexpected join.
 
-``engine.match.join`` would refuse it as well (the side is already in the game), but with a
+``pbem_engine.protocol.match.join`` would refuse it as well (the side is already in the game), but with a
 reason about creating the game; the chain check in ``pbem.chain.history`` says what is wrong first.
 The test fails when that check is removed (see ``tools/mutate.py``).
 """

@@ -72,7 +72,7 @@ def my_move(path: Path) -> tuple[bool, list[str]]:
 
 
 def order_for(labels: list[str], nth: int = 0) -> str:
-    from pbem_engine.core import Choice, Prompt
+    from pbem_engine.protocol.core import Choice, Prompt
 
     from pbem.commands.demo import choose
 

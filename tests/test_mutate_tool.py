@@ -41,8 +41,8 @@ def test_every_mutant_snippet_occurs_once_and_its_tests_exist():
 def test_the_copy_imports_its_own_sources(tmp_path):
     tool = load()
     tool.copy_tree(tmp_path)
-    probe = ("import pbem, pbem_engine, pbem_engine.dice, pbem.templates, pbem.packs, pbem.bench; "
-             "print(pbem.__file__, pbem_engine.dice.__file__, list(pbem.templates.__path__)[0])")
+    probe = ("import pbem, pbem_engine, pbem_engine.chance.dice, pbem.templates, pbem.packs, pbem.bench; "
+             "print(pbem.__file__, pbem_engine.chance.dice.__file__, list(pbem.templates.__path__)[0])")
     done = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, capture_output=True, text=True,
                           env={"PYTHONPATH": f"{tmp_path / 'src'}:{tmp_path / 'shim'}", "PATH": "/usr/bin:/bin"})
     assert done.returncode == 0, done.stderr

@@ -1,4 +1,4 @@
-"""pbem_engine.odds: exact distributions against values worked out by hand, and properties."""
+"""pbem_engine.chance.odds: exact distributions against values worked out by hand, and properties."""
 
 from fractions import Fraction as F
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem_engine import odds
+from pbem_engine.chance import odds
 
 
 def test_two_d6_totals_by_hand():
@@ -130,7 +130,7 @@ class _Table:
 def test_a_table_top_roll_lands_where_its_odds_say(expr, seed, zero):
     """The odds shown for a table-top roll are of the roll as do_roll reads it: every result it
     gives is an outcome the distribution lists, and the line names the expected value."""
-    from pbem_engine.dice import Dice
+    from pbem_engine.chance.dice import Dice
     from pbem_engine.games.tabletop import orders
 
     table = _Table()

@@ -10,7 +10,7 @@ import pytest
 from pbem.play.campaign import Campaign
 from pbem.commands.demo import choose
 from pbem.wire.keys import KeyStore
-from pbem_engine.odds import SEP, pool_line
+from pbem_engine.chance.odds import SEP, pool_line
 from tests.conftest import new_player, pbem
 from tests.test_tabletop import Table, MINI
 

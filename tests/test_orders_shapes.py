@@ -13,7 +13,7 @@ import copy
 
 import pytest
 
-from pbem_engine.core import IllegalAction
+from pbem_engine.protocol.core import IllegalAction
 from pbem_engine.games.tabletop.orders import LARGEST_NUMBER, LONGEST_TEXT, check_shape
 from tests.conftest import assert_refused, db_bytes
 from tests.test_hostile_input import _forge, _ingest, honest  # noqa: F401 (honest is a fixture)

@@ -109,7 +109,7 @@ def test_a_false_draw_is_caught_as_cheating_when_the_secret_is_revealed(raid):
     secret = Campaign.open(raid.alice.dir).private_secret()
     bob = Campaign.open(raid.bob.dir)
     record = bob.match()["private"]["allied"]
-    from pbem_engine import match as protocol
+    from pbem_engine.protocol import match as protocol
 
     with pytest.raises(protocol.ProtocolError) as e:  # what bob's tool does when the secret arrives
         protocol._reveal_secret(bob.genesis["game"], "allied", json.loads(json.dumps(record)), secret)
@@ -136,7 +136,7 @@ def test_a_secret_other_than_the_committed_one_is_cheating(raid):
     raid.play_out()
     camp = Campaign.open(raid.bob.dir)
     record = camp.match()["private"]["allied"]
-    from pbem_engine import match as protocol
+    from pbem_engine.protocol import match as protocol
 
     with pytest.raises(protocol.ProtocolError) as e:
         protocol._reveal_secret(camp.genesis["game"], "allied", dict(record, secret=None), secrets.token_hex(32))
@@ -176,9 +176,9 @@ def test_a_joiner_never_draws_on_the_anchor_it_saw_before_committing(tmp_path):
 
 
 def test_the_engine_refuses_a_draw_on_the_creators_anchor():
-    from pbem_engine import match as protocol
+    from pbem_engine.protocol import match as protocol
     from pbem_engine.games.raid import GAME
-    from pbem_engine.private import anchor
+    from pbem_engine.hidden.private import anchor
 
     gid = "cd" * 16
     chains = {s: protocol.chain_links(gid, s, s.encode() * 8, 10) for s in ("allied", "ottoman")}

@@ -1,11 +1,11 @@
-"""The sealed-dice protocol (engine/match.py): what each side can and cannot do."""
+"""The sealed-dice protocol (engine/protocol/match.py): what each side can and cannot do."""
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem_engine import match as protocol
-from pbem_engine.core import IllegalAction
+from pbem_engine.protocol import match as protocol
+from pbem_engine.protocol.core import IllegalAction
 from pbem_engine.games.barrage import GAME
 
 GAME_ID = "ab" * 16

@@ -63,7 +63,7 @@ class Refereed:
 
         view = latest_view(camp)
         labels = [label for label, _ in view["prompt"]["choices"]]
-        from pbem_engine.core import Choice, Prompt
+        from pbem_engine.protocol.core import Choice, Prompt
 
         order = choose(Prompt(side, "", tuple(Choice(label, {}) for label in labels)))
         out = self.run(p, "play", order, "--campaign", p.dir).output

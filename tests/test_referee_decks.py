@@ -1,5 +1,5 @@
 """Refereed games whose shared decks are dealt to private hands (issue 16): the referee holds
-the deck (engine.referee_deck) where two players run mental poker (engine.deck_table).
+the deck (pbem_engine.hidden.referee_deck) where two players run mental poker (pbem_engine.hidden.deck_table).
 
 Assault on Gallipoli's Action Cards between the game's own players, three databases, real
 files: the game ends, all three verify after the disclosure, and everything a player holds
@@ -17,10 +17,10 @@ import re
 from pathlib import Path
 
 import pytest
-from pbem_engine import referee_deck as RD
-from pbem_engine.deck_group import DeckError
+from pbem_engine.hidden import referee_deck as RD
+from pbem_engine.hidden.deck_group import DeckError
 from pbem_engine.games.assault_on_gallipoli.cards import NAMES, kind
-from pbem_engine.referee_hidden import Unknowable
+from pbem_engine.hidden.referee_hidden import Unknowable
 
 from pbem.play.campaign import Campaign
 from pbem.commands.demo import policy

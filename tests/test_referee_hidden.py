@@ -24,8 +24,8 @@ from pbem.wire.keys import KeyStore
 from pbem.view.report import render
 from pbem.check.verify import verify_path
 from pbem_engine.canonical import canonical_json
-from pbem_engine.private import simulate
-from pbem_engine.referee import forced
+from pbem_engine.hidden.private import simulate
+from pbem_engine.protocol.referee import forced
 
 
 
@@ -195,7 +195,7 @@ def test_a_join_whose_sealed_secret_is_not_the_one_committed_to_is_refused(tmp_p
     ref.ingest([("alice", joined.raw)])
     # bob commits to one secret and seals another to the referee
     from pbem.wire.envelope import seal
-    from pbem_engine.private import anchor
+    from pbem_engine.hidden.private import anchor
 
     bob_secret, other = b"\x01" * 32, b"\x02" * 32
     content = refereeing.join_content(genesis, "ottoman", "00" * 32, "11" * 32, other,

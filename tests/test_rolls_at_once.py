@@ -1,4 +1,4 @@
-"""Protocol 2: a roll reached by forced actions only is sealed at once (engine.match.at_once).
+"""Protocol 2: a roll reached by forced actions only is sealed at once (pbem_engine.protocol.match.at_once).
 
 A tiny game makes each case plain: ``pick`` is a free choice (two legal actions), ``roll``
 a forced one (the only legal action), and the sides alternate after every roll.
@@ -6,8 +6,8 @@ a forced one (the only legal action), and the sides alternate after every roll.
 
 import pytest
 
-from pbem_engine import match as protocol
-from pbem_engine.core import Choice, IllegalAction, Prompt, copy_state
+from pbem_engine.protocol import match as protocol
+from pbem_engine.protocol.core import Choice, IllegalAction, Prompt, copy_state
 
 GAME_ID = "cd" * 16
 RED = protocol.chain_links(GAME_ID, "red", b"r" * 32, 50)

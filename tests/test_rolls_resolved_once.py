@@ -1,5 +1,5 @@
 """A roll resolved in the envelope that makes it (sealed at once, or unsealed dice) is applied in
-one go, its dice seeded when the rules first ask for randomness (engine.match._AtOnce), where
+one go, its dice seeded when the rules first ask for randomness (pbem_engine.protocol.match._AtOnce), where
 it used to be tried without dice, the state restored and the action applied again. The checks
 made at that point, their order and what is recorded are the same; these cases pin them.
 
@@ -9,9 +9,9 @@ other side has sent a turn), which does what the genesis option ``act`` says.
 
 import pytest
 
-from pbem_engine import match as protocol
-from pbem_engine.core import Choice, IllegalAction, Prompt, copy_state
-from pbem_engine.private import anchor
+from pbem_engine.protocol import match as protocol
+from pbem_engine.protocol.core import Choice, IllegalAction, Prompt, copy_state
+from pbem_engine.hidden.private import anchor
 
 GAME_ID = "ce" * 16
 RED = protocol.chain_links(GAME_ID, "red", b"r" * 32, 20)

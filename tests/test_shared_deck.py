@@ -1,4 +1,4 @@
-"""Shared decks with private draws (engine.deck): the group, the encoding, a two-party play driven
+"""Shared decks with private draws (pbem_engine.hidden.deck): the group, the encoding, a two-party play driven
 by hypothesis, and each kind of cheating caught at once or by the end-of-game audit.
 
 A 2048-bit exponentiation costs ~25 ms, so decks here are small and examples few."""
@@ -10,10 +10,10 @@ import hashlib
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pbem_engine import deck as D
+from pbem_engine.hidden import deck as D
 from pbem_engine.canonical import canonical_json
-from pbem_engine.deck_audit import audit
-from pbem_engine.private import anchor
+from pbem_engine.hidden.deck_audit import audit
+from pbem_engine.hidden.private import anchor
 
 A, B = "allied", "ottoman"
 SECRETS = {A: hashlib.sha256(b"allied secret").digest(), B: hashlib.sha256(b"ottoman secret").digest()}

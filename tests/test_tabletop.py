@@ -247,7 +247,7 @@ def test_concealed_pieces_are_hidden_until_revealed_and_checked_at_the_end(tmp_p
 def test_a_false_hidden_choice_is_cheating_at_the_end(tmp_path):
     import json
 
-    from pbem_engine import match as protocol
+    from pbem_engine.protocol import match as protocol
     from pbem.play.campaign import Campaign
 
     (tmp_path / "pack").mkdir()

@@ -6,11 +6,11 @@ import tomllib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pbem_engine import match as protocol
+from pbem_engine.protocol import match as protocol
 from pbem_engine.canonical import canonical_json, state_hash
-from pbem_engine.core import IllegalAction
+from pbem_engine.protocol.core import IllegalAction
 from pbem_engine.games.tabletop import TableTop
-from pbem_engine.private import anchor
+from pbem_engine.hidden.private import anchor
 from tests.test_tabletop import CONCEALED
 
 PACK = tomllib.loads(CONCEALED)
@@ -37,7 +37,7 @@ def start():
 
 
 def known(m, side, chosen):
-    from pbem_engine.private import simulate
+    from pbem_engine.hidden.private import simulate
 
     _, openings = simulate(GID, side, m["private"][side], SECRETS[side], chosen[side])
     return {tok: o["item"] for tok, o in openings.items()}
@@ -66,7 +66,7 @@ def test_random_orders_never_crash_and_both_tools_agree(orders):
             mine = protocol.advance(GAME, m, seq + 1, side, body, build)[0]
         except (IllegalAction, protocol.ProtocolError):
             continue  # refused: nothing changes
-        from pbem_engine.match import swap_hidden
+        from pbem_engine.protocol.match import swap_hidden
 
         signed = {"reveal": reveal, "actions": swap_hidden([action], [t for t, _ in build["chosen_out"]])}
         if build["private"]:

@@ -1,4 +1,4 @@
-"""Table-top mode deals private hands from a shared deck (engine.deck_table over engine.deck):
+"""Table-top mode deals private hands from a shared deck (pbem_engine.hidden.deck_table over pbem_engine.hidden.deck):
 two campaign databases exchanging real turn files, the Assault on Gallipoli pack's Action Cards,
 a byte search for the opponent's cards in every file sent, the turn files a draw costs, each cheat
 refused at once or named by the end-of-game audit, and hypothesis play over a small pack.
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from pbem_engine import deck as D
-from pbem_engine import deck_table
+from pbem_engine.hidden import deck as D
+from pbem_engine.hidden import deck_table
 
 from pbem.wire.armor import find_blocks
 from pbem.play.campaign import Campaign

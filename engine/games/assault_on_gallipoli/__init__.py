@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pbem_engine.core import Outcome, Prompt, RulesError
-from pbem_engine.dice import Dice
+from pbem_engine.protocol.core import Outcome, Prompt, RulesError
+from pbem_engine.chance.dice import Dice
 
 from . import board, cards, closecombat, dataset, rules, scenarios, sequence
 from .data import SCENARIOS, SIDES
@@ -107,7 +107,7 @@ class AssaultOnGallipoli:
 
     @staticmethod
     def dealt_decks() -> dict[str, list[str]]:
-        """The Action deck, one shared deck dealt to secret hands (cards.py; engine.deck_table): the 54
+        """The Action deck, one shared deck dealt to secret hands (cards.py; pbem_engine.hidden.deck_table): the 54
         cards, and the 52 of Scenario 1 (which removes two), only the scenario's is ever shuffled."""
         return cards.dealt_decks()
 
@@ -150,7 +150,7 @@ class AssaultOnGallipoli:
             return state, rules.apply(state, side, action, dice)
 
     def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
-        return state  # 5.5: units are public; a hand held as tokens shows only to its owner (engine.private)
+        return state  # 5.5: units are public; a hand held as tokens shows only to its owner (pbem_engine.hidden.private)
 
     def outcome(self, state: dict[str, Any]) -> Outcome | None:
         r = state["result"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from pbem_engine.core import Choice
+from pbem_engine.protocol.core import Choice
 
 from . import board, fire
 from .board import kind, name, units_at

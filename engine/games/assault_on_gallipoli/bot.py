@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Choice, Prompt
+from pbem_engine.protocol.core import Choice, Prompt
 
 from . import board, cards, effects, plans, rules
 from .board import enemy

@@ -3,7 +3,7 @@ the three colours and when each may be played (17.5-17.10).  Each card's uses: `
 
 One deck shared by both sides, dealt to secret hands.  In a match the module declares it with
 ``dealt_decks()`` and every draw, play and reshuffle goes through ``dice.decks``
-(engine.deck_table): a hand holds deck positions (``deck:action:0:7``) that only its holder
+(pbem_engine.hidden.deck_table): a hand holds deck positions (``deck:action:0:7``) that only its holder
 reads.  Without a deck context (rule tests, random play, face to face) the same rules draw
 from the public pile with the shared dice and a hand holds card names.  The seam is
 ``dealt``/``open_card``/``_draw``: one code path.
@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Choice, IllegalAction
+from pbem_engine.protocol.core import Choice, IllegalAction
 
 from .board import enemy
 from .data import SIDES
@@ -150,7 +150,7 @@ def _draw(state: dict[str, Any], side: str, n: int, dice: Any, events: list) -> 
     """Draw up to ``n`` into ``side``'s hand; returns how many still wait for a reshuffle."""
     ac = state["ac"]
     if dealt(dice):
-        ac["dealt"], ac["pile"] = True, []  # the deck's own record holds the pile (engine.deck_table)
+        ac["dealt"], ac["pile"] = True, []  # the deck's own record holds the pile (pbem_engine.hidden.deck_table)
         why = dice.decks.ready(ac["deck"])
         if why and "not been shuffled" not in why:
             raise IllegalAction(f"the Action deck cannot be drawn from yet: {why}")

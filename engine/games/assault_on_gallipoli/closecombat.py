@@ -6,7 +6,7 @@ withdraw; the other matches or cannot), then the damage of 11.1 allocated by 11.
 ``ccdamage``), the loser's retreat (``ccretreat``) and the winner's damage.
 
 The hands (RULES.md, "Close Combat hands"): each side draws from its own copy of the 36-card
-composition, a private draw (engine.private: commitment tokens only its owner reads) when the
+composition, a private draw (pbem_engine.hidden.private: commitment tokens only its owner reads) when the
 match gives private pools, a draw from the shared dice otherwise (rule tests, random play).
 A hand entry is a card name (public: Kemal's card, a draw from the shared dice, a revealed
 card) or a token; a token is opened (``dice.reveal``) only when the card is played, when its
@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Choice, IllegalAction
+from pbem_engine.protocol.core import Choice, IllegalAction
 
 from . import board, fire, luck
 from .board import enemy, kind, label, name, units_at
@@ -43,7 +43,7 @@ def new_decks() -> dict[str, Any]:
 
 
 def private_pools() -> dict[str, dict[str, list[str]]]:
-    """For engine.private, once the module is registered (RULES.md)."""
+    """For pbem_engine.hidden.private, once the module is registered (RULES.md)."""
     return {"anzac": {POOL: list(POOLS[POOL])}, "turkish": {POOL: list(POOLS[POOL]), KEMAL_POOL: list(POOLS[KEMAL_POOL])}}
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Choice, IllegalAction
+from pbem_engine.protocol.core import Choice, IllegalAction
 
 from . import board, cards, fire, luck, move
 from .activation import dig_choices, fire_cands, killing_time_start

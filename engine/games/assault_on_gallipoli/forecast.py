@@ -18,8 +18,8 @@ import re
 from fractions import Fraction
 from typing import Any
 
-from pbem_engine.core import Prompt, copy_state
-from pbem_engine.odds import SEP, line, successes
+from pbem_engine.protocol.core import Prompt, copy_state
+from pbem_engine.chance.odds import SEP, line, successes
 
 from . import closecombat, fire
 

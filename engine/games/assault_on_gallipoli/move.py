@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Choice, IllegalAction
+from pbem_engine.protocol.core import Choice, IllegalAction
 
 from . import board, fire, luck
 from .board import enemy, kind, label, name, units_at

@@ -29,8 +29,8 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from pbem_engine.core import Choice, Prompt
-from pbem_engine.dice import DiceNotReady, NoPrivateItems, ScriptedDice, ScriptExhausted
+from pbem_engine.protocol.core import Choice, Prompt
+from pbem_engine.chance.dice import DiceNotReady, NoPrivateItems, ScriptedDice, ScriptExhausted
 
 from .board import landing, name
 

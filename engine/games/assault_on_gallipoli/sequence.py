@@ -7,7 +7,7 @@ import copy
 from itertools import combinations
 from typing import Any
 
-from pbem_engine.core import Choice, IllegalAction
+from pbem_engine.protocol.core import Choice, IllegalAction
 
 from . import board, cards, closecombat, effects, fire, luck, move, plans, scenarios
 from .activation import dig_choices, fire_cands, killing_time_start

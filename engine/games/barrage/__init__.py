@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pbem_engine.core import Choice, Outcome, Prompt, RulesError
-from pbem_engine.dice import Dice
+from pbem_engine.protocol.core import Choice, Outcome, Prompt, RulesError
+from pbem_engine.chance.dice import Dice
 
 HIT = 5
 
@@ -43,7 +43,7 @@ class Barrage:
 
     def playable(self, state: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
         """The prompt as its player's tool shows it: the fire's exact odds (display only)."""
-        from ...odds import pool_line
+        from pbem_engine.chance.odds import pool_line
 
         return prompt._replace(choices=tuple(c._replace(label=f"{c.label} — {pool_line(state['dice'], 6, HIT)}")
                                              for c in prompt.choices))

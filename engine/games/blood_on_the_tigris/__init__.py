@@ -20,8 +20,8 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from pbem_engine.core import Outcome, Prompt, RulesError
-from pbem_engine.dice import Dice
+from pbem_engine.protocol.core import Outcome, Prompt, RulesError
+from pbem_engine.chance.dice import Dice
 
 from . import board, charts, combat, counters, hexmap, railroad, results, rules, scenarios, sequence
 

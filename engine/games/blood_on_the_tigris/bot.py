@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Prompt
+from pbem_engine.protocol.core import Prompt
 
 from . import board, counters, hexmap, logistics, movement, rules
 from .board import side_of

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Choice
+from pbem_engine.protocol.core import Choice
 
 from . import board, combat, counters, hexmap, movement, supply
 from .board import enemy, kind, side_of

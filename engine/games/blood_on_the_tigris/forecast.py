@@ -14,7 +14,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any
 
-from pbem_engine.core import SEP, Prompt, copy_state
+from pbem_engine.protocol.core import SEP, Prompt, copy_state
 
 from . import board, combat, fight, plan, supply
 from .charts import Charts

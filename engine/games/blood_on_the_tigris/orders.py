@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem_engine.core import IllegalAction, Prompt, find_choice
+from pbem_engine.protocol.core import IllegalAction, Prompt, find_choice
 
 from . import board, counters, hexmap
 from .board import side_of

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Choice, IllegalAction
+from pbem_engine.protocol.core import Choice, IllegalAction
 
 from . import board, fight, hexmap
 from .board import side_of

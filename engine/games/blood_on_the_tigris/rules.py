@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Choice, IllegalAction, Prompt
+from pbem_engine.protocol.core import Choice, IllegalAction, Prompt
 
 from . import (
     board,

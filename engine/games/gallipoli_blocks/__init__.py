@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from pbem_engine.core import Choice, Outcome, Prompt, RulesError, order_part
-from pbem_engine.dice import Dice
+from pbem_engine.protocol.core import Choice, Outcome, Prompt, RulesError, order_part
+from pbem_engine.chance.dice import Dice
 
 from . import board, rules, sequence
 from . import cards as card_data
@@ -43,7 +43,7 @@ class GallipoliBlocks:
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = {"full-game": "the whole campaign, until a victory check ends it (7.1.4)"}
     # Eliminated and retired blocks (board.eliminate, stand_up): added with their last values,
-    # then only read (check_origin). Copies of a state share these records (engine.core.snapshot);
+    # then only read (check_origin). Copies of a state share these records (pbem_engine.protocol.core.snapshot);
     # they are most of a long game's state. tests/games/gallipoli_blocks/test_frozen.py checks it.
     frozen_entries: ClassVar[tuple[str, ...]] = ("gone",)
     # Blocks on the board: records whose values the rules set (at, stop, hits, steps, id...), never
@@ -191,7 +191,7 @@ class GallipoliBlocks:
 
     def _with_values(self, state: dict[str, Any], choice: Choice, known: dict[str, str], table: dict) -> Choice:
         """A choice that uses one of our cards, with the card's values after the label's words."""
-        from pbem_engine.core import SEP
+        from pbem_engine.protocol.core import SEP
 
         cid = known.get(choice.action.get("card", "")) if isinstance(choice.action.get("card"), str) else None
         if cid not in table:

@@ -1,6 +1,6 @@
 """Blocks on the board: who owns what, where, and what is known of it (rules 3, 4).
 
-A block on the board is a commitment token (engine.private ``seal``): its
+A block on the board is a commitment token (pbem_engine.hidden.private ``seal``): its
 owner's tool seals ``"<block id>:<steps>"`` (a dummy is just its id) and the
 opponent sees only where the token stands.  The public record of a token:
 
@@ -24,7 +24,7 @@ from __future__ import annotations
 from itertools import chain
 from typing import Any
 
-from pbem_engine.core import IllegalAction
+from pbem_engine.protocol.core import IllegalAction
 
 from .data import BLOCKS, SPACES
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Prompt
+from pbem_engine.protocol.core import Prompt
 
 from . import board, combat, ops
 from .board import army_of, enemy

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import Choice, Prompt
-from pbem_engine.odds import SEP, pool_line
+from pbem_engine.protocol.core import Choice, Prompt
+from pbem_engine.chance.odds import SEP, pool_line
 
 from . import board, combat, ops
 from .rules import current_steps, own_blocks, strongest

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import IllegalAction
+from pbem_engine.protocol.core import IllegalAction
 
 from . import board
 from .board import enemy

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem_engine.core import Choice, IllegalAction, Prompt
+from pbem_engine.protocol.core import Choice, IllegalAction, Prompt
 
 from . import board, combat, ops, sequence
 from .board import army_of, enemy, seat

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from ...core import Event, Outcome, Prompt, State
-from ...dice import Dice
+from pbem_engine.protocol.core import Event, Outcome, Prompt, State
+from pbem_engine.chance.dice import Dice
 from . import data, rules
 
 

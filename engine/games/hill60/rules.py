@@ -25,8 +25,8 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ...core import Choice, Event, IllegalAction, Outcome, Prompt, RulesError, State, copy_state
-from ...dice import Dice
+from pbem_engine.protocol.core import Choice, Event, IllegalAction, Outcome, Prompt, RulesError, State, copy_state
+from pbem_engine.chance.dice import Dice
 from . import data
 
 Action = dict[str, Any]
@@ -208,7 +208,7 @@ def surviving_attackers(state: State, pending: dict[str, Any]) -> list[str]:
 
 
 def apply(state: State, side: str, action: Action, dice: Dice) -> tuple[State, list[Event]]:
-    # engine.core.step checks this too; repeating it keeps apply safe on its own.
+    # pbem_engine.protocol.core.step checks this too; repeating it keeps apply safe on its own.
     offered = prompt(state)
     if offered.side != side or action not in [c.action for c in offered.choices]:
         raise IllegalAction(f"{side} cannot do that now: {offered.text}", [c.label for c in offered.choices])
@@ -233,7 +233,7 @@ def do_move(state: State, action: Action, dice: Dice) -> list[str]:
 
 def with_odds(state: State, prompt: Prompt) -> Prompt:
     """Each assault and bombardment choice with the exact odds of its dice (5.2, 6.2, 7.1)."""
-    from ...odds import pool_line
+    from pbem_engine.chance.odds import pool_line
 
     def odds(action: Action) -> str:
         if action.get("do") == "assault":

@@ -6,7 +6,7 @@ each of five rounds the Allied player plays a card, face up, and draws a
 replacement; the Ottoman player does the same; the higher card scores its
 value (equal cards score nothing).  Most points after five rounds wins.
 
-It exists to exercise private draws (engine.private): hands are commitment
+It exists to exercise private draws (pbem_engine.hidden.private): hands are commitment
 tokens in the shared state, opened only when a card is played, and checked
 against each side's secret when the game ends.
 """
@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from pbem_engine.core import Choice, IllegalAction, Outcome, Prompt, RulesError
-from pbem_engine.dice import Dice
+from pbem_engine.protocol.core import Choice, IllegalAction, Outcome, Prompt, RulesError
+from pbem_engine.chance.dice import Dice
 
 ROUNDS = 5
 HAND = 3

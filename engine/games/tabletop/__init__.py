@@ -9,10 +9,10 @@ labelled), every private draw committed, everything shown in the reports.
 The game is built from a data pack (docs/packs.md), which travels inside the
 genesis as the option ``pack``: the engine reads no file, and the pack both
 players play with is pinned and signed.  A side's own decks are private pools
-(engine.private); shared decks are shuffled with the shared dice.
+(pbem_engine.hidden.private); shared decks are shuffled with the shared dice.
 
 Concealed pieces start in their owner's hidden pool; "deploy" puts one on the
-map as a commitment token chosen by its owner (engine.private ``choose``),
+map as a commitment token chosen by its owner (pbem_engine.hidden.private ``choose``),
 "reveal" opens it; the option ``reveal_concealed`` plays them face up.
 """
 
@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import IllegalAction, Outcome, Prompt, RulesError
-from pbem_engine.dice import Dice
+from pbem_engine.protocol.core import IllegalAction, Outcome, Prompt, RulesError
+from pbem_engine.chance.dice import Dice
 
 from . import orders, parse
 
@@ -55,21 +55,21 @@ class TableTop:
         pieces = {}
         for p in self.pack.get("piece", []):
             if hide and p.get("concealed"):
-                continue  # in its owner's hidden pool until deployed (engine.private)
+                continue  # in its owner's hidden pool until deployed (pbem_engine.hidden.private)
             for k in range(int(p.get("count", 1))):
                 pid = p["id"] if int(p.get("count", 1)) == 1 else f"{p['id']}-{k + 1}"
                 pieces[pid] = {"at": p.get("start", "off-map"), "steps": p.get("steps"), "face": "up", "marks": []}
-        shared = {d_id: {"draw": sorted(self._items(d_id)), "shuffled": False, "discard": [], "removed": []}
+        shared = {d_id: {"draw": sorted(self.items(d_id)), "shuffled": False, "discard": [], "removed": []}
                   for d_id, d in sorted(self.decks.items()) if d.get("owner") == "shared" and not self.is_dealt(d_id)}
-        shared.update({d_id: {"dealt": True, "draw": [], "discard": [], "removed": []}  # engine.deck_table
+        shared.update({d_id: {"dealt": True, "draw": [], "discard": [], "removed": []}  # pbem_engine.hidden.deck_table
                        for d_id in sorted(self.dealt_decks())})
-        own = {d_id: {"discard": [], "removed": [], "in_pool": len(self._items(d_id))}
+        own = {d_id: {"discard": [], "removed": [], "in_pool": len(self.items(d_id))}
                for d_id, d in sorted(self.decks.items()) if d.get("owner") != "shared"}
         return {"turn": 1, "phase": 0, "active": self.sides[0], "pieces": pieces, "shared": shared, "own": own,
                 "hands": {s: [] for s in self.sides}, "played": [], "marks": {}, "hidden": {}, "notes": [],
                 "options": {k: v for k, v in options.items() if k != "pack"}}
 
-    def _items(self, deck_id: str) -> list[str]:
+    def items(self, deck_id: str) -> list[str]:
         items = []
         for card in self.pack.get("card", []):
             if card.get("deck") == deck_id:
@@ -83,14 +83,14 @@ class TableTop:
         return deck.get("owner") == "shared" and deck.get("dealt") == "private"
 
     def dealt_decks(self) -> dict[str, list[str]]:
-        """The decks engine.deck_table keeps, with their cards (engine.match reads this at the genesis)."""
-        return {d_id: self._items(d_id) for d_id in sorted(self.decks) if self.is_dealt(d_id)}
+        """The decks pbem_engine.hidden.deck_table keeps, with their cards (pbem_engine.protocol.match reads this at the genesis)."""
+        return {d_id: self.items(d_id) for d_id in sorted(self.decks) if self.is_dealt(d_id)}
 
     def private_pools(self, state: dict[str, Any]) -> dict[str, dict[str, list[str]]]:
         pools: dict[str, dict[str, list[str]]] = {side: {} for side in self.sides}  # every side may seal notes
         for d_id, deck in sorted(self.decks.items()):
             if deck.get("owner") in self.sides:
-                pools.setdefault(deck["owner"], {})[d_id] = self._items(d_id)
+                pools.setdefault(deck["owner"], {})[d_id] = self.items(d_id)
         if not state["options"].get("reveal_concealed"):
             for p in self.pack.get("piece", []):
                 if p.get("concealed") and p.get("side") in self.sides:
@@ -112,7 +112,7 @@ class TableTop:
         if state.get("over"):
             return Prompt(None, state["over"]["result"])
         side = state["active"]
-        return Prompt(side, f"turn {state['turn']}, {self._phase(state)}: {side} acts freely; 'pass' hands over",
+        return Prompt(side, f"turn {state['turn']}, {self.phase(state)}: {side} acts freely; 'pass' hands over",
                       (), free=True)
 
     def parse_order(self, state: dict[str, Any], side: str, text: str,
@@ -157,7 +157,7 @@ class TableTop:
         """What the map shows (pieces where they are, concealed ones as tokens; the turn track)."""
         return orders.board(self, view)
 
-    def _phase(self, state: dict[str, Any]) -> str:
+    def phase(self, state: dict[str, Any]) -> str:
         phases = self.pack.get("track", {}).get("phases", [])
         return phases[state["phase"] % len(phases)] if phases else f"phase {state['phase'] + 1}"
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem_engine.core import IllegalAction
-from pbem_engine.dice import Dice
+from pbem_engine.protocol.core import IllegalAction
+from pbem_engine.chance.dice import Dice
 
 DICE = re.compile(r"^(\d*)d(\d+)(?:\s*(>=|<=)\s*(\d+))?(?:\s+read\s+0-9)?$")
 DEALT = "deck:"  # a hand's card from a deck dealt to private hands: "deck:<deck>:<shuffle>:<position>"
@@ -176,7 +176,7 @@ def do_roll(game, state, side, a, dice):
 def roll_odds(game, expr: str) -> str | None:
     """The exact odds of a roll expression, read as ``do_roll`` reads it: "expect 3.5 successes
     (0:1% ...)" for 7d6>=4, "expect 10.5 (...)" for 3d6; None for what is no roll."""
-    from pbem_engine import odds
+    from pbem_engine.chance import odds
 
     m = DICE.match(expr)
     if not m:
@@ -213,7 +213,7 @@ def do_draw(game, state, side, a, dice):
     deck = game.decks.get(deck_id)
     if deck is None:
         raise IllegalAction(f"no deck {deck_id!r}")
-    if game.is_dealt(deck_id):  # a shared deck dealt to private hands (engine.deck_table)
+    if game.is_dealt(deck_id):  # a shared deck dealt to private hands (pbem_engine.hidden.deck_table)
         why = dice.decks.ready(deck_id)
         if why:
             raise IllegalAction(f"{deck.get('name', deck_id)} cannot be drawn from: {why}"
@@ -260,9 +260,9 @@ def _take_card(game, state, side, card, dice) -> tuple[str, str | None]:
     hand.remove(card)
     if len(card) == 64 and all(c in "0123456789abcdef" for c in card):  # a hidden card: open it
         item = dice.reveal(side, card)
-        deck = next((d for d, dd in game.decks.items() if dd.get("owner") == side and item in game._items(d)), None)
+        deck = next((d for d, dd in game.decks.items() if dd.get("owner") == side and item in game.items(d)), None)
         return item, deck
-    deck = next((d for d in game.decks if card in game._items(d)), None)
+    deck = next((d for d in game.decks if card in game.items(d)), None)
     return card, deck
 
 
@@ -394,7 +394,7 @@ def do_next(game, state, side, a, dice):
         state["phase"] = 0
     else:
         state["phase"] += 1
-    return [f"{side}: now turn {state['turn']}, {game._phase(state)}"]
+    return [f"{side}: now turn {state['turn']}, {game.phase(state)}"]
 
 
 def do_note(game, state, side, a, dice):
@@ -437,7 +437,7 @@ HANDLERS = {"deploy": do_deploy, "unveil": do_unveil, "move": do_move, "step": d
 # --- showing ----------------------------------------------------------------------
 
 def describe(game, view: dict[str, Any]) -> list[str]:
-    lines = [f"Turn {view['turn']}, {game._phase(view)}; {view['active']} to act"]
+    lines = [f"Turn {view['turn']}, {game.phase(view)}; {view['active']} to act"]
     at: dict[str, list[str]] = {}
     for pid, piece in sorted(view["pieces"].items()):
         label = _piece_name(game, pid)
@@ -488,6 +488,6 @@ def board(game, view: dict[str, Any]) -> dict[str, Any]:
     for tok, hidden in sorted(view.get("hidden", {}).items()):
         pieces.append({"at": hidden["at"], "side": hidden["side"], "label": f"[[{tok}|piece]]", "badge": "",
                        "concealed": True})
-    return {"pieces": pieces, "tracks": [("Turn", str(view["turn"])), ("Phase", game._phase(view)),
+    return {"pieces": pieces, "tracks": [("Turn", str(view["turn"])), ("Phase", game.phase(view)),
                                          ("To act", view["active"])],
             "marks": {lid: list(m) for lid, m in sorted(view["marks"].items()) if lid in game.locations}}

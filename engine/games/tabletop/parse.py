@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem_engine.core import IllegalAction
+from pbem_engine.protocol.core import IllegalAction
 
 from .orders import DEALT, DICE
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from pbem_engine.core import Choice, Game, Prompt
-from pbem_engine.private import shuffle_hidden, simulate  # noqa: F401 (shuffle_hidden: used through this module)
+from pbem_engine.protocol.core import Choice, Game, Prompt
+from pbem_engine.hidden.private import shuffle_hidden, simulate  # noqa: F401 (shuffle_hidden: used through this module)
 
 # [[token]] or [[token|what it is]]; a card of a deck dealt to private hands is [[deck:<deck>:<shuffle>:<position>|card]]
 TOKEN = re.compile(r"\[\[([0-9a-f]{64}|deck:[a-z0-9-]+:\d+:\d+)(?:\|([A-Za-z ]+))?\]\]")
@@ -38,8 +38,8 @@ def public_knowledge(game_id: str, match: dict[str, Any]) -> dict[str, str]:
 def referee_knowledge(game_id: str, full: dict[str, Any]) -> dict[str, str]:
     """Every hidden item of a refereed game's full state by name: the referee holds every side's
     secret and every dealt card, and adjudicates what it can read."""
-    from pbem_engine.referee_deck import every_card
-    from pbem_engine.referee_hidden import known as side_known
+    from pbem_engine.hidden.referee_deck import every_card
+    from pbem_engine.hidden.referee_hidden import known as side_known
 
     out = public_knowledge(game_id, {"private": full.get("private", {})})
     for side, held in sorted(full.get("hidden", {}).items()):
@@ -53,8 +53,8 @@ def referee_knowledge(game_id: str, full: dict[str, Any]) -> dict[str, str]:
 def unread(match: dict[str, Any], side: str, known: dict[str, str]) -> dict[str, str]:
     """Cards of a shared deck in ``side``'s own hand that its tool cannot read yet (their keys come
     with the other side's next file), as ``show`` words them: ``{ref text: words}``."""
-    from pbem_engine.deck import hand
-    from pbem_engine.deck_table import ref_text
+    from pbem_engine.hidden.deck import hand
+    from pbem_engine.hidden.deck_table import ref_text
 
     out = {}
     for deck_id, record in sorted(match.get("decks", {}).items()):

@@ -13,9 +13,9 @@ import functools
 import hashlib
 from typing import Any
 
-from pbem_engine import match as protocol
+from pbem_engine.protocol import match as protocol
 from pbem_engine.canonical import NotCanonical, canonical_json, parse_json
-from pbem_engine.core import Game, IllegalAction
+from pbem_engine.protocol.core import Game, IllegalAction
 from pbem_engine.registry import UnknownGame, get_game
 
 from .. import __version__
@@ -105,7 +105,7 @@ def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] |
 
     ``genesis`` is the content of envelope #0 (None when ``env`` is the genesis).  ``own``: the
     caller never reads ``match`` again, so its game state may be changed in place
-    (``engine.match.advance``).
+    (``pbem_engine.protocol.match.advance``).
 
     :raises RefusedTurn: with a code naming the first check that failed.
     """

@@ -35,9 +35,9 @@ from cryptography.hazmat.primitives.asymmetric.x25519 import (
 )
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
-from pbem_engine import match as protocol
+from pbem_engine.protocol import match as protocol
 from pbem_engine.canonical import canonical_json, digest
-from pbem_engine.referee import REFEREE
+from pbem_engine.protocol.referee import REFEREE
 
 from ..errors import RefusedTurn
 

@@ -9,14 +9,14 @@ link and every envelope's actions, and for each stored roll it checks
   a link already seen), and were revealed where the protocol says: the
   actor's in the envelope that declared the roll, the other side's in its
   first envelope after that (sealed), in the envelope just before it (sealed
-  at once, ``engine.match.at_once``) or before it (unsealed);
+  at once, ``pbem_engine.protocol.match.at_once``) or before it (unsealed);
 * that its declarations hash is the hash of actions signed in the declaring
   envelope;
-* that its seed is ``engine.match.roll_seed`` of those inputs;
-* that its values come out of ``engine.dice.Dice(seed)``: the rolls seeded
+* that its seed is ``pbem_engine.protocol.match.roll_seed`` of those inputs;
+* that its values come out of ``pbem_engine.chance.dice.Dice(seed)``: the rolls seeded
   by one seed are drawn from one stream, in their stored order.
 
-Shared decks dealt to private hands (engine.deck_table) are listed message by message, with
+Shared decks dealt to private hands (pbem_engine.hidden.deck_table) are listed message by message, with
 the envelope that carried each, and verify's verdict on them: once both private secrets are
 revealed every shuffle, re-keying and key release is recomputed from them.
 
@@ -35,8 +35,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from pbem_engine import match as protocol
-from pbem_engine.dice import Dice
+from pbem_engine.protocol import match as protocol
+from pbem_engine.chance.dice import Dice
 
 from ..errors import PbemError, VerifyError
 from ..store.ledger import Ledger
@@ -383,7 +383,7 @@ class AuditResult:
     verified: Verified
     rolls: list[AuditedRoll]
     stats: list[DieStats]
-    decks: list[dict[str, Any]] = field(default_factory=list)  # engine.deck_table.messages: every deck message
+    decks: list[dict[str, Any]] = field(default_factory=list)  # pbem_engine.hidden.deck_table.messages: every deck message
 
     @property
     def decks_verdict(self) -> str:
@@ -445,7 +445,7 @@ def audit(ledger: Ledger, build: dict[str, Any] | None = None, progress=None) ->
     rolls = check_rolls(commits, ledger.rolls())
     decks = []
     if verified.match.get("decks"):  # shared decks dealt to private hands: each message and its envelope
-        from pbem_engine.deck_table import messages
+        from pbem_engine.hidden.deck_table import messages
 
         decks = messages(verified.match["decks"])
     return AuditResult(commits.game_id, game.title, game.name, game.version, genesis["body"].get("scenario", ""),

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pbem_engine.core import copy_state
+from pbem_engine.protocol.core import copy_state
 
 from .. import limits
 from ..chain import history
@@ -35,7 +35,7 @@ class Verified:
     match: dict[str, Any]
     claims: int = 0
     referee_note: str = ""
-    decks_note: str = ""  # the shared decks dealt to private hands (engine.deck_table.verdict)
+    decks_note: str = ""  # the shared decks dealt to private hands (pbem_engine.hidden.deck_table.verdict)
 
     def summary(self) -> str:
         unsealed = f" ({self.unsealed} rolls UNSEALED: their actor could compute them before signing)" if self.unsealed else ""
@@ -148,8 +148,8 @@ def _decks(match: dict[str, Any]) -> str:
     this one names its verdict, and is cached within the process)."""
     if not match.get("decks"):
         return ""
-    from pbem_engine.deck import DeckError
-    from pbem_engine.deck_table import verdict
+    from pbem_engine.hidden.deck import DeckError
+    from pbem_engine.hidden.deck_table import verdict
 
     try:
         return verdict(match["game_id"], match["decks"], match.get("private", {}))

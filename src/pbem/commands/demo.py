@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
-from pbem_engine.core import Prompt
+from pbem_engine.protocol.core import Prompt
 
 from ..check.verify import verify_path
 from ..play.campaign import Campaign

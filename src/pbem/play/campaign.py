@@ -34,8 +34,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pbem_engine import match as protocol
-from pbem_engine.core import Game, Prompt
+from pbem_engine.protocol import match as protocol
+from pbem_engine.protocol.core import Game, Prompt
 
 from ..chain import history
 from ..errors import PbemError
@@ -442,7 +442,7 @@ class Campaign:
         return {"salt": data["salt"], "box": data["box"]}
 
     def _build(self) -> dict[str, Any]:
-        """Build mode for engine.match.advance: our private secret, if the game has hidden pools."""
+        """Build mode for pbem_engine.protocol.match.advance: our private secret, if the game has hidden pools."""
         data = self._secrets()
         hidden = data.get("private")
         return {"secret": bytes.fromhex(hidden), "chosen": dict(data.get("chosen", {}))} if hidden else {}
@@ -472,7 +472,7 @@ class Campaign:
         match = match or self.match()
         if "decks" not in match or self.game.outcome(match["game"]) is not None:
             return False
-        from pbem_engine.deck_table import owed
+        from pbem_engine.hidden.deck_table import owed
 
         return bool(owed(match["decks"], self.side))
 
@@ -480,7 +480,7 @@ class Campaign:
         """Whether the other side owes deck messages (our draw waits for its keys, our shuffle for its step)."""
         if "decks" not in match or self.game.outcome(match["game"]) is not None:
             return False
-        from pbem_engine.deck_table import owed
+        from pbem_engine.hidden.deck_table import owed
 
         return bool(owed(match["decks"], self.opponent))
 
@@ -500,13 +500,13 @@ class Campaign:
         record = match.get("private", {}).get(self.side)
         if not hidden or not record:
             return {}
-        from pbem_engine.private import simulate
+        from pbem_engine.hidden.private import simulate
 
         chosen = {**self._secrets().get("chosen", {}), **getattr(self, "_draft_chosen", {})}
         _, known = simulate(self.genesis["game"], self.side, record, bytes.fromhex(hidden), chosen)
         out = {tok: opening["item"] for tok, opening in known.items()}
         if "decks" in match:  # the dealt cards we can read: our hand, cards shown to us, cards face up
-            from pbem_engine.deck_table import known as dealt_known
+            from pbem_engine.hidden.deck_table import known as dealt_known
 
             out.update(dealt_known(match["decks"], self.side, bytes.fromhex(hidden)))
         return out
@@ -567,7 +567,7 @@ class Campaign:
             protocol.advance(game, self.match(), head[0] + 1, self.side, body, build)
             if build.get("private"):
                 body = dict(body, private=build["private"])
-            if build.get("decks"):  # our shuffle steps, keys and plays of dealt decks (engine.deck_table)
+            if build.get("decks"):  # our shuffle steps, keys and plays of dealt decks (pbem_engine.hidden.deck_table)
                 body = dict(body, decks=build["decks"])
             chosen = build.get("chosen_out", [])
         if chosen or protocol.has_hidden(body.get("actions", [])):

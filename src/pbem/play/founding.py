@@ -19,8 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem_engine import match as protocol
-from pbem_engine.core import Game
+from pbem_engine.protocol import match as protocol
+from pbem_engine.protocol.core import Game
 from pbem_engine.registry import UnknownGame, get_game
 
 from ..chain import history
@@ -233,7 +233,7 @@ def _private_secret(game: Game, game_id: str, side: str, body: dict[str, Any],
     """A new private secret, committed in ``body``, for a game with hidden pools."""
     if not hasattr(game, "private_pools"):
         return None
-    from pbem_engine.private import anchor
+    from pbem_engine.hidden.private import anchor
 
     hidden = entropy(32)
     body["private_anchor"] = anchor(game_id, side, hidden)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pbem_engine.core import IllegalAction, Prompt, find_choice, order_part
+from pbem_engine.protocol.core import IllegalAction, Prompt, find_choice, order_part
 
 from ..wire.envelope import Envelope
 

@@ -2,11 +2,11 @@
 
 In a game with hidden items (pools, or decks the referee deals) the view is the whole state
 with every hidden item a token, so the player's tool runs the rules on it as in a two-player
-game: with its own private secret (engine.referee_hidden.OwnSide) and the cards the referee
-named to it (engine.referee_deck.OwnDeck), order after order, the forced decisions played as
+game: with its own private secret (pbem_engine.hidden.referee_hidden.OwnSide) and the cards the referee
+named to it (pbem_engine.hidden.referee_deck.OwnDeck), order after order, the forced decisions played as
 the referee will play them, until the decision passes, a roll waits for the referee's dice, or
 the rules open an item only the referee can open.  The referee applies the same orders with
-the same function (engine.referee.run_orders).  In a game whose view is not the whole state
+the same function (pbem_engine.protocol.referee.run_orders).  In a game whose view is not the whole state
 (Hill 60), the player gives the one decision the view offers.
 """
 
@@ -15,10 +15,10 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from pbem_engine import match as protocol
-from pbem_engine import referee as rules_referee
-from pbem_engine.core import Choice, IllegalAction, Prompt, find_choice
-from pbem_engine.referee import REFEREE
+from pbem_engine.protocol import match as protocol
+from pbem_engine.protocol import referee as rules_referee
+from pbem_engine.protocol.core import Choice, IllegalAction, Prompt, find_choice
+from pbem_engine.protocol.referee import REFEREE
 
 from ..errors import PbemError
 from .plays import Ask, free_order
@@ -33,7 +33,7 @@ def latest_view(campaign) -> dict[str, Any] | None:
 def own_knowledge(campaign, view: dict[str, Any]) -> dict[str, str]:
     """What a player may name in a view: what the rules opened, its own items (from its secret,
     the items it hid and those the referee hid for it), and the dealt cards it has seen."""
-    from pbem_engine.referee_hidden import known
+    from pbem_engine.hidden.referee_hidden import known
 
     from ..chain.hidden import public_knowledge
 
@@ -49,7 +49,7 @@ def own_knowledge(campaign, view: dict[str, Any]) -> dict[str, str]:
 
 def dealt_public(view: dict[str, Any]) -> dict[str, str]:
     """The cards of the referee's dealt decks that anyone may name: those face up."""
-    from pbem_engine.referee_deck import face_up
+    from pbem_engine.hidden.referee_deck import face_up
 
     return face_up(view["dealt"]) if "dealt" in view else {}
 
@@ -77,9 +77,9 @@ def run(campaign, view: dict[str, Any], actions: list[dict[str, Any]]) -> Draft:
     """``actions`` run on ``view`` as the referee will run them.
 
     :raises IllegalAction, protocol.ProtocolError, PrivateError, DeckError: an order the rules refuse."""
-    from pbem_engine.referee_deck import OwnDeck
-    from pbem_engine.referee_hidden import OwnSide, Unknowable
-    from pbem_engine.referee_hidden import known as own_known
+    from pbem_engine.hidden.referee_deck import OwnDeck
+    from pbem_engine.hidden.referee_hidden import OwnSide, Unknowable
+    from pbem_engine.hidden.referee_hidden import known as own_known
 
     from ..chain.hidden import public_knowledge
     from .turns import shown
@@ -119,8 +119,8 @@ def from_view(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None
     ``ask``) until our tool can follow no further.  Returns (actions, the items they hide as
     (token, item), done): not done when orders run out while the decision is ours (the actions
     are kept as a draft)."""
-    from pbem_engine.deck_group import DeckError
-    from pbem_engine.private import PrivateError
+    from pbem_engine.hidden.deck_group import DeckError
+    from pbem_engine.hidden.private import PrivateError
 
     from ..chain.hidden import show
     from .turns import shuffle_order

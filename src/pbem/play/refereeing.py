@@ -11,9 +11,9 @@ import secrets as secrets_mod
 from pathlib import Path
 from typing import Any
 
-from pbem_engine import match as protocol
+from pbem_engine.protocol import match as protocol
 from pbem_engine.canonical import canonical_json
-from pbem_engine.referee_deck import known as dealt_known
+from pbem_engine.hidden.referee_deck import known as dealt_known
 
 from ..chain import history, referee
 from ..errors import PbemError, RefusedTurn
@@ -78,7 +78,7 @@ def join_content(genesis: Envelope, side: str, anchor: str, box_public: str, hid
                  private_anchor: str | None = None) -> dict[str, Any]:
     """A player's join: a signed document the referee carries into its first envelope.  In a game
     with hidden pools it commits to the player's private secret and seals the secret to the
-    referee, who draws, hides and opens the player's items with it (engine.referee_hidden)."""
+    referee, who draws, hides and opens the player's items with it (pbem_engine.hidden.referee_hidden)."""
     body: dict[str, Any] = {"anchor": anchor, "box": box_public}
     if hidden is not None:
         referee_box = bytes.fromhex(genesis.content["body"]["referee"]["box"])

@@ -12,8 +12,8 @@ import hmac
 import json
 from typing import TYPE_CHECKING, Any
 
-from pbem_engine import match as protocol
-from pbem_engine.core import IllegalAction, Prompt, find_choice
+from pbem_engine.protocol import match as protocol
+from pbem_engine.protocol.core import IllegalAction, Prompt, find_choice
 
 from ..errors import PbemError
 from ..store.lock import crash_point

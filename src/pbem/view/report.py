@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pbem_engine import match as protocol
+from pbem_engine.protocol import match as protocol
 
 from ..chain.hidden import public_knowledge, show, show_prompt, unread
 from ..errors import PbemError

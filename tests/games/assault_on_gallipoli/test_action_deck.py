@@ -1,6 +1,6 @@
-"""The Action Cards dealt from the shared deck (engine.deck_table), both sides' secrets in play:
+"""The Action Cards dealt from the shared deck (pbem_engine.hidden.deck_table), both sides' secrets in play:
 each envelope's deck messages are built by its author and checked by a copy that replays them
-(as engine.match does); a hand holds deck positions only its holder reads; a played card is named
+(as pbem_engine.protocol.match does); a hand holds deck positions only its holder reads; a played card is named
 face up; a hidden card played out of its time is refused after it is opened, changing nothing."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import json
 
 import pytest
 
-from pbem_engine import deck_table
-from pbem_engine.core import IllegalAction, step
-from pbem_engine.dice import Dice
+from pbem_engine.hidden import deck_table
+from pbem_engine.protocol.core import IllegalAction, step
+from pbem_engine.chance.dice import Dice
 from pbem_engine.games.assault_on_gallipoli import GAME, cards
 
 GAME_ID = "aog-deck-test"

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from pbem_engine.core import find_choice, step
-from pbem_engine.dice import Dice, ScriptedDice
+from pbem_engine.protocol.core import find_choice, step
+from pbem_engine.chance.dice import Dice, ScriptedDice
 from pbem_engine.games.assault_on_gallipoli import GAME
 
 from .casekit import build

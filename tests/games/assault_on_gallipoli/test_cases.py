@@ -5,7 +5,7 @@ A case file holds:
 
     title, rule        what it shows, and the Rulebook's section
     [before]           the starting state (see casekit)
-    [[actions]]        side = ..., action = {...}, applied in order through engine.core.step
+    [[actions]]        side = ..., action = {...}, applied in order through pbem_engine.protocol.core.step
     dice = [...]       the die faces the actions roll, all of which must be used
     illegal = true     the last action must be refused (IllegalAction), changing nothing;
     error = "..."      ... with this in its message
@@ -26,8 +26,8 @@ from typing import Any
 
 import pytest
 
-from pbem_engine.core import IllegalAction, copy_state, step
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.protocol.core import IllegalAction, copy_state, step
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.assault_on_gallipoli import GAME, board, rules
 
 from .casekit import build

@@ -10,8 +10,8 @@ import re
 import tomllib
 from typing import Any
 
-from pbem_engine.core import step
-from pbem_engine.dice import Dice, ScriptedDice
+from pbem_engine.protocol.core import step
+from pbem_engine.chance.dice import Dice, ScriptedDice
 from pbem_engine.games.assault_on_gallipoli import GAME, rules
 
 from .casekit import build

@@ -1,4 +1,4 @@
-"""The close combat hands are private draws (engine/private.py): over two real campaigns played
+"""The close combat hands are private draws (engine/hidden/private.py): over two real campaigns played
 by the game's own player, nothing a side's tool writes for the other (the turn file and the
 ready-to-send e-mail with its report) and no report the receiver's tool shows names a card of
 the sender's hand, or opens one of its tokens, before the rules play or show it."""

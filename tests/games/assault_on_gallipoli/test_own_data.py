@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from pbem_engine.core import RulesError, step
-from pbem_engine.dice import Dice
+from pbem_engine.protocol.core import RulesError, step
+from pbem_engine.chance.dice import Dice
 from pbem_engine.games.assault_on_gallipoli import GAME, data, dataset
 
 KEEP = {"anzac-cove", "mal-tepe", "north-beach", "koja-dere",  # named by the rules (1.3, 12.4, 22)

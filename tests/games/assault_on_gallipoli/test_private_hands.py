@@ -1,4 +1,4 @@
-"""Close combat hands held as private tokens (engine.private's draw_private / reveal /
+"""Close combat hands held as private tokens (pbem_engine.hidden.private's draw_private / reveal /
 add_private, faked here): a token is opened only when played, when its holder says it cannot
 match (10.3.2 checked on the whole hand at once), or when the cards go back at its next deal."""
 
@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem_engine.core import IllegalAction, step
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.protocol.core import IllegalAction, step
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.assault_on_gallipoli import GAME, rules
 
 from .casekit import build

@@ -14,8 +14,8 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from pbem_engine.core import step
-from pbem_engine.dice import Dice
+from pbem_engine.protocol.core import step
+from pbem_engine.chance.dice import Dice
 from pbem_engine.games.assault_on_gallipoli import GAME, board, cards, closecombat
 from pbem_engine.games.assault_on_gallipoli.data import REMNANTS, SIDES
 
@@ -93,7 +93,7 @@ def test_random_games_end_and_keep_the_invariants(seed: int, options: dict[str, 
 @given(st.integers(0, 2**32))
 def test_bot_games_end(seed: int) -> None:
     def bot(state, prompt):
-        from pbem_engine.core import find_choice
+        from pbem_engine.protocol.core import find_choice
 
         return find_choice(prompt, GAME.player(state, prompt.side, prompt, {})).action
 
@@ -107,7 +107,7 @@ def test_bot_games_end(seed: int) -> None:
 def test_bots_fight_close_combats(seed: int) -> None:
     """The game's own players fight two close combats to the end (10-12): someone wins each,
     the areas are no longer contested, every card goes back to its deck at the next deal."""
-    from pbem_engine.core import find_choice
+    from pbem_engine.protocol.core import find_choice
 
     from .casekit import build
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem_engine.core import RulesError, find_choice, step
-from pbem_engine.dice import Dice
+from pbem_engine.protocol.core import RulesError, find_choice, step
+from pbem_engine.chance.dice import Dice
 from pbem_engine.games.assault_on_gallipoli import GAME, board, scenarios
 from pbem_engine.games.assault_on_gallipoli.data import SCENARIOS
 

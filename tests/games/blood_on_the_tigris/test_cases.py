@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import charts, combat
 
 HERE = Path(__file__).parent

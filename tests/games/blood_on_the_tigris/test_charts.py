@@ -12,7 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import charts, combat
 from pbem_engine.games.blood_on_the_tigris.charts_provisional import CHARTS
 

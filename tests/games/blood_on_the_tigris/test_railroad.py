@@ -2,8 +2,8 @@
 reinforcements arrive at Basra (the rule cases in rules/20.1-*.toml show it played)."""
 
 import pytest
-from pbem_engine.core import RulesError
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.protocol.core import RulesError
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import GAME, charts, rules
 
 from .casekit import build

@@ -12,8 +12,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pbem_engine.core import IllegalAction, step
-from pbem_engine.dice import Dice
+from pbem_engine.protocol.core import IllegalAction, step
+from pbem_engine.chance.dice import Dice
 from pbem_engine.games.blood_on_the_tigris import GAME, board, charts, counters, hexmap, logistics, movement, naval, rules
 
 MAX_ACTIONS = 4000

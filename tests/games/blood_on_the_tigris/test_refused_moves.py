@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from pbem_engine.core import IllegalAction, step
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.protocol.core import IllegalAction, step
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import GAME
 
 from .casekit import build

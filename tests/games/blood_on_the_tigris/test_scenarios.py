@@ -4,8 +4,8 @@ rules, victory, the ``fit`` option, and random and bot games of each."""
 from __future__ import annotations
 
 import pytest
-from pbem_engine.core import RulesError, step
-from pbem_engine.dice import Dice, ScriptedDice
+from pbem_engine.protocol.core import RulesError, step
+from pbem_engine.chance.dice import Dice, ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import GAME, board, hexmap, naval, rules, scenarios, sequence
 
 from .test_random_play import MAX_ACTIONS, invariants, play

@@ -4,8 +4,8 @@ with the count and the limit, until units move out."""
 
 from __future__ import annotations
 
-from pbem_engine.core import step
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.protocol.core import step
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import GAME, board, counters, movement
 
 AMARA = "1931"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import GAME, counters, supply
 
 

@@ -4,8 +4,8 @@ what it did: a move, a sail, a depot flipped, the end of the movement."""
 
 from __future__ import annotations
 
-from pbem_engine.core import step
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.protocol.core import step
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import GAME
 from tests.conftest import new_player, pbem
 

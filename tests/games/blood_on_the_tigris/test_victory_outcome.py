@@ -12,8 +12,8 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from pbem_engine.core import step
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.protocol.core import step
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import GAME
 
 from .casekit import build

@@ -11,7 +11,7 @@ from fractions import Fraction
 from pbem.chain import datapack
 
 from pbem.view import mapsvg
-from pbem_engine.core import SEP
+from pbem_engine.protocol.core import SEP
 from pbem_engine.games.blood_on_the_tigris import GAME, charts, combat, fight, hexmap, view
 
 

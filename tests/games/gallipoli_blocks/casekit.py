@@ -30,7 +30,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.gallipoli_blocks import GAME, board, sequence
 from pbem_engine.games.gallipoli_blocks import cards as card_data
 from pbem_engine.games.gallipoli_blocks.data import BLOCKS, SPACES

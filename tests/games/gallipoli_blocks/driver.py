@@ -9,11 +9,11 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from pbem_engine import match as protocol
+from pbem_engine.protocol import match as protocol
 from pbem_engine.canonical import canonical_json, state_hash
-from pbem_engine.core import Prompt
+from pbem_engine.protocol.core import Prompt
 from pbem_engine.games.gallipoli_blocks import GAME, bot
-from pbem_engine.private import anchor, simulate
+from pbem_engine.hidden.private import anchor, simulate
 
 GID = "9a" * 16
 SIDES = ("allied", "ottoman")
@@ -49,7 +49,7 @@ class Table:
 
     def send(self, side: str, actions: list[dict[str, Any]]) -> None:
         """One envelope from ``side``: built with its secret, replayed from the signed body."""
-        from pbem_engine.match import swap_hidden
+        from pbem_engine.protocol.match import swap_hidden
 
         reveal = self.chains[side][self.m["chains"][side]["index"] + 1].hex()
         build = {"secret": self.secrets[side], "chosen": self.chosen[side]}
@@ -78,7 +78,7 @@ class Table:
 
     def act(self, side: str, order: str) -> dict[str, Any]:
         """An order in words (or a choice number), as the CLI reads it: the action."""
-        from pbem_engine.core import find_choice
+        from pbem_engine.protocol.core import find_choice
         from pbem.chain.hidden import show_prompt
 
         prompt = GAME.prompt(self.state)
@@ -115,7 +115,7 @@ class Table:
             if prompt.free:
                 actions.append(GAME.parse_order(m["game"], side, text, known))
             else:
-                from pbem_engine.core import find_choice
+                from pbem_engine.protocol.core import find_choice
 
                 actions.append(find_choice(prompt, text).action)
         del state

@@ -6,7 +6,7 @@ A case file holds:
     title, rule        what it shows, and the rule number of the rules text (sections 6-10)
     [before]           the starting state, described compactly (see casekit.build)
     draws, seals       the private draws the actions make, and the tokens new seals get
-    [[actions]]        side = ..., action = {...}, applied in order through engine.core.step
+    [[actions]]        side = ..., action = {...}, applied in order through pbem_engine.protocol.core.step
                        (which refuses an action a non-free prompt does not list; a free prompt's
                        action goes to the rules module, which checks it itself); raw = true
                        applies it with GAME.apply, skipping the prompt's list
@@ -32,7 +32,7 @@ from typing import Any
 
 import pytest
 
-from pbem_engine.core import IllegalAction, copy_state, step
+from pbem_engine.protocol.core import IllegalAction, copy_state, step
 from pbem_engine.games.gallipoli_blocks import GAME
 
 from .casekit import CaseDice, build

@@ -60,7 +60,7 @@ def test_a_bad_order_is_refused_and_changes_nothing(game, order, code, why):
 def _private_of(bob, actions) -> dict:
     """The private draws bob's own tool would put in a turn of ``actions`` (they must be legal)."""
     from pbem.play.campaign import Campaign
-    from pbem_engine import match as protocol
+    from pbem_engine.protocol import match as protocol
 
     camp = Campaign.open(bob.dir, readonly=True)
     try:
@@ -77,7 +77,7 @@ def _forged(bob, alice_dir: Path, actions, private=None) -> Path:
     """A turn file bob's key signs, built by hand (a tool that skipped its own checks)."""
     from pbem.play.campaign import Campaign
     from pbem.wire.keys import KeyStore
-    from pbem_engine.core import IllegalAction
+    from pbem_engine.protocol.core import IllegalAction
     from tests.conftest import next_state
 
     camp = Campaign.open(alice_dir, readonly=True)
@@ -88,7 +88,7 @@ def _forged(bob, alice_dir: Path, actions, private=None) -> Path:
         game_id = camp.genesis["game"]
     finally:
         camp.ledger.close()
-    from pbem_engine import match as protocol
+    from pbem_engine.protocol import match as protocol
 
     secret = json.loads((bob.dir / "secrets" / "chain.json").read_text())
     links = protocol.chain_links(game_id, "ottoman", bytes.fromhex(secret["secret"]), secret["length"])

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from pbem_engine.core import IllegalAction, copy_state, step
+from pbem_engine.protocol.core import IllegalAction, copy_state, step
 from pbem_engine.games.gallipoli_blocks import GAME
 from pbem_engine.games.gallipoli_blocks.rules import FREE_ORDERS
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.core import find_choice, step
+from pbem_engine.protocol.core import find_choice, step
 from pbem_engine.games.gallipoli_blocks import GAME, board
-from pbem_engine.odds import SEP, pool_line
+from pbem_engine.chance.odds import SEP, pool_line
 
 from .casekit import CaseDice, build
 

@@ -1,5 +1,5 @@
 """The block game declares ``frozen_entries = ("gone",)``: copies of a state share the records of
-eliminated and retired blocks (engine.core.snapshot), so no rule may change one once it is in
+eliminated and retired blocks (pbem_engine.protocol.core.snapshot), so no rule may change one once it is in
 ``gone``; and ``flat_entries = ("blocks",)``: copies copy each block's record one level deep, so
 no rule may change a value inside one in place (its 'entering' list). Checked here as ``advance``
 promises it: its input is never changed, over whole games (battles, eliminations, stand-ups,
@@ -11,9 +11,9 @@ import random
 
 import pytest
 
-from pbem_engine import match as protocol
+from pbem_engine.protocol import match as protocol
 from pbem_engine.canonical import canonical_json
-from pbem_engine.core import copy_state, restore, snapshot
+from pbem_engine.protocol.core import copy_state, restore, snapshot
 from pbem_engine.games.gallipoli_blocks import GAME
 
 from .driver import Table, random_chooser

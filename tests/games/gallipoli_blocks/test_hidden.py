@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from pbem_engine import match as protocol
+from pbem_engine.protocol import match as protocol
 from pbem_engine.canonical import canonical_json
-from pbem_engine.core import IllegalAction
+from pbem_engine.protocol.core import IllegalAction
 from pbem_engine.games.gallipoli_blocks import GAME, board, bot
 from pbem_engine.games.gallipoli_blocks.cards import table
 from pbem_engine.games.gallipoli_blocks.data import BLOCKS
-from pbem_engine.private import simulate
+from pbem_engine.hidden.private import simulate
 from pbem.chain.hidden import public_knowledge, show, show_prompt
 
 from .driver import GID, Table
@@ -215,7 +215,7 @@ def forged_final(t: Table) -> dict[str, Any]:
 
 
 def test_more_than_nine_southern_steps_is_caught_when_opened(monkeypatch) -> None:
-    from pbem_engine.dice import Dice
+    from pbem_engine.chance.dice import Dice
 
     t = Table(options={"turns": 1}, seed=7)
     cheat = passive(["deploy ott-9-div-25-rgt 4 krithia", "deploy ott-9-div-26-rgt 4 achi-baba",

@@ -3,7 +3,7 @@ a coin flip breaks a tie; the seats keep their names and the bid decides who com
 
 import pytest
 
-from pbem_engine.core import IllegalAction
+from pbem_engine.protocol.core import IllegalAction
 from pbem_engine.games.gallipoli_blocks import GAME, bot
 from tests.games.gallipoli_blocks.driver import Table
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from pbem_engine.core import IllegalAction
+from pbem_engine.protocol.core import IllegalAction
 from pbem_engine.games.gallipoli_blocks import GAME
 
 from .casekit import build

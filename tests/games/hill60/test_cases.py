@@ -4,7 +4,7 @@ A case file holds:
 
     title, rule        what it shows, and the RULES.md section (e.g. "5.3")
     [before]           merged over setup("standard", {}); tables merge, other values replace
-    [[actions]]        side = ..., action = {...}, applied in order through engine.core.step
+    [[actions]]        side = ..., action = {...}, applied in order through pbem_engine.protocol.core.step
     dice = [...]       the face values the actions roll, all of which must be used
     illegal = true     the last action must be refused (IllegalAction), changing nothing;
     error = "..."      ... with this in its message
@@ -23,8 +23,8 @@ from typing import Any
 
 import pytest
 
-from pbem_engine.core import IllegalAction, copy_state, step
-from pbem_engine.dice import ScriptedDice
+from pbem_engine.protocol.core import IllegalAction, copy_state, step
+from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games import hill60
 from pbem_engine.games.hill60 import GAME
 

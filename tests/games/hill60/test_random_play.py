@@ -9,8 +9,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pbem_engine.canonical import canonical_json
-from pbem_engine.core import step
-from pbem_engine.dice import Dice, DiceNotReady, NoDice
+from pbem_engine.protocol.core import step
+from pbem_engine.chance.dice import Dice, DiceNotReady, NoDice
 from pbem_engine.games.hill60 import GAME, data
 
 MAX_ACTIONS = 400

@@ -8,7 +8,7 @@ Fisher-Yates over the same sampler.
 
 Every call records what was drawn and why (``Dice.rolls``); the ledger stores
 those records and ``pbem verify`` recomputes them.  Where the seed comes from
-is not this module's business: see ``engine.match``.
+is not this module's business: see ``pbem_engine.protocol.match``.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ class Dice:
     """Deterministic dice over ``seed``; ``rolls`` lists every draw with its purpose."""
 
     scripted = False
-    private: Any = None  # an engine.private.PrivateContext while an envelope is applied
-    decks: Any = None  # an engine.deck_table.DeckContext, in games with decks dealt to private hands
+    private: Any = None  # an pbem_engine.hidden.private.PrivateContext while an envelope is applied
+    decks: Any = None  # an pbem_engine.hidden.deck_table.DeckContext, in games with decks dealt to private hands
 
     def __init__(self, seed: bytes) -> None:
         self._seed = seed
@@ -61,7 +61,7 @@ class Dice:
             self._word_refill()
         return self._words.pop()
 
-    def _uniform(self, n: int) -> int:
+    def uniform(self, n: int) -> int:
         """A value in range(n), without bias."""
         if not 1 <= n <= _SPAN:
             raise ValueError(f"cannot draw from {n} outcomes")
@@ -72,7 +72,7 @@ class Dice:
                 return x % n
 
     def _faces(self, count: int, sides: int, low: int) -> list[int]:
-        # The same sampler as _uniform, unrolled: dice pools are the hot path of verify.
+        # The same sampler as uniform, unrolled: dice pools are the hot path of verify.
         if not 1 <= sides <= _SPAN:
             raise ValueError(f"cannot draw from {sides} outcomes")
         limit = _SPAN - _SPAN % sides
@@ -145,7 +145,7 @@ class Dice:
         """A uniformly random permutation of ``items`` (Fisher-Yates)."""
         order = list(items)
         for i in range(len(order) - 1, 0, -1):
-            j = self._uniform(i + 1)
+            j = self.uniform(i + 1)
             order[i], order[j] = order[j], order[i]
         self._record(purpose, f"shuffle {len(order)}", list(order))
         return order
@@ -155,12 +155,12 @@ class Dice:
         if not 0 <= count <= len(items):
             raise ValueError(f"cannot draw {count} from {len(items)}")
         remaining = list(items)
-        drawn = [remaining.pop(self._uniform(len(remaining))) for _ in range(count)]
+        drawn = [remaining.pop(self.uniform(len(remaining))) for _ in range(count)]
         self._record(purpose, f"draw {count} of {len(items)}", list(drawn))
         return drawn, remaining
 
 
-    # -- a side's own hidden items (engine.private) -----------------------------------
+    # -- a side's own hidden items (pbem_engine.hidden.private) -----------------------------------
     def _private(self) -> Any:
         if self.private is None:
             raise NoPrivateItems("this game has no private pools")
@@ -266,7 +266,7 @@ class NoDice(Dice):
     def __init__(self) -> None:
         super().__init__(b"")
 
-    def _uniform(self, n: int) -> int:
+    def uniform(self, n: int) -> int:
         raise DiceNotReady()
 
     def _faces(self, count: int, sides: int, low: int) -> list[int]:

@@ -1,6 +1,6 @@
 """Each side's hash chain: a secret ``x[N]`` and its anchor ``x[0]``, where
 ``x[i-1] = H(chain | game | side | x[i])``.  Every envelope a side signs after joining reveals
-its next link (``engine.match`` checks it against the previous one); nobody can predict the
+its next link (``pbem_engine.protocol.match`` checks it against the previous one); nobody can predict the
 next link, and nobody can skip one.  The side keeps checkpoints beside its secret, so that
 finding a link takes about the square root of ``N`` steps, not up to ``N``.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 
-from .canonical import digest
+from pbem_engine.canonical import digest
 
 CHAIN_LENGTH = 4096
 

@@ -7,10 +7,10 @@ p = 2q+1 (the subgroup has prime order q).  A key is an exponent k in [1, q-1]:
 so each side can add or remove its own lock whatever the other's.
 
 Every key and permutation is derived from a side's committed private secret
-(the one engine.private uses), so when that secret is revealed at the end of
-the game anyone can recompute every message (engine.deck_audit).
+(the one pbem_engine.hidden.private uses), so when that secret is revealed at the end of
+the game anyone can recompute every message (pbem_engine.hidden.deck_audit).
 
-engine.deck_group holds the group, the card encoding and the key derivation.
+pbem_engine.hidden.deck_group holds the group, the card encoding and the key derivation.
 
 A shuffle (a fresh deck, reshuffled discards, or cards still face down in the
 pile) is three or four public messages, each a pure function of the public
@@ -53,10 +53,10 @@ import copy
 import re
 from typing import Any
 
-from .canonical import digest
+from pbem_engine.canonical import digest
 
-# The group, cards and keys, re-exported so that callers need engine.deck alone.
-from .deck_group import (  # noqa: F401
+# The group, cards and keys, re-exported so that callers need pbem_engine.hidden.deck alone.
+from pbem_engine.hidden.deck_group import (  # noqa: F401
     ELEMENT_HEX,
     WIDTH,
     DeckError,
@@ -210,7 +210,7 @@ def move(state: dict[str, Any], side: str, ref: list[int]) -> dict[str, Any]:
 
 def ask(state: dict[str, Any], side: str) -> dict[str, Any]:
     """``side`` asks to see the other's hand (Espionage): the other then owes its keys for every
-    card of its hand not yet shown (engine.deck_table sends them in its next file)."""
+    card of its hand not yet shown (pbem_engine.hidden.deck_table sends them in its next file)."""
     return {"op": "ask", "side": side}
 
 
@@ -253,7 +253,7 @@ def read(state: dict[str, Any], side: str, secret: bytes, ref: list[int]) -> str
     if card is None:
         raise DeckError("not-a-card", f"position {ref} does not open to a card with {opponent}'s key: "
                         f"{opponent}'s share or its shuffle is wrong (the audit names the step)", opponent)
-    elsewhere = _public_places(state).get(card)
+    elsewhere = public_places(state).get(card)
     if elsewhere is not None and elsewhere != list(ref):
         raise DeckError("duplicate-card", f"position {ref} opens to {card}, which is already at {elsewhere}: "
                         f"{opponent}'s shuffle copied a card (the audit names the step)", opponent)
@@ -278,7 +278,7 @@ def hand(state: dict[str, Any], side: str) -> list[list[int]]:
     return [[sh["number"], i] for sh in state["shuffles"] for i, at in enumerate(sh["at"]) if at == side]
 
 
-def _public_places(state: dict[str, Any]) -> dict[str, Any]:
+def public_places(state: dict[str, Any]) -> dict[str, Any]:
     """Cards whose place everyone knows: in the box, or face up at a position."""
     places: dict[str, Any] = {c: "box" for c in state["box"]}
     for sh in state["shuffles"]:
@@ -322,7 +322,7 @@ def _begin(state: dict[str, Any], msg: dict[str, Any]) -> None:
         raise DeckError("bad-message", "a shuffle needs cards (names) and/or positions")
     if len(set(cards)) != len(cards) or len({str(r) for r in refs}) != len(refs):
         raise DeckError("bad-source", "a card or position is named twice")
-    places = _public_places(state)
+    places = public_places(state)
     sources = []
     for card in cards:  # a card from the box, or face up on the discard pile
         at = places.get(card)
@@ -438,8 +438,8 @@ def _play(state: dict[str, Any], msg: dict[str, Any]) -> None:
     if actual != card:
         raise DeckError("false-claim", f"{side} claims position {ref} is {card!r}: the keys open it to "
                         f"{'no card' if actual is None else 'another card'}", side)
-    if _public_places(state).get(card) is not None:
-        raise DeckError("duplicate-card", f"{card} is already at {_public_places(state)[card]}: a shuffle copied "
+    if public_places(state).get(card) is not None:
+        raise DeckError("duplicate-card", f"{card} is already at {public_places(state)[card]}: a shuffle copied "
                         f"a card (the audit names the step)")
     sh["keys"][side][str(i)] = msg["key"]
     sh["cards"][str(i)] = card

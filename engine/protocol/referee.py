@@ -23,14 +23,14 @@ re-run the game and check every view they received.
 
 Protocol 2 (pinned in the genesis) adds two things.  Games with hidden pools
 (``private_pools``): the referee holds every side's secret and so draws,
-hides and opens for any side (engine.referee_hidden).  And forced decisions
+hides and opens for any side (pbem_engine.hidden.referee_hidden).  And forced decisions
 (one legal choice) are played by the referee's replay, never by a player's
 file: after each order, and after each adjudication, until a real decision,
 the end of the game, or (when a player's orders are applied) a roll.  A
 forced roll at adjudication takes its own seed, the decision's side's last
 link and the referee's new one, numbered so that no two rolls share one.
 Games whose shared decks are dealt to private hands (``dealt_decks``) get a deck the
-referee holds (engine.referee_deck) in place of the two-sided mental-poker deck: the same
+referee holds (pbem_engine.hidden.referee_deck) in place of the two-sided mental-poker deck: the same
 interface for the rules, every shuffle's order keyed by the referee's salt and every
 party's latest link, each player's view naming only the cards it has seen.
 """
@@ -39,9 +39,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import referee_hidden  # referee_deck (and the deck modules) only where a game deals decks
-from .core import Game, IllegalAction, copy_state, forced, step
-from .dice import Dice, DiceNotReady, NoDice
+from pbem_engine.hidden import referee_hidden  # referee_deck (and the deck modules) only where a game deals decks
+from pbem_engine.protocol.core import Game, IllegalAction, copy_state, forced, step
+from pbem_engine.chance.dice import Dice, DiceNotReady, NoDice
 
 REFEREE = "referee"
 
@@ -60,7 +60,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any], state: d
     if pools and version < 2:
         raise error("bad-genesis", f"{game.name} has hidden pools; referee mode holds them from protocol 2 on")
     if dealt:  # the referee holds the deck: the public record, and the order only it knows
-        from . import referee_deck
+        from pbem_engine.hidden import referee_deck
 
         try:
             match["dealt"], match["deal_order"] = referee_deck.new_record(list(game.sides), dealt)
@@ -69,7 +69,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any], state: d
     if version >= 2:  # older histories keep their state hashes
         match["protocol"] = version
     if pools:
-        from .private import new_side
+        from pbem_engine.hidden.private import new_side
 
         match["private"] = {side: new_side(pools.get(side, {}), "") for side in sorted(game.sides)}
         match["hidden"] = referee_hidden.new_record(list(game.sides))
@@ -122,7 +122,7 @@ def run_forced(game: Game, state: dict[str, Any], ctx: Any, error: type[Exceptio
     hides (``game.forced_action``: the block game's stand-up), ordered with its owner's secret.
     ``dice_for(k, side, action)`` gives the k-th forced action its dice; without it a forced
     roll stops the run (it is played at adjudication).  ``decks``: the dealt decks
-    (engine.referee_deck), the rules' ``dice.decks``.
+    (pbem_engine.hidden.referee_deck), the rules' ``dice.decks``.
 
     :raises referee_hidden.Unknowable: in a player's own tool, the rules open another's item."""
     events: list[dict[str, Any]] = []
@@ -191,7 +191,7 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
 
     ``seeded(declared_in, actor, ref, declarations)`` gives the referee's dice for a roll and
     what to record of it: ``(Dice, source)``.  ``deck_key``: the referee's key for the order
-    of its shuffles (engine.referee_deck.order_key), in a game with dealt decks."""
+    of its shuffles (pbem_engine.hidden.referee_deck.order_key), in a game with dealt decks."""
     actions = body.get("actions", [])
     state, pending = match["game"], match["pending"]
     auto = match.get("protocol", 1) >= 2
@@ -207,7 +207,7 @@ def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[s
     if "dealt" in match:
         if deck_key is None:
             raise error("needs-referee-secret", "only the referee's replay deals the shared decks")
-        from . import referee_deck
+        from pbem_engine.hidden import referee_deck
 
         new["dealt"], new["deal_order"] = copy_state(match["dealt"]), copy_state(match["deal_order"])
         decks = referee_deck.RefereeDeck(new["dealt"], new["deal_order"],

@@ -1,14 +1,14 @@
-"""Shared decks dealt to private hands, on the wire: engine.deck inside the turn files.
+"""Shared decks dealt to private hands, on the wire: pbem_engine.hidden.deck inside the turn files.
 
 A game whose module declares ``dealt_decks()`` (table-top mode: a pack deck marked
 ``dealt = "private"``) keeps the public state of each such deck in ``match["decks"]``:
 
-    {deck_id: {"state": <engine.deck state>, "log": [messages in order], "envelopes": [n, ...]}}
+    {deck_id: {"state": <pbem_engine.hidden.deck state>, "log": [messages in order], "envelopes": [n, ...]}}
 
 Every deck message travels in the turn body's ``decks`` field, ``[[deck_id, message], ...]``, in
 the order the envelope makes them.  The author's tool computes them from its private secret
-(build mode, like engine.private.PrivateContext); every other copy takes them from the body and
-checks each with ``engine.deck.apply`` (replay mode).  A message that is not the one the rules
+(build mode, like pbem_engine.hidden.private.PrivateContext); every other copy takes them from the body and
+checks each with ``pbem_engine.hidden.deck.apply`` (replay mode).  A message that is not the one the rules
 make here (another op, another count, another nonce, keys for other positions) is refused.
 
 What an envelope carries, in order:
@@ -23,7 +23,7 @@ What an envelope carries, in order:
 
 The nonce of a permuting step is the other side's latest revealed chain link: fixed before the
 step, and not the author's to choose, so no one can grind a shuffle.  At the end, when both
-private secrets are revealed, ``audit`` recomputes every message (engine.deck_audit).
+private secrets are revealed, ``audit`` recomputes every message (pbem_engine.hidden.deck_audit).
 """
 
 from __future__ import annotations
@@ -33,8 +33,8 @@ import json
 from functools import lru_cache
 from typing import Any
 
-from . import deck as D
-from .deck_audit import audit as deck_audit
+from pbem_engine.hidden import deck as D
+from pbem_engine.hidden.deck_audit import audit as deck_audit
 
 REF_PREFIX = "deck:"
 
@@ -192,7 +192,7 @@ class DeckContext:
         discards (face up) and the pile (face down), and sends its first step. Returns the card count."""
         self._mine(side)
         state = self.records[deck_id]["state"]
-        places = D._public_places(state)
+        places = D.public_places(state)
         cards = [c for c in state["cards"] if places.get(c) == "box" or
                  (isinstance(places.get(c), list) and D.where(state, places[c]) == "discard")]
         refs = [list(r) for r in state["pile"]]
@@ -448,7 +448,7 @@ def counts(records: dict[str, Any]) -> dict[str, int]:
 
 def verdict(game_id: str, records: dict[str, Any], private: dict[str, Any]) -> str:
     """The shared decks' part of ``pbem verify``'s summary: once both private secrets are revealed,
-    every deck message recomputed from them (engine.deck_audit; raises DeckError naming the cheat)."""
+    every deck message recomputed from them (pbem_engine.hidden.deck_audit; raises DeckError naming the cheat)."""
     if not any(r["log"] for r in records.values()):
         return ""
     n = counts(records)

@@ -1,7 +1,7 @@
 """Hidden items in a refereed game: every side's private pools, held by the referee.
 
 A refereed game with private pools (concealed blocks, hands, secret notes) uses the same
-commitment tokens as a two-player game (engine.private), so the full state a referee holds
+commitment tokens as a two-player game (pbem_engine.hidden.private), so the full state a referee holds
 is the state the two players would share: every hidden item is a token.  What changes is
 who can open them:
 
@@ -28,7 +28,7 @@ from typing import Any
 
 import hmac
 
-from .private import PrivateContext, PrivateError, anchor, shuffle_hidden, simulate
+from pbem_engine.hidden.private import PrivateContext, PrivateError, anchor, shuffle_hidden, simulate
 
 
 class Unknowable(Exception):

@@ -18,9 +18,16 @@ from __future__ import annotations
 from fractions import Fraction
 from math import comb
 
-from .core import SEP, order_part  # noqa: F401  (where a label's words end: core's, for the orders)
 
 Dist = dict[int, Fraction]
+
+SEP = " — "  # between a choice's words and what a display adds after them (odds, a card's values)
+
+
+def order_part(label: str) -> str:
+    """A choice label without what a display added after its words (the odds)."""
+    return label.split(SEP, 1)[0]
+
 
 SHORT = 9  # outcomes shown in full up to this many
 LONG = 17  # beyond this many (after hiding the unlikely ones) a summary is shown

@@ -1,10 +1,10 @@
 """The end-of-game audit of a shared deck: every message recomputed from the revealed secrets.
 
-While the game runs, engine.deck checks what can be checked without secrets: sizes, group
+While the game runs, pbem_engine.hidden.deck checks what can be checked without secrets: sizes, group
 membership, duplicates, released keys against their hashes, cards played against both keys.
 What it cannot see is a shuffler that replaced or copied a card under its own lock, or
 re-keyed with keys other than the ones it hashed: the values are still valid group elements.
-Once both sides have revealed their secrets (the committed private secrets of engine.private)
+Once both sides have revealed their secrets (the committed private secrets of pbem_engine.hidden.private)
 every shuffle, re-keying and key release is a pure function of public inputs and a known
 secret, so the audit recomputes each one and names the first message that differs, its side
 and its step.  Because each step is checked against the honest function of its own published
@@ -16,15 +16,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import deck as D
-from .private import anchor
+from pbem_engine.hidden import deck as D
+from pbem_engine.hidden.private import anchor
 
 STEPS = ("lock", "shuffle", "shuffle-rekey", "rekey")
 
 
 def audit(start: dict[str, Any], log: list[dict[str, Any]], secrets: dict[str, bytes],
           anchors: dict[str, str] | None = None) -> dict[str, Any]:
-    """Replay ``log`` from the public ``start`` (engine.deck.new_deck) with both secrets.
+    """Replay ``log`` from the public ``start`` (pbem_engine.hidden.deck.new_deck) with both secrets.
 
     ``anchors`` (side -> the private anchor it committed at genesis) checks that each
     secret is the one its side committed to before anything was dealt.

@@ -26,8 +26,8 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from .canonical import digest
-from .dice import Dice
+from pbem_engine.canonical import digest
+from pbem_engine.chance.dice import Dice
 
 
 class PrivateError(Exception):
@@ -52,7 +52,7 @@ def token(game_id: str, side: str, n: int, item: str, nonce_hex: str) -> str:
 
 def draw_index(secret: bytes, j: int, link: str, size: int) -> int:
     seed = hmac.digest(secret, b"pbem/v1/draw\0" + j.to_bytes(8, "big") + bytes.fromhex(link), "sha256")
-    return Dice(seed)._uniform(size)
+    return Dice(seed).uniform(size)
 
 
 def new_side(pools: dict[str, list[str]], anchor_hex: str) -> dict[str, Any]:

@@ -25,7 +25,8 @@ import json
 import marshal
 from typing import Any, ClassVar, NamedTuple, Protocol
 
-from .dice import Dice
+from pbem_engine.chance.dice import Dice
+from pbem_engine.chance.odds import SEP, order_part  # noqa: F401  (the orders' words end where the odds begin)
 
 State = dict[str, Any]
 Event = dict[str, Any]  # {"text": str, optional "to": [sides who may see it]}
@@ -41,14 +42,6 @@ class IllegalAction(RulesError):
     def __init__(self, message: str, legal: list[str] | None = None) -> None:
         super().__init__(message)
         self.legal = legal or []
-
-
-SEP = " — "  # between a choice's words and what a display adds after them (odds, a card's values)
-
-
-def order_part(label: str) -> str:
-    """A choice label without what a display added after its words (the odds)."""
-    return label.split(SEP, 1)[0]
 
 
 class Choice(NamedTuple):
@@ -162,7 +155,7 @@ def step(game: Game, state: State, side: str, action: dict[str, Any], dice: Dice
     """Apply one action by ``side`` if the prompt offers it.
 
     ``prompt`` is ``game.prompt(state)`` when the caller has it already.  ``in_place``: the
-    caller owns ``state`` and keeps its own way back (``engine.match`` keeps a snapshot), so
+    caller owns ``state`` and keeps its own way back (``pbem_engine.protocol.match`` keeps a snapshot), so
     the module may change it rather than a copy.
 
     :raises IllegalAction: it is not ``side``'s decision, or the action is not

@@ -26,14 +26,14 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from . import private  # engine.referee only in a referee game
-from .deck_group import DeckError  # the deck modules themselves only where a game deals decks
-from .canonical import canonical_json, digest
-from .chain import (CHAIN_LENGTH, chain_checkpoints, chain_link, chain_links,  # noqa: F401 - the
+from pbem_engine.hidden import private  # pbem_engine.protocol.referee only in a referee game
+from pbem_engine.hidden.deck_group import DeckError  # the deck modules themselves only where a game deals decks
+from pbem_engine.canonical import canonical_json, digest
+from pbem_engine.protocol.chain import (CHAIN_LENGTH, chain_checkpoints, chain_link, chain_links,  # noqa: F401 - the
                     chain_step, checkpoint_every, next_link)  # protocol's public names, used by pbem and the tests
-from .core import (Game, IllegalAction, Prompt, RulesError, copy_state, flat_entries, forced, frozen_entries,
+from pbem_engine.protocol.core import (Game, IllegalAction, Prompt, RulesError, copy_state, flat_entries, forced, frozen_entries,
                    restore, snapshot, step)
-from .dice import Dice, DiceNotReady, NoDice, NoPrivateItems
+from pbem_engine.chance.dice import Dice, DiceNotReady, NoDice, NoPrivateItems
 
 MODES = ("sealed", "unsealed", "referee")
 
@@ -78,7 +78,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         raise ProtocolError("bad-genesis", f"{game.name} cannot set up {scenario!r} with options {options}: {e}") from None
     version = protocol_of(body)
     if body["mode"] == "referee":
-        from . import referee
+        from pbem_engine.protocol import referee
 
         return referee.start(game, game_id, creator, body, state, _anchor(body, creator), ProtocolError, version)
     match = {
@@ -97,8 +97,8 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         match["private"] = {side: private.new_side(pools.get(side, {}), "") for side in sorted(game.sides)}
         match["private"][creator]["anchor"] = _private_anchor(body, creator)
     dealt = game.dealt_decks() if hasattr(game, "dealt_decks") else {}
-    if dealt:  # only games with decks dealt to private hands carry this record (engine.deck_table)
-        from . import deck_table
+    if dealt:  # only games with decks dealt to private hands carry this record (pbem_engine.hidden.deck_table)
+        from pbem_engine.hidden import deck_table
 
         match["decks"] = deck_table.new_record(game_id, list(game.sides), dealt)
     if pools or body["mode"] == "unsealed":
@@ -149,7 +149,7 @@ def join(match: dict[str, Any], side: str, body: dict[str, Any], game: Game | No
     """The match state after a join envelope (the joiner's anchor)."""
     if match["mode"] == "referee":
         assert game is not None
-        from . import referee
+        from pbem_engine.protocol import referee
 
         return referee.join(game, match, seq, side, _anchor(body, side), ProtocolError, body)
     if side in match["chains"]:
@@ -166,7 +166,7 @@ def join(match: dict[str, Any], side: str, body: dict[str, Any], game: Game | No
 def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:
     """Who owes the next envelope and why; None when the game is over."""
     if match["mode"] == "referee":
-        from . import referee
+        from pbem_engine.protocol import referee
 
         return referee.waiting_for(game, match)
     pending = match["pending"]
@@ -191,8 +191,8 @@ def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:
     prompt = game.prompt(match["game"])
     if prompt.side is None:
         return None
-    if "decks" in match:  # the side to decide waits for the other's shuffle step or keys (engine.deck_table)
-        from . import deck_table
+    if "decks" in match:  # the side to decide waits for the other's shuffle step or keys (pbem_engine.hidden.deck_table)
+        from pbem_engine.hidden import deck_table
 
         other = _other(game, prompt.side)
         if deck_table.owed(match["decks"], other):
@@ -272,7 +272,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     rolls: list[dict[str, Any]] = []
     decks = (match["decks"] if own else copy_state(match["decks"])) if "decks" in match else None
     if decks is not None:
-        from . import deck_table
+        from pbem_engine.hidden import deck_table
     owes_deck = decks is not None and not over and bool(deck_table.owed(decks, side))
     if decks is not None:
         if ctx is None:
@@ -394,8 +394,8 @@ def _advance_referee(game: Game, match: dict[str, Any], seq: int, side: str, bod
                   "links": [actor, ref], "declarations": declarations, "seed": seed.hex()}
         return Dice(seed), source
 
-    from . import referee
-    from .referee_deck import order_key  # the order of the shuffles of decks the referee holds
+    from pbem_engine.protocol import referee
+    from pbem_engine.hidden.referee_deck import order_key  # the order of the shuffles of decks the referee holds
 
     return referee.advance(game, match, seq, side, body, chains, seeded, declarations_hash, ProtocolError,
                            order_key(salt))
@@ -476,9 +476,9 @@ class _AtOnce(Dice):
         if self.source is None:
             self._seed, self.source = self._seeding()
 
-    def _uniform(self, n: int) -> int:
+    def uniform(self, n: int) -> int:
         self._seeded()
-        return super()._uniform(n)
+        return super().uniform(n)
 
     def _faces(self, count: int, sides: int, low: int) -> list[int]:
         self._seeded()

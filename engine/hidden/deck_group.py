@@ -1,4 +1,4 @@
-"""The group, the cards and the keys of a shared deck (engine.deck).
+"""The group, the cards and the keys of a shared deck (pbem_engine.hidden.deck).
 
 The RFC 3526 2048-bit safe prime p = 2q+1; cards are quadratic residues (the subgroup of prime
 order q); keys are exponents derived from a side's committed private secret.
@@ -12,8 +12,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from .canonical import digest
-from .dice import Dice
+from pbem_engine.canonical import digest
+from pbem_engine.chance.dice import Dice
 
 # RFC 3526, section 3: the 2048-bit MODP group (group 14), generator 2.
 # p = 2^2048 - 2^1984 - 1 + 2^64 * { [2^1918 pi] + 124476 }

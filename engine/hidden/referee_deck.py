@@ -1,7 +1,7 @@
 """A shared deck dealt to private hands in a refereed game: the referee holds every card.
 
-Between two players a deck dealt to private hands needs mental poker (engine.deck,
-engine.deck_table): neither side may know the order, so both lock and shuffle, and every
+Between two players a deck dealt to private hands needs mental poker (pbem_engine.hidden.deck,
+pbem_engine.hidden.deck_table): neither side may know the order, so both lock and shuffle, and every
 draw costs the other side's keys.  With a referee nobody needs to: the referee already
 holds every side's hidden items, so it holds the deck too, behind the interface the rules
 call as ``dice.decks`` (draw, play, give_back, discard, shuffle, ready, pile, blocked, show,
@@ -18,7 +18,7 @@ The record is in two parts of the referee's full state:
 * ``match["deal_order"]``, the referee's: the deck's cards, the box, each shuffle's cards by
   position.  A player's view names only the positions it has seen (``known``), in a field
   of its own view, as a hand holds them: ``deck:<deck>:<shuffle>:<position>`` (the same
-  texts as engine.deck_table.ref_text), so its tool and reports name its own cards.
+  texts as pbem_engine.hidden.deck_table.ref_text), so its tool and reports name its own cards.
 
 The order of a shuffle is a permutation seeded by HMAC(K, game, deck, shuffle, envelope,
 every party's latest chain link), where K is derived from the referee's salt: the salt is
@@ -30,7 +30,7 @@ anyone replays every deal (the commitments to the full state check it, views inc
 A player's own tool runs the rules on its view to give several orders a file (``OwnDeck``):
 the public part is enough to play, give, return or show cards of its own hand, discard from
 the table, or shuffle (the positions are public, their order is not), while a draw (it needs
-the order) or asking to see a hand not yet seen raises engine.referee_hidden.Unknowable: the
+the order) or asking to see a hand not yet seen raises pbem_engine.hidden.referee_hidden.Unknowable: the
 referee goes on from there.
 """
 
@@ -40,11 +40,11 @@ import copy
 import hmac
 from typing import Any
 
-from .canonical import digest
-from .deck_group import DeckError
-from .deck_table import parse_ref, ref_text
-from .dice import Dice
-from .referee_hidden import Unknowable
+from pbem_engine.canonical import digest
+from pbem_engine.hidden.deck_group import DeckError
+from pbem_engine.hidden.deck_table import parse_ref, ref_text
+from pbem_engine.chance.dice import Dice
+from pbem_engine.hidden.referee_hidden import Unknowable
 
 NOT_SHUFFLED = "it has not been shuffled yet"
 
