@@ -11,8 +11,7 @@ from typing import Any
 from pbem_engine.protocol.core import find_choice, step
 from pbem_engine.chance.dice import Dice, ScriptedDice
 from pbem_engine.games.assault_on_gallipoli import GAME
-
-from .casekit import build
+from pbem_engine.games.assault_on_gallipoli.position import position
 
 
 def bot_action(state: dict[str, Any]) -> tuple[str, dict[str, Any]]:
@@ -31,10 +30,10 @@ def bot_plays(state: dict[str, Any], card: str) -> dict[str, Any]:
 
 
 def test_good_luck_ahead_on_the_landing_at_the_beach_next_to_the_most_enemy_units() -> None:
-    state = build({"waves": [[["maclagan", "aus-9", "aus-10"]]], "frames": [{"k": "round", "side": "anzac",
-                                                                              "acted": False}],
-                   "hands": {"anzac": ["good-luck#1"]},
-                   "units": {"gaba-tepe": ["tur-27-mg", "tur-1-27"], "plugges-plateau": ["tur-2-27"]}})
+    state = position({"waves": [[["maclagan", "aus-9", "aus-10"]]], "frames": [{"k": "round", "side": "anzac",
+                                                                                 "acted": False}],
+                      "hands": {"anzac": ["good-luck#1"]},
+                      "units": {"gaba-tepe": ["tur-27-mg", "tur-1-27"], "plugges-plateau": ["tur-2-27"]}}).state
     assert bot_plays(state, "good-luck#1") == {"do": "use", "use": "luck", "roll": "landing", "of": "anzac",
                                                "on": "brighton-beach"}
 
@@ -43,8 +42,8 @@ def test_good_luck_ahead_in_close_combat() -> None:
     """Leading with no card left in round 3: its withdrawal roll if it fails; leading with cards:
     the enemy's initiative roll (he matches) if it succeeds; matching: its own if it fails."""
     def at(step: str, rnd: int, hand: list[str]) -> dict[str, Any]:
-        state = build({"turn_phase": "close", "options": {"turns": 1}, "hands": {"anzac": ["good-luck#1"]},
-                       "control": {"baby-700": "turkish"}, "units": {"baby-700": ["tur-1-27", "aus-1"]}})
+        state = position({"turn_phase": "close", "options": {"turns": 1}, "hands": {"anzac": ["good-luck#1"]},
+                          "control": {"baby-700": "turkish"}, "units": {"baby-700": ["tur-1-27", "aus-1"]}}).state
         state["frames"].append({"k": "cc", "area": "baby-700", "att": "anzac", "def": "turkish", "step": step,
                                 "todo": [], "init": "anzac" if step == "lead" else "turkish", "round": rnd,
                                 "played": {"anzac": 0, "turkish": 0}, "lead": "raid" if step == "match" else None,
@@ -62,9 +61,9 @@ def test_good_luck_ahead_in_close_combat() -> None:
 
 
 def test_heroic_act_on_an_exhausted_unit_next_to_the_enemy_which_then_fires() -> None:
-    state = build({"frames": [{"k": "round", "side": "anzac", "acted": False}], "hands": {"anzac": ["heroic-act#1"]},
-                   "units": {"the-400-plateau": ["aus-9 exhausted"], "anzac-cove": ["aus-10 exhausted"],
-                             "lone-pine": ["tur-1-27"]}})
+    state = position({"frames": [{"k": "round", "side": "anzac", "acted": False}], "hands": {"anzac": ["heroic-act#1"]},
+                      "units": {"the-400-plateau": ["aus-9 exhausted"], "anzac-cove": ["aus-10 exhausted"],
+                                "lone-pine": ["tur-1-27"]}}).state
     use = bot_plays(state, "heroic-act#1")
     assert use == {"do": "use", "use": "heroic", "unit": "aus-9"}  # aus-10 is not next to the enemy
     state, _ = step(GAME, state, "anzac", {"do": "card", "card": "heroic-act#1"}, ScriptedDice([]))
@@ -74,8 +73,8 @@ def test_heroic_act_on_an_exhausted_unit_next_to_the_enemy_which_then_fires() ->
 
 
 def test_heroic_act_at_its_opportunity_fire_acts_after_the_enemy_round() -> None:
-    state = build({"frames": [{"k": "round", "side": "turkish", "acted": False}], "hands": {"anzac": ["heroic-act#1"]},
-                   "units": {"pine-ridge": ["tur-1-27"], "the-400-plateau": ["aus-9", "aus-10 exhausted"]}})
+    state = position({"frames": [{"k": "round", "side": "turkish", "acted": False}], "hands": {"anzac": ["heroic-act#1"]},
+                      "units": {"pine-ridge": ["tur-1-27"], "the-400-plateau": ["aus-9", "aus-10 exhausted"]}}).state
     for action in ({"do": "move", "from": "pine-ridge"}, {"do": "take", "unit": "tur-1-27"},
                    {"do": "go", "to": "lone-pine"}, {"do": "go", "to": "the-400-plateau"}):
         state, _ = step(GAME, state, "turkish", action, ScriptedDice([]))
@@ -88,26 +87,26 @@ def test_heroic_act_at_its_opportunity_fire_acts_after_the_enemy_round() -> None
 
 
 def test_no_heroic_act_without_an_exhausted_unit_near_the_enemy() -> None:
-    state = build({"frames": [{"k": "round", "side": "anzac", "acted": False}], "hands": {"anzac": ["heroic-act#1"]},
-                   "units": {"anzac-cove": ["aus-10 exhausted"], "hill-971": ["tur-1-27"]}})
+    state = position({"frames": [{"k": "round", "side": "anzac", "acted": False}], "hands": {"anzac": ["heroic-act#1"]},
+                      "units": {"anzac-cove": ["aus-10 exhausted"], "hill-971": ["tur-1-27"]}}).state
     assert bot_action(state)[1]["do"] != "card"
 
 
 def test_sudden_storm_waits_when_the_enemy_can_close_in() -> None:
-    state = build({"frames": [{"k": "round", "side": "turkish", "acted": False}],
-                   "hands": {"turkish": ["sudden-storm#1"]},
-                   "units": {"lone-pine": ["aus-9"], "third-ridge": ["tur-1-27"]}})  # 2 areas
+    state = position({"frames": [{"k": "round", "side": "turkish", "acted": False}],
+                      "hands": {"turkish": ["sudden-storm#1"]},
+                      "units": {"lone-pine": ["aus-9"], "third-ridge": ["tur-1-27"]}}).state  # 2 areas
     assert bot_plays(state, "sudden-storm#1") == {"do": "use", "use": "storm-wait"}
-    far = build({"frames": [{"k": "round", "side": "turkish", "acted": False}],
-                 "hands": {"turkish": ["sudden-storm#1"]},
-                 "units": {"anzac-cove": ["aus-9 exhausted"], "hill-971": ["tur-1-27"]}})
+    far = position({"frames": [{"k": "round", "side": "turkish", "acted": False}],
+                    "hands": {"turkish": ["sudden-storm#1"]},
+                    "units": {"anzac-cove": ["aus-9 exhausted"], "hill-971": ["tur-1-27"]}}).state
     assert bot_action(far)[1]["do"] != "card"  # nothing fresh of the enemy near: kept
 
 
 def test_sudden_storm_sends_back_the_group_that_entered_its_area() -> None:
-    state = build({"frames": [{"k": "round", "side": "turkish", "acted": False}],
-                   "hands": {"anzac": ["sudden-storm#1"]},
-                   "units": {"pine-ridge": ["tur-1-27"], "the-400-plateau": ["aus-9"]}})
+    state = position({"frames": [{"k": "round", "side": "turkish", "acted": False}],
+                      "hands": {"anzac": ["sudden-storm#1"]},
+                      "units": {"pine-ridge": ["tur-1-27"], "the-400-plateau": ["aus-9"]}}).state
     for action in ({"do": "move", "from": "pine-ridge"}, {"do": "take", "unit": "tur-1-27"},
                    {"do": "go", "to": "lone-pine"}, {"do": "go", "to": "the-400-plateau"}):
         state, _ = step(GAME, state, "turkish", action, ScriptedDice([]))

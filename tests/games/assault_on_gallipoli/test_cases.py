@@ -1,10 +1,10 @@
 """Rule cases for Assault on Gallipoli: each file in cases/ is one rule situation, played with
-scripted dice (casekit.build makes the state).
+scripted dice (the public position API, pbem_engine.games.assault_on_gallipoli.position, makes the state).
 
 A case file holds:
 
     title, rule        what it shows, and the Rulebook's section
-    [before]           the starting state (see casekit)
+    [before]           the starting state (see position.position)
     [[actions]]        side = ..., action = {...}, applied in order through pbem_engine.protocol.core.step
     dice = [...]       the die faces the actions roll, all of which must be used
     illegal = true     the last action must be refused (IllegalAction), changing nothing;
@@ -27,10 +27,8 @@ from typing import Any
 import pytest
 
 from pbem_engine.protocol.core import IllegalAction, copy_state, step
-from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.assault_on_gallipoli import GAME, board, rules
-
-from .casekit import build
+from pbem_engine.games.assault_on_gallipoli.position import position
 
 CASES = sorted((Path(__file__).parent / "cases").glob("*.toml"))
 
@@ -39,8 +37,8 @@ CASES = sorted((Path(__file__).parent / "cases").glob("*.toml"))
 def test_case(path: Path) -> None:
     case = tomllib.loads(path.read_text())
     assert case.get("title") and case.get("rule"), "a case names its title and rule"
-    state = build(case.get("before", {}))
-    dice = ScriptedDice(case.get("dice", []))
+    pos = position(case.get("before", {}))
+    state, dice = pos.state, pos.dice(case.get("dice", []))
     events: list[dict[str, Any]] = []
     rules.settle(state, dice, events)  # a state built mid-sequence (e.g. at the Morale phase) runs on
     actions = case.get("actions", [])

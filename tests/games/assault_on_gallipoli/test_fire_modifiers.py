@@ -13,8 +13,8 @@ from typing import Any
 from pbem_engine.protocol.core import step
 from pbem_engine.chance.dice import Dice, ScriptedDice
 from pbem_engine.games.assault_on_gallipoli import GAME, rules
+from pbem_engine.games.assault_on_gallipoli.position import position
 
-from .casekit import build
 from .test_cases import CASES
 
 FIRE = re.compile(r"needing (-?\d+) or less \(base (-?\d+)((?:, [^;]*)?); rolled")
@@ -43,7 +43,7 @@ def test_every_fire_of_the_rule_cases_lists_modifiers_that_add_up_to_its_target(
     checked = 0
     for path in CASES:
         case = tomllib.loads(path.read_text())
-        state, dice, events = build(case.get("before", {})), ScriptedDice(case.get("dice", [])), []
+        state, dice, events = position(case.get("before", {})).state, ScriptedDice(case.get("dice", [])), []
         rules.settle(state, dice, events)
         for act in case.get("actions", []):
             try:
@@ -60,8 +60,8 @@ def test_every_fire_of_the_rule_cases_lists_modifiers_that_add_up_to_its_target(
 
 def test_long_range_is_listed_with_its_roll():
     """The issue's case: a battalion at its greatest range rolls apart at 3, and says why."""
-    state = build({"frames": [{"k": "round", "side": "anzac", "acted": False}],
-                   "units": {"russells-top": ["aus-9", "aus-1-mg"], "baby-700": ["tur-1-27"]}})
+    state = position({"frames": [{"k": "round", "side": "anzac", "acted": False}],
+                      "units": {"russells-top": ["aus-9", "aus-1-mg"], "baby-700": ["tur-1-27"]}}).state
     dice, events = ScriptedDice([3, 3, 4, 4, 4, 4]), []
     for action in ({"do": "fire", "from": "russells-top"}, {"do": "with", "unit": "aus-9"},
                    {"do": "with", "unit": "aus-1-mg"}, {"do": "fire", "at": "baby-700"}):

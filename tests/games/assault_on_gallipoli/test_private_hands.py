@@ -9,8 +9,7 @@ import pytest
 from pbem_engine.protocol.core import IllegalAction, step
 from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.assault_on_gallipoli import GAME, rules
-
-from .casekit import build
+from pbem_engine.games.assault_on_gallipoli.position import position
 
 
 class PrivateDice(ScriptedDice):
@@ -42,8 +41,8 @@ class PrivateDice(ScriptedDice):
 
 
 def combat():
-    state = build({"turn_phase": "close", "options": {"turns": 1}, "control": {"baby-700": "turkish"},
-                   "units": {"baby-700": ["tur-1-27 exhausted", "kemal", "aus-1"]}})
+    state = position({"turn_phase": "close", "options": {"turns": 1}, "control": {"baby-700": "turkish"},
+                      "units": {"baby-700": ["tur-1-27 exhausted", "kemal", "aus-1"]}}).state
     dice = PrivateDice({"anzac": [["ambush", "ambush", "infiltrate", "raid", "reserve-trench", "bayonet-charge"]],
                         "turkish": [["infiltrate", "reserve-trench", "raid", "creeping-barrage"]]}, [])
     rules.settle(state, dice, [])

@@ -109,14 +109,14 @@ def test_bots_fight_close_combats(seed: int) -> None:
     the areas are no longer contested, every card goes back to its deck at the next deal."""
     from pbem_engine.protocol.core import find_choice
 
-    from .casekit import build
+    from pbem_engine.games.assault_on_gallipoli.position import position
 
-    state = build({"turn_phase": "close", "options": {"turns": 1}, "ma": "turkish",
-                   "trenches": {"russells-top": 2}, "wire": ["lone-pine"],
-                   "control": {"russells-top": "turkish", "lone-pine": "anzac", "baby-700": "turkish"},
-                   "units": {"russells-top": ["tur-3-27", "tur-3-57 exhausted", "avni", "kemal", "nz-wellington",
-                                              "anzac-remnant-1 exhausted", "malone exhausted"],
-                             "lone-pine": ["aus-1", "aus-2 exhausted", "tur-1-27", "tur-2-27"]}})
+    state = position({"turn_phase": "close", "options": {"turns": 1}, "ma": "turkish",
+                      "trenches": {"russells-top": 2}, "wire": ["lone-pine"],
+                      "control": {"russells-top": "turkish", "lone-pine": "anzac", "baby-700": "turkish"},
+                      "units": {"russells-top": ["tur-3-27", "tur-3-57 exhausted", "avni", "kemal", "nz-wellington",
+                                                 "anzac-remnant-1 exhausted", "malone exhausted"],
+                                "lone-pine": ["aus-1", "aus-2 exhausted", "tur-1-27", "tur-2-27"]}}).state
     dice = Dice(seed.to_bytes(8, "big") * 4)
     from pbem_engine.games.assault_on_gallipoli import rules
 

@@ -4,12 +4,11 @@ the peninsula's west coast) and which coast each one borders, only for the areas
 from __future__ import annotations
 
 from pbem_engine.games.assault_on_gallipoli import GAME
-
-from .casekit import build
+from pbem_engine.games.assault_on_gallipoli.position import position
 
 
 def ships_prompt(scenario: str):
-    return GAME.prompt(build({"scenario": scenario, "frames": [{"k": "ships", "left": ["hms-queen"]}]}))
+    return GAME.prompt(position({"scenario": scenario, "frames": [{"k": "ships", "left": ["hms-queen"]}]}).state)
 
 
 def test_the_prompt_says_where_each_sea_area_lies():

@@ -5,13 +5,12 @@ import pytest
 from pbem_engine.protocol.core import RulesError
 from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import GAME, charts, rules
-
-from .casekit import build
+from pbem_engine.games.blood_on_the_tigris.position import position
 
 
 def test_off_by_default_no_railheads_on_turn_18():
-    state = build({"turn": 17, "phase": "survival", "control": {"1345": "british"},
-                   "units": {"1345": ["br-16-6"], "1201": ["tk-1-38"]}})
+    state = position({"turn": 17, "phase": "survival", "control": {"1345": "british"},
+                      "units": {"1345": ["br-16-6"], "1201": ["tk-1-38"]}}).state
     rules.settle(state, ScriptedDice([]), [], charts.PROVISIONAL)
     assert state["turn"] == 18 and "rail" not in state
     assert not any("railroad" in c.label for c in GAME.prompt(state).choices)

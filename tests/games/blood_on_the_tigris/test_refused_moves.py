@@ -9,12 +9,11 @@ import pytest
 from pbem_engine.protocol.core import IllegalAction, step
 from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import GAME
-
-from .casekit import build
+from pbem_engine.games.blood_on_the_tigris.position import position
 
 
 def refusal(units: dict[str, list[str]], uid: str, to: str, **before) -> str:
-    state = build({"units": units, **before})
+    state = position({"units": units, **before}).state
     side = "turkish" if uid.startswith("tk-") else "british"
     state["active"] = side
     with pytest.raises(IllegalAction) as err:

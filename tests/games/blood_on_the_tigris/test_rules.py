@@ -1,4 +1,5 @@
-"""Rule cases of the playable module: each file in rules/ is a state before (casekit.build), the
+"""Rule cases of the playable module: each file in rules/ is a state before (the public position API,
+pbem_engine.games.blood_on_the_tigris.position, whose docstring lists what [before] may hold), the
 orders given (as a player types them, or actions), the scripted dice, and what must follow.
 
     [expect] at = {unit = where}, steps = {unit = n}, lost = [units], oos = [units], ooc = [units],
@@ -17,10 +18,8 @@ from pathlib import Path
 
 import pytest
 from pbem_engine.protocol.core import IllegalAction, step
-from pbem_engine.chance.dice import ScriptedDice
-from pbem_engine.games.blood_on_the_tigris import GAME, charts, movement, rules
-
-from .casekit import build
+from pbem_engine.games.blood_on_the_tigris import GAME, charts, movement
+from pbem_engine.games.blood_on_the_tigris.position import position
 
 CASES = sorted((Path(__file__).parent / "rules").glob("*.toml"))
 
@@ -28,10 +27,8 @@ CASES = sorted((Path(__file__).parent / "rules").glob("*.toml"))
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_rule_case(path: Path) -> None:
     case = tomllib.loads(path.read_text())
-    state = build(case["before"])
-    if case["before"].get("settle", False):
-        rules.settle(state, ScriptedDice([]), [], charts.PROVISIONAL)
-    dice = ScriptedDice(case.get("dice", []))
+    pos = position(case["before"])  # settle = true in [before] runs the phases no one decides
+    state, dice = pos.state, pos.dice(case.get("dice", []))
     expect = case["expect"]
     said: list[str] = []
     for act in case.get("actions", []):

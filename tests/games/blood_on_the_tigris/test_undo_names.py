@@ -38,9 +38,9 @@ def test_ending_the_movement_says_so():
 
 
 def test_embarking_and_landing_say_who_and_where():
-    from .casekit import build
+    from pbem_engine.games.blood_on_the_tigris.position import position
 
-    state = build({"units": {"1314|1414": ["br-steamer-1"], "1314": ["br-16-6"]}})
+    state = position({"units": {"1314|1414": ["br-steamer-1"], "1314": ["br-16-6"]}}).state
     dice = ScriptedDice([])
     state, said = step(GAME, state, "british", {"do": "embark", "unit": "br-16-6", "steamer": "br-steamer-1"}, dice)
     assert [e["text"] for e in said] == ["16th Brigade embarks on British steamer 1 at 1314|1414 (15.3)"]

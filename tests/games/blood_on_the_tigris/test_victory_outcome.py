@@ -15,8 +15,7 @@ import pytest
 from pbem_engine.protocol.core import step
 from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games.blood_on_the_tigris import GAME
-
-from .casekit import build
+from pbem_engine.games.blood_on_the_tigris.position import position
 
 CASES = [p for p in sorted((Path(__file__).parent / "rules").glob("*.toml"))
          if "outcome" in tomllib.loads(p.read_text())]
@@ -35,7 +34,7 @@ def test_each_threshold_has_cases():
 @pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
 def test_outcome(path: Path) -> None:
     case = tomllib.loads(path.read_text())
-    state = build(case["before"])
+    state = position(case["before"]).state
     dice = ScriptedDice(case.get("dice", []))
     assert GAME.outcome(state) is None
     for act in case.get("actions", []):

@@ -1,10 +1,11 @@
 """Rule cases for the Gallipoli block game: each file in cases/ is one rule situation, played
-with scripted dice and a table of hidden items (casekit.py).
+with scripted dice and a table of hidden items: the public position API
+(pbem_engine.games.gallipoli_blocks.position, whose docstring lists what [before] may hold).
 
 A case file holds:
 
     title, rule        what it shows, and the rule number of the rules text (sections 6-10)
-    [before]           the starting state, described compactly (see casekit.build)
+    [before]           the starting state, described compactly (see position.position)
     draws, seals       the private draws the actions make, and the tokens new seals get
     [[actions]]        side = ..., action = {...}, applied in order through pbem_engine.protocol.core.step
                        (which refuses an action a non-free prompt does not list; a free prompt's
@@ -34,8 +35,8 @@ import pytest
 
 from pbem_engine.protocol.core import IllegalAction, copy_state, step
 from pbem_engine.games.gallipoli_blocks import GAME
-
-from .casekit import CaseDice, build
+from pbem_engine.games.gallipoli_blocks.position import position
+from pbem_engine.protocol.position import CaseDice
 
 HERE = Path(__file__).parent
 CASES = sorted((HERE / "cases").glob("*.toml"))
@@ -59,8 +60,9 @@ def load(path: Path) -> dict[str, Any]:
 
 
 def play(case: dict[str, Any]) -> tuple[dict[str, Any], list[str], CaseDice]:
-    state, table = build(case.get("before", {}))
-    dice = CaseDice(case.get("dice", []), table, case.get("draws", []), case.get("seals", []))
+    pos = position(case.get("before", {}))
+    state = pos.state
+    dice = pos.dice(case.get("dice", []), case.get("draws", []), case.get("seals", []))
     actions = case.get("actions", [])
     events: list[str] = []
     for i, act in enumerate(actions):

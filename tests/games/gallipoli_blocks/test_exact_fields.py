@@ -9,8 +9,7 @@ import pytest
 from pbem_engine.protocol.core import IllegalAction, copy_state, step
 from pbem_engine.games.gallipoli_blocks import GAME
 from pbem_engine.games.gallipoli_blocks.rules import FREE_ORDERS
-
-from .casekit import CaseDice, build
+from pbem_engine.games.gallipoli_blocks.position import position
 
 BATTLE = {"k": "battle", "att": "allied", "from": "alexi", "to": "krithia"}
 BLOCKS = {"alexi": ["A1=br-29-div-86-bde:4", "A2=br-29-div-87-bde:4"], "krithia": ["T1=ott-9-div-25-rgt:2"]}
@@ -31,12 +30,13 @@ ORDERS = [(frame, do) for frame, orders in FREE_ORDERS.items() for do in orders]
 
 
 def refused(frame: str, action: dict) -> str:
-    state, table = build({"blocks": BLOCKS, **FRAMES[frame]})
+    pos = position({"blocks": BLOCKS, **FRAMES[frame]})
+    state = pos.state
     prompt = GAME.prompt(state)
     assert prompt.free and prompt.side is not None, (frame, prompt)
     untouched = copy_state(state)
     with pytest.raises(IllegalAction) as e:
-        step(GAME, state, prompt.side, action, CaseDice([], table))
+        step(GAME, state, prompt.side, action, pos.dice())
     assert state == untouched
     return str(e.value)
 

@@ -9,14 +9,14 @@ from typing import Any
 from pbem_engine.protocol.core import find_choice, step
 from pbem_engine.games.gallipoli_blocks import GAME, board
 from pbem_engine.chance.odds import SEP, pool_line
-
-from .casekit import CaseDice, build
+from pbem_engine.games.gallipoli_blocks.position import position
 
 ALEXI = ["A1=br-29-div-86-bde:4", "A2=br-29-div-87-bde:4 hits=1", "A3=br-29-div-88-bde:4", "A4=ceo-1-div-2-bde-4-rgt:4"]
 
 
 def setup(before: dict[str, Any]) -> tuple[dict[str, Any], dict[str, tuple[str, str]]]:
-    return build(before)
+    pos = position(before)
+    return pos.state, dict(pos.table)
 
 
 def known(table: dict[str, tuple[str, str]], army: str) -> dict[str, str]:
@@ -114,11 +114,12 @@ def test_moving_onto_a_beach_from_an_hq_says_what_landing_fire_is():
 
 
 def test_the_lead_label_copied_whole_is_still_an_order_and_rolls_the_dice_it_announced():
-    state, table = setup(battle("lead-att")["before"])
+    pos = position(battle("lead-att")["before"])
+    state, table = pos.state, pos.table
     label = shown(state, table, "allied").choices[0].label
     action = GAME.parse_order(state, "allied", label, known(table, "allied"))
     assert action == GAME.parse_order(state, "allied", "lead strongest", known(table, "allied"))
-    dice = CaseDice([6] * 8 + [1] * 6, table, seals=["L1"])
+    dice = pos.dice([6] * 8 + [1] * 6, seals=["L1"])
     state, _ = step(GAME, state, "allied", action, dice)
     defence = GAME.playable(state, GAME.prompt(state), known(table, "ottoman")).choices[0].label
     state, _ = step(GAME, state, "ottoman", GAME.parse_order(state, "ottoman", defence, known(table, "ottoman")), dice)

@@ -4,8 +4,7 @@ import pytest
 
 from pbem_engine.protocol.core import IllegalAction
 from pbem_engine.games.gallipoli_blocks import GAME
-
-from .casekit import build
+from pbem_engine.games.gallipoli_blocks.position import position
 
 BATTLE = {"frames": [{"k": "ops", "army": "allied", "left": 0},
                      {"k": "battle", "att": "allied", "from": "alexi", "to": "krithia", "step": "plan-att"}],
@@ -17,7 +16,7 @@ KNOWN = {"A1": "br-29-div-86-bde:4", "A2": "br-29-div-87-bde:3", "A3": "br-29-di
 
 
 def test_a_plan_in_words_seals_leaders_and_battle_events():
-    state, _ = build(BATTLE)
+    state = position(BATTLE).state
     action = GAME.parse_order(state, "allied", "plan lead strongest; events all", KNOWN)
     assert action == {"do": "plan", "blocks": {"$hide": "A1 A2 A3"}, "events": {"$hide": "C1"}}  # 09 is no Battle event
     named = GAME.parse_order(state, "allied", "plan lead 87, 86; no events", KNOWN)
@@ -29,7 +28,7 @@ def test_a_plan_in_words_seals_leaders_and_battle_events():
                                          ("plan", "plan lead strongest"),
                                          ("plan lead 86, 86", "different blocks")])
 def test_a_plan_that_cannot_be_is_refused_with_the_reason(order, says):
-    state, _ = build(BATTLE)
+    state = position(BATTLE).state
     with pytest.raises(IllegalAction) as e:
         GAME.parse_order(state, "allied", order, KNOWN)
     assert says in str(e.value)
@@ -37,8 +36,8 @@ def test_a_plan_that_cannot_be_is_refused_with_the_reason(order, says):
 
 @pytest.mark.parametrize("order", ["stand up", "1", "Stand  Up"])
 def test_standing_up_is_the_only_order_and_takes_its_number(order):
-    state, _ = build({"standing": {"allied": ["A1", "A3"]}, "frames": [{"k": "ops", "army": "allied", "left": 1}],
-                      "blocks": {"alexi": ["A1=br-29-div-86-bde:4 open", "A3=br-29-div-88-bde:2 open"]}})
+    state = position({"standing": {"allied": ["A1", "A3"]}, "frames": [{"k": "ops", "army": "allied", "left": 1}],
+                      "blocks": {"alexi": ["A1=br-29-div-86-bde:4 open", "A3=br-29-div-88-bde:2 open"]}}).state
     prompt = GAME.prompt(state)
     assert [c.label for c in prompt.choices] == ["stand up"] and "concealed again (2 at Alexi)" in prompt.text
     assert GAME.parse_order(state, "allied", order, {}) == {

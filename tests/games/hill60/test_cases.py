@@ -3,7 +3,8 @@
 A case file holds:
 
     title, rule        what it shows, and the RULES.md section (e.g. "5.3")
-    [before]           merged over setup("standard", {}); tables merge, other values replace
+    [before]           the position (pbem_engine.games.hill60.position): merged over
+                       setup("standard", {}); tables merge, other values replace
     [[actions]]        side = ..., action = {...}, applied in order through pbem_engine.protocol.core.step
     dice = [...]       the face values the actions roll, all of which must be used
     illegal = true     the last action must be refused (IllegalAction), changing nothing;
@@ -24,25 +25,15 @@ from typing import Any
 import pytest
 
 from pbem_engine.protocol.core import IllegalAction, copy_state, step
-from pbem_engine.chance.dice import ScriptedDice
 from pbem_engine.games import hill60
 from pbem_engine.games.hill60 import GAME
+from pbem_engine.games.hill60.position import position
 
 HERE = Path(__file__).parent
 CASES = sorted((HERE / "cases").glob("*.toml"))
 RULES = (Path(hill60.__file__).parent / "RULES.md").read_text()
 RULE_NUMBERS = set(re.findall(r"\*\*(\d+\.\d+)", RULES))
 SECTIONS = set(re.findall(r"^## (\d+)\.", RULES, re.MULTILINE))
-
-
-def merged(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
-    out = dict(base)
-    for key, value in over.items():
-        if isinstance(value, dict) and isinstance(out.get(key), dict):
-            out[key] = merged(out[key], value)
-        else:
-            out[key] = value
-    return out
 
 
 def assert_matches(expected: Any, actual: Any, path: str = "state") -> None:
@@ -63,8 +54,8 @@ def load(path: Path) -> dict[str, Any]:
 def test_case(path: Path) -> None:
     case = load(path)
     assert case["rule"] in RULE_NUMBERS, f"{path.name} cites rule {case['rule']}, which RULES.md does not have"
-    state = merged(GAME.setup("standard", {}), case.get("before", {}))
-    dice = ScriptedDice(case.get("dice", []))
+    pos = position(case.get("before", {}))
+    state, dice = pos.state, pos.dice(case.get("dice", []))
     actions = case.get("actions", [])
     events: list[str] = []
     for i, act in enumerate(actions):
