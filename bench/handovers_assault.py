@@ -10,8 +10,8 @@ in one class, by what it carries:
 * ``reveal only``: no action; it only reveals the link that resolves the other side's roll;
 * ``deck step``: no action; it only carries deck messages (a shuffle step, a draw's keys);
 * ``forced choice``: actions, every one of them the only legal choice (a close combat draw of a
-  fixed size, a lone card to play);
-* ``decision``: at least one action chosen among several.
+  fixed size, a lone card to play): its tool asked no one;
+* ``decision``: its tool asked the player at a prompt that is not forced.
 
 A reveal only file is further named by the roll it resolves (``land``, ``cc initiative``,
 ``pass``...), a forced or decision file by the decision it opens with (the frame: ``round``,
@@ -21,26 +21,18 @@ reported apart (turn 1 holds the landing; the last is cut short by the end).
 
 from __future__ import annotations
 
-import hashlib
 import statistics
 import tempfile
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-
 MODULE = "assault-on-gallipoli"
 OPTIONS = {"turns": 3}  # the landing turn, then two turns without landings (the last is cut short)
 CLASSES = ("reveal only", "deck step", "forced choice", "decision")
 
 
-def _entropy(tag: str):
-    counter = iter(range(10**9))
-    return lambda n: hashlib.sha256(f"pbem/bench/{tag}/{next(counter)}".encode()).digest()[:n]
-
-
-def _frame(state: dict[str, Any]) -> str:
+def frame(state: dict[str, Any]) -> str:
     """The decision a state asks for, by its frame (a close combat by its step)."""
     f = state["frames"][-1]
     return f"cc {f['step']}" if f["k"] == "cc" else f["k"]
@@ -54,54 +46,23 @@ def _roll(action: dict[str, Any], state: dict[str, Any]) -> str:
     return {"go": "move's roll"}.get(do, do)
 
 
+def _what(state: dict[str, Any], match: dict[str, Any], waiting: dict[str, Any], result: Any) -> dict[str, Any]:
+    """``play_files``' note: the roll a file resolves (``reveal``, when it has no action)."""
+    pending = match["pending"]
+    return {"reveal": _roll(pending["action"], state) if pending and not result.drafted else ""}
+
+
 def play_one(seed: int, root: Path, options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """One game by the game's own player: a record for each turn file after the join (its game
-    turn, side, class, what it opens with, its actions and rolls, and why the next one is owed)."""
-    from pbem_engine.registry import get_game
+    """One game by the game's own player (``handovers.play_files``): a record for each turn file
+    after the join (its game turn, side, class, what it opens with, its actions and rolls, and why
+    the next one is owed)."""
+    from .handovers import play_files
 
-    from pbem.play.campaign import Campaign
-    from pbem.commands.demo import choose
-    from pbem.wire.keys import Identity
-
-    game = get_game(MODULE)
-    first, second = game.sides
-    a = Identity("a", Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"a{seed}".encode()).digest()))
-    b = Identity("b", Ed25519PrivateKey.from_private_bytes(hashlib.sha256(f"b{seed}".encode()).digest()))
-    one, genesis = Campaign.new(root / "a", MODULE, first, a, b.public, "b", None, dict(options or OPTIONS),
-                                entropy=_entropy(f"{MODULE}/{seed}/a"))
-    two, joined = Campaign.join(root / "b", genesis.raw, b, entropy=_entropy(f"{MODULE}/{seed}/b"))
-    one.ingest([("join", joined.raw)])
-    camps, who = {first: one, second: two}, {first: a, second: b}
-    files: list[dict[str, Any]] = []
-    for _ in range(5000):
-        waiting = one.waiting()
-        if waiting is None:
-            break
-        side = waiting["side"]
-        camp = camps[side]
-        match = camp.match()
-        state = match["game"]
-        asked: list[tuple[str, int]] = []
-
-        def ask(prompt, events, rolls, refusal, camp=camp, asked=asked):
-            asked.append((_frame(camp.situation[0]), len(prompt.choices)))
-            return choose(prompt, camp)
-
-        result = camp.play(who[side], [], ask)
-        camps[second if side == first else first].ingest([("bench", result.envelope.raw)])
-        content = result.envelope.content
-        if not result.drafted:
-            pending = match["pending"]
-            cls = ("reveal only" if pending else "deck step" if content["body"].get("decks") else waiting["why"])
-            what = _roll(pending["action"], state) if pending else ""
-        else:
-            cls = "decision" if any(n > 1 for _, n in asked) else "forced choice"
-            what = asked[0][0] if asked else ""
-        files.append({"turn": one.match()["game"]["turn"], "side": side, "class": cls, "what": what,
-                      "asks": asked, "actions": len(result.drafted), "rolls": len(result.rolls), "owed": (one.waiting() or {}).get("why")})
-    for camp in (one, two):
-        camp.ledger.close()
-    return files
+    files = play_files(MODULE, dict(options or OPTIONS), seed, root, describe=frame, note=_what)
+    return [{"turn": f["turn"], "side": f["side"], "class": f["kind"],
+             "what": f["reveal"] if f["reveal"] else f["asks"][0][0] if f["asks"] else "",
+             "asks": [(what, n) for what, n, _, _ in f["asks"]], "actions": f["actions"], "rolls": f["rolls"],
+             "owed": f["owed"]} for f in files]
 
 
 def measure(games: int = 3, options: dict[str, Any] | None = None) -> dict[str, Any]:
