@@ -28,7 +28,8 @@ def test_sealed_is_the_default_and_nothing_is_rolled_before_the_reveal(two_campa
     status = d.run(d.alice, "status", "--campaign", d.alice.dir).output
     assert "waiting for blue's reveal since envelope #2" in status and "waiting for blue: waiting" not in status
     own = d.run(d.bob, "status", "--campaign", d.bob.dir).output  # the side that owes it: "you", and what follows
-    assert "waiting for you: your reveal (a roll waits for it), then your decision: " in own, own
+    # (blue's barrage after it is the only legal choice: nothing for him to decide)
+    assert "waiting for you, nothing to decide: your reveal (a roll waits for it)" in own, own
     assert "UNSEALED" not in d.run(d.alice, "verify", d.alice.dir).output
 
 

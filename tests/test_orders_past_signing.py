@@ -3,18 +3,25 @@ signed (they were silently dropped): the output says so, nothing is written."""
 
 from __future__ import annotations
 
-from tests.conftest import Duel, assert_refused, db_bytes
+from tests.conftest import assert_refused, db_bytes, invoke, new_player, pbem
 
 
 def test_orders_after_a_roll_are_refused_and_nothing_is_signed(tmp_path, runner):
-    d = Duel(tmp_path, runner)
-    before, sent = db_bytes(d.alice.dir), sorted((d.alice.dir / "sent").iterdir())
-    result = d.invoke(d.alice, "play", "1", "1", "--campaign", d.alice.dir)  # fire (a roll), then one more
+    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
+    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub, "--campaign", alice.dir,
+         env=alice.env)
+    pbem(runner, "join", next((alice.dir / "sent").glob("*genesis.pbem")), "--key", "bob", "--campaign", bob.dir,
+         env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, next((bob.dir / "sent").glob("*join.pbem")), env=alice.env)
+    before, sent = db_bytes(alice.dir), sorted((alice.dir / "sent").iterdir())
+    # the assault is a roll that waits for the Ottoman reveal: 'end turn' would follow the signing
+    result = invoke(runner, "play", "assault Hill 60 from Kabak Kuyu", "end turn", "--campaign", alice.dir,
+                    env=alice.env)
     assert_refused(result, "too-many-orders")
-    assert "nothing was signed" in result.stderr and "'1' would follow" in result.stderr
-    assert db_bytes(d.alice.dir) == before and sorted((d.alice.dir / "sent").iterdir()) == sent
-    ok = d.run(d.alice, "play", "1", "--campaign", d.alice.dir)  # the orders up to the roll: signed
-    assert "signed turn file #2" in ok.output
+    assert "nothing was signed" in result.stderr and "'end turn' would follow" in result.stderr
+    assert db_bytes(alice.dir) == before and sorted((alice.dir / "sent").iterdir()) == sent
+    ok = pbem(runner, "play", "assault Hill 60 from Kabak Kuyu", "--campaign", alice.dir, env=alice.env)
+    assert "signed turn file #2" in ok.output  # the orders up to the roll: signed
 
 
 def test_orders_when_there_is_only_a_reveal_to_send_are_named_as_unused(tmp_path, runner):

@@ -1,22 +1,53 @@
 """When a reveal is owed and a decision follows, `pbem play` without a terminal and
-`pbem report` both list that decision the same way (the report said only "run pbem play")."""
+`pbem report` both list that decision the same way (the report said only "run pbem play");
+when nothing follows but forced choices, `pbem play` signs at once and shows nothing."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from tests.conftest import Duel
+from tests.conftest import Duel, new_player, pbem
+
+
+def hill60(root: Path, runner):
+    """A Hill 60 game whose Allied player has assaulted Hill 60 (a roll that waits for the
+    Ottoman reveal), delivered to the Ottoman player."""
+    alice, bob = new_player(runner, root, "alice", "allied"), new_player(runner, root, "bob", "ottoman")
+    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub, "--campaign", alice.dir,
+         env=alice.env)
+    pbem(runner, "join", next((alice.dir / "sent").glob("*genesis.pbem")), "--key", "bob", "--campaign", bob.dir,
+         env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, next((bob.dir / "sent").glob("*join.pbem")), env=alice.env)
+    out = pbem(runner, "play", "assault Hill 60 from Kabak Kuyu", "--campaign", alice.dir, env=alice.env).output
+    signed = re.search(r"signed turn file #\d+: (\S+)", out).group(1)
+    pbem(runner, "ingest", "--campaign", bob.dir, signed, env=bob.env)
+    return bob
 
 
 def test_play_and_report_list_the_decision_after_the_reveal(tmp_path, runner):
-    d = Duel(tmp_path, runner)
-    d.deliver(d.play("red"), "bob")  # red's fire waits for blue's reveal; then blue fires
-    listed = d.run(d.bob, "play", "--campaign", d.bob.dir).output
-    assert "your reveal is owed" in listed and "Then: round 1 of 3: fire your barrage" in listed
-    report = " ".join(d.run(d.bob, "report", "--campaign", d.bob.dir).output.split())
-    assert "after your reveal: round 1 of 3: fire your barrage" in report
-    choice = re.search(r"1\. (fire 6 dice[^\n]*)", listed).group(1)
-    assert f"1. {choice}" in report  # the same label, odds included
-    assert not list((d.bob.dir / "sent").glob("*-0003-*"))  # listing signs nothing
-    signed = d.run(d.bob, "play", "1", "--campaign", d.bob.dir).output
-    assert "signed turn file #3" in signed
+    for attempt in range(12):  # the assault must hit for the Ottoman to allocate hits: try new games until it does
+        bob = hill60(tmp_path / str(attempt), runner)
+        listed = pbem(runner, "play", "--campaign", bob.dir, env=bob.env).output
+        if "your reveal is owed" in listed:
+            break
+    else:
+        raise AssertionError("twelve Allied assaults without a hit")
+    assert "Then: Ottoman player: allocate" in listed, listed
+    report = " ".join(pbem(runner, "report", "--campaign", bob.dir, env=bob.env).output.split())
+    assert "after your reveal: Ottoman player: allocate" in report
+    choice = re.search(r"  1\. ([^\n]+)", listed).group(1)
+    assert f"1. {choice}" in report  # the same label
+    assert not list((bob.dir / "sent").glob("*-0003-*"))  # listing signs nothing
+    signed = pbem(runner, "play", "1", "--campaign", bob.dir, env=bob.env).output
+    assert "signed turn file #" in signed
+
+
+def test_a_reveal_followed_by_forced_choices_only_is_signed_without_a_question(tmp_path, runner):
+    d = Duel(tmp_path, runner)  # barrage: every barrage is the only legal choice
+    d.deliver(d.play("red"), "bob")
+    status = d.run(d.bob, "status", "--campaign", d.bob.dir).output
+    assert "waiting for you, nothing to decide: your reveal" in status, status
+    out = d.run(d.bob, "play", "--campaign", d.bob.dir).output  # no orders, no terminal: signs, lists nothing
+    assert "signed turn file #3" in out and "taken for you, as the only legal choice: fire 6 dice" in out, out
+    assert "  1. " not in out

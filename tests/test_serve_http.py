@@ -246,18 +246,34 @@ def test_with_the_token_a_choice_signs_the_same_turn_file_as_pbem_play(served):
 
 # --- refusals: those of the command line, nothing changed -------------------------------------------
 
-def test_an_illegal_order_is_refused_with_a_reason_and_a_detail_and_changes_nothing(served):
-    duel, _, client = served
+def test_an_illegal_order_is_refused_with_a_reason_and_a_detail_and_changes_nothing(tmp_path, runner):
+    from tests.conftest import new_player, pbem
+
+    # Hill 60: the Allied player has choices (barrage's every barrage is the only legal choice)
+    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
+    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub, "--campaign", alice.dir,
+         env=alice.env)
+    pbem(runner, "join", next((alice.dir / "sent").glob("*genesis.pbem")), "--key", "bob", "--campaign", bob.dir,
+         env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, next((bob.dir / "sent").glob("*join.pbem")), env=alice.env)
+    server = start(alice)
+    try:
+        _illegal_order_refused(runner, alice, Client(server))
+    finally:
+        server.stop()
+
+
+def _illegal_order_refused(runner, alice, client) -> None:
     client.login()
-    before = db_bytes(duel.alice.dir)
-    cli = invoke(duel.runner, "play", "--campaign", duel.alice.dir, "march on berlin", env=duel.alice.env)
+    before = db_bytes(alice.dir)
+    cli = invoke(runner, "play", "--campaign", alice.dir, "march on berlin", env=alice.env)
     assert_refused(cli)
     status, out = client.post("/api/choose", {"order": "march on berlin"})
     assert status == 422 and out["refusal"]["code"] == "illegal-order" and out["refusal"]["detail"]
     assert f"Error: {out['refusal']['code']}: {out['refusal']['reason']}" in cli.stderr
     status, out = client.post("/api/undo")
     assert status == 422 and out["refusal"]["code"] == "no-draft"
-    assert db_bytes(duel.alice.dir) == before
+    assert db_bytes(alice.dir) == before
 
 
 @pytest.mark.parametrize("name, data", [

@@ -174,6 +174,17 @@ class GallipoliBlocks:
             return None
         return board.stand_up_order(state, board.army_of(state, prompt.side))
 
+    def order_without_choice(self, state: dict[str, Any], prompt: Prompt) -> str | None:
+        """The order of a decision in the game's words that leaves its player nothing to choose:
+        the Allied set-up (6.2), reinforcements (8.2.1) and supply losses (7.1.3) are fixed by the
+        rules, only what the owner's tool writes of his concealed blocks is his (``parse_order``).
+        A two-player tool takes it for him (pbem.play.turns.no_choice); None: a decision."""
+        kind = state["frames"][-1]["k"]
+        if prompt.side is None or kind not in ("allied-setup", "reinforce", "supply") \
+                or [c.label for c in prompt.choices] == [rules.STAND_UP]:  # the stand-up comes first
+            return None
+        return prompt.choices[0].label if prompt.choices else None
+
     def view(self, state: dict[str, Any], side: str | None) -> dict[str, Any]:
         return state  # only tokens and what the rules revealed: the display names one's own items
 

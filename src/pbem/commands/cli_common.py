@@ -60,13 +60,59 @@ def home_dir(ctx: click.Context) -> Path | None:
 
 
 def ask_passphrase(prompt: str) -> bytes | None:
-    """A passphrase: PBEM_PASSPHRASE, else asked (hidden) on a terminal, else None."""
+    """A passphrase: PBEM_PASSPHRASE, else the file PBEM_PASSPHRASE_FILE names, else what the
+    command PBEM_PASSPHRASE_COMMAND prints (a keyring's or an agent's), else asked (hidden) on a
+    terminal, else None."""
     env = os.environ.get("PBEM_PASSPHRASE")
     if env:
         return env.encode()
+    unattended = stored_passphrase()
+    if unattended is not None:
+        return unattended
     if not sys.stdin.isatty():
         return None
     return click.prompt(prompt, hide_input=True, default="", show_default=False).encode() or None
+
+
+def stored_passphrase() -> bytes | None:
+    """The passphrase for an unattended run: the first line of the file ``PBEM_PASSPHRASE_FILE``
+    (readable by its owner only, as ssh asks of a key), or of what ``PBEM_PASSPHRASE_COMMAND``
+    prints (e.g. ``secret-tool lookup pbem identity``, ``pass show pbem``).
+
+    :raises PbemError: the file is missing or readable by others, the command fails."""
+    import shlex
+    import stat
+    import subprocess
+
+    name, command = os.environ.get("PBEM_PASSPHRASE_FILE"), os.environ.get("PBEM_PASSPHRASE_COMMAND")
+    if name:
+        path = Path(name).expanduser()
+        try:
+            mode = path.stat().st_mode
+            if mode & (stat.S_IRWXG | stat.S_IRWXO):
+                raise PbemError(f"{path} may be read by others", f"chmod 600 {path}: a passphrase file must be "
+                                "its owner's alone", code="no-passphrase")
+            with path.open("rb") as f:
+                data = f.read(4096)
+        except OSError as e:
+            raise PbemError(f"cannot read the passphrase file {path}", e.strerror or str(e),
+                            code="no-passphrase") from None
+    elif command:
+        try:
+            done = subprocess.run(shlex.split(command), stdin=subprocess.DEVNULL, capture_output=True, timeout=60,
+                                  check=False)
+        except (OSError, ValueError, subprocess.TimeoutExpired) as e:
+            raise PbemError("the passphrase command failed", f"{command}: {e}"[:300], code="no-passphrase") from None
+        if done.returncode != 0:
+            raise PbemError("the passphrase command failed", f"{command} exited {done.returncode}",
+                            code="no-passphrase")
+        data = done.stdout[:4096]
+    else:
+        return None
+    line = data.splitlines()[0] if data.strip() else b""
+    if not line:
+        raise PbemError("the passphrase is empty", f"nothing in {name or command}", code="no-passphrase")
+    return line
 
 
 def identity_passphrase(name: str) -> bytes | None:

@@ -3,6 +3,7 @@ every command pays for what ``pbem`` imports at start-up, and a cold ingest shou
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 import click
@@ -377,33 +378,74 @@ def mail_fetch(ctx: click.Context, maildir: Path | None, campaign: Path | None) 
 
 @mail.command("run")
 @click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), help="Read this Maildir instead of IMAP.")
+@click.option("--notify", metavar="COMMAND", envvar="PBEM_NOTIFY",
+              help="Run COMMAND (with the message as its last argument) once when a decision waits for you "
+                   "[env PBEM_NOTIFY].")
+@click.option("--watch", is_flag=True, help="Keep running: wait for new mail (IMAP IDLE) and answer at once, "
+              "until the game ends or Ctrl-C.")
+@click.option("--every", type=click.IntRange(5, 86400), default=600, show_default=True, metavar="SECONDS",
+              help="With --watch: the longest wait between two looks at the mailbox.")
 @campaign_option
 @click.pass_context
-def mail_run(ctx: click.Context, maildir: Path | None, campaign: Path | None) -> None:
-    """Referee: read new mail, adjudicate, send each player its own file, answer what could not be used.
+def mail_run(ctx: click.Context, maildir: Path | None, notify: str | None, watch: bool, every: int,
+             campaign: Path | None) -> None:
+    """Read new mail, answer every turn file that needs no person, send, and tell you when a decision is yours.
 
-    Safe to run again and again (e.g. from cron): nothing is processed twice.  It
-    answers only its own game's mail from its players' addresses, never an automatic
-    message (auto-replies, bounces, lists).  A message the server will not take is
-    tried again later or set aside in outbox/failed/: it never stops the others.
-    Each run ends with one line: what it read, accepted, adjudicated, sent and left
-    waiting; it exits 1 if reading or sending failed (after doing the rest).
+    A player's mailbox runs itself: it ingests your opponent's files and at once
+    signs and sends every file of yours that holds no decision (a reveal, a deck
+    step, a forced choice, the end-of-game secret); a decision waits for you
+    ('pbem play'), and --notify runs a command when one does.  A referee's
+    mailbox adjudicates and sends each player its own file.  Safe to run again
+    and again (e.g. from cron): nothing is processed twice.  It answers only its
+    own game's mail from its players' addresses, never an automatic message.
+    Each run ends with one line: what it read, answered, sent and left waiting,
+    and your move if one waits; it exits 1 if reading or sending failed.
 
     \b
-    Example:
-        pbem mail run --campaign ref60
+    Examples:
+        pbem mail run --campaign hill60
+        pbem mail run --watch --notify 'notify-send pbem'
     """
     from ..mailbox.mail_run import run
 
-    camp = open_campaign(campaign)
-    if not camp.refereed or camp.side != "referee":
-        raise PbemError("pbem mail run is for the referee of a referee game", "players use pbem mail fetch",
-                        code="not-referee")
     config = load_mail_config(ctx)
+    smtp = secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user else None
+    imap = None if maildir else secret_env("PBEM_IMAP_PASSWORD", "IMAP")
+    camp = open_campaign(campaign)
     identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
-    result = run(camp, identity, config, secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user
-                 else None, None if maildir else secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
-    for line, err in result.lines():
-        click.echo(line, err=err)
-    if result.error is not None:
-        raise result.error
+    if not watch:
+        result = run(camp, identity, config, smtp, imap, maildir, notify)
+        for line, err in result.lines():
+            click.echo(line, err=err)
+        if result.error is not None:
+            raise result.error
+        return
+    _watch(camp, campaign, identity, config, smtp, imap, maildir, notify, every)
+
+
+def _watch(camp, campaign: Path | None, identity, config, smtp: str | None, imap: str | None,
+           maildir: Path | None, notify: str | None, every: int) -> None:
+    """``mail run`` again each time mail may have come, the campaign left free between runs."""
+    from ..mailbox.mail_run import run
+    from ..mailbox.mail_send import pending_outbox
+    from ..mailbox.mail_watch import wait_for_mail
+
+    while True:
+        try:
+            result = run(camp, identity, config, smtp, imap, maildir, notify)
+            for line, err in result.lines():
+                click.echo(line, err=err)
+            total, over = result.fetched.total, camp.waiting() is None and not pending_outbox(camp)
+            waiting = set(pending_outbox(camp))  # what waits to be tried again later wakes no one
+        finally:
+            camp.close()  # a person may play while we wait
+        if over:
+            click.echo("The game is over.")
+            return
+        try:
+            wait_for_mail(config, imap, maildir, every, total, lambda: bool(set(pending_outbox(camp)) - waiting))
+        except PbemError as e:  # the server is away: try again after the wait
+            click.echo(f"{e.code}: {e}" + (f" ({e.detail})" if e.detail else "") + f"; trying again in {every} s",
+                       err=True)
+            time.sleep(every)
+        camp = open_campaign(campaign)

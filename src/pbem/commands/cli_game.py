@@ -26,6 +26,11 @@ def _owed(camp, waiting: dict) -> str:
     """Who owes what, in one line: our own decision as 'pbem play' lists it (after our draft)."""
     text, side = waiting["text"], waiting["side"]
     if side == camp.side and waiting["why"] in ("decide", "reveal") and camp.secrets_readable():
+        from ..play.unattended import needs_person
+
+        if not camp.refereed and not needs_person(camp):
+            what = "your reveal (a roll waits for it)" if waiting["why"] == "reveal" else "a file the rules decide"
+            return f"waiting for you, nothing to decide: {what}; 'pbem play' or 'pbem mail run' sends it"
         prompt = camp.shown_prompt()  # after our draft (and the roll our reveal resolves): what play lists
         decides = prompt is not None and prompt.side == side
         if waiting["why"] == "reveal":
@@ -158,13 +163,15 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     for action in result.drafted if odds_of else []:
         if line := odds_of(action):
             click.echo(f"  odds: {line}")
+    if result.forced:
+        click.echo(f"  taken for you, as the only legal choice: {'; '.join(result.forced)}")
     if result.envelope is None:
         click.echo(f"{len(result.drafted)} action(s) drafted, not yet signed; continue with 'pbem play', take back with 'pbem undo'.")
         return
     click.echo(f"signed turn file #{result.envelope.seq}: {result.path}")
     if result.unused:
         click.echo(f"  your order(s) {', '.join(repr(o) for o in result.unused)} were not used: there was nothing "
-                   "for you to decide, only your reveal to send")
+                   "for you to decide" + ("" if result.forced else ", only your reveal to send"))
     from ..mailbox.mail import write_outbox
 
     messages = write_outbox(camp, result, load_mail_config(ctx).sender)

@@ -21,6 +21,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from pbem_engine.protocol.core import forced
+
 from ..errors import PbemError
 from ..store.files import atomic_write
 
@@ -191,8 +193,15 @@ def _status(campaign, envelope, to_side: str) -> str:
     if waiting["side"] != to_side:
         return joined + f"{waiting['side']} to move"
     why = waiting["why"]
+    alone = "no decision for you, your tool answers (pbem mail run): "  # a file no person needs to decide
     if why == "decide":
         text = waiting["text"].split(": ", 1)[1] if waiting["text"].startswith(f"{to_side}: ") else waiting["text"]
+        try:
+            prompt = campaign.game.prompt(campaign.match()["game"])
+        except Exception:  # noqa: BLE001  only for the subject line
+            prompt = None
+        if prompt is not None and prompt.side == to_side and forced(prompt):
+            return joined + alone + _short(f"{prompt.choices[0].label}, the only legal choice")
         return joined + f"your move: {_short(text)}"
     if why == "reveal":  # the reveal comes first; say what is decided after it, if it is the recipient's
         try:
@@ -201,11 +210,11 @@ def _status(campaign, envelope, to_side: str) -> str:
             prompt = None
         if prompt is not None and prompt.side == to_side:
             return joined + f"your move: {_short(prompt.text)}"
-        return joined + "your move: a roll waits for your reveal (pbem play)"
+        return joined + alone + "a roll waits for your reveal"
     if why == "deck":
-        return joined + "your move: your opponent's draw or shuffle waits for your deck file (pbem play)"
+        return joined + alone + "your opponent's draw or shuffle waits for your deck file"
     if why == "secret":
-        return joined + "your last file: reveal your private secret so your draws can be checked (pbem play)"
+        return joined + alone + "the game is over: open your hidden draws so they can be checked"
     return joined + f"your move ({why})"
 
 

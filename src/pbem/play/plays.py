@@ -21,6 +21,7 @@ class PlayResult:
         self.envelope, self.path, self.events, self.rolls, self.drafted = envelope, path, events, rolls, drafted
         self.paths = paths or []  # a referee's files, one per player
         self.unused: list[str] = []  # orders given when there was nothing for us to decide (a reveal only)
+        self.forced: list[str] = []  # choices taken for us: each was the only legal one
 
 
 # what table-top mode's free orders look like: 'pbem play' prints it, the page offers each as a template

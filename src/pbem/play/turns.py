@@ -13,7 +13,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from pbem_engine.protocol import match as protocol
-from pbem_engine.protocol.core import IllegalAction, Prompt, find_choice
+from pbem_engine.protocol.core import IllegalAction, Prompt, find_choice, forced, order_part
 
 from ..errors import PbemError
 from ..store.lock import crash_point
@@ -50,14 +50,65 @@ def _draft(camp: Campaign, reveal: str) -> list[dict[str, Any]]:
     return actions
 
 
-def shown_prompt(camp: Campaign) -> Prompt:
-    """The decision as ``play`` offers it: after our draft, our own hidden items by name."""
+def ahead(camp: Campaign) -> tuple[dict[str, Any], Prompt, bool]:
+    """Where ``play`` would stop asking: after our draft and the choices that are forced (a
+    prompt with one legal choice is never shown), the match, the prompt there (our own hidden
+    items by name) and whether it is ours to decide (False where our file would be signed: a roll
+    waits for the other's reveal, our draw for his deck file, or the decision passes)."""
     match = camp.match()
-    actions = _draft(camp, camp.next_link())
+    reveal = camp.next_link()
+    actions = _draft(camp, reveal)
     if actions or match["pending"]:  # a roll waiting for our reveal is resolved first, as play does
-        match, _, _ = camp.preview(actions, camp.next_link())
-    known = camp.knowledge(match) if "private" in match else {}
-    return shown(camp, match, camp.game.prompt(match["game"]), known)
+        match, _, _ = camp.preview(actions, reveal)
+    while True:
+        known = camp.knowledge(match) if "private" in match else {}
+        prompt = shown(camp, match, camp.game.prompt(match["game"]), known)
+        ours = not match["pending"] and prompt.side == camp.side and not camp.waits_for_deck(match)
+        taken = no_choice(camp, match, prompt, len(actions), known) if ours else None
+        if taken is None:
+            return match, prompt, ours
+        actions = actions + [taken[0]]
+        match, _, _ = camp.preview(actions, reveal)
+
+
+def no_choice(camp: Campaign, match: dict[str, Any], prompt: Prompt, index: int,
+              known: dict[str, str]) -> tuple[dict[str, Any], str] | None:
+    """The action, and its words, of a decision that leaves us no choice: a prompt with one legal
+    choice, or one whose action the rules fix but for what only our tool can write (the game's
+    ``forced_action``: the block game's stand-up, its blocks in an order only we know; or its
+    ``order_without_choice``, words our tool reads with what it knows of our hidden items).
+    None where there is something to decide."""
+    if forced(prompt):
+        return prompt.choices[0].action, prompt.choices[0].label
+    game, state = camp.game, match["game"]
+    fixed = getattr(game, "forced_action", None)
+    action = fixed(state, game.prompt(state)) if fixed is not None else None
+    words = getattr(game, "order_without_choice", None)
+    order = words(state, game.prompt(state)) if words is not None and action is None and prompt.free else None
+    if order is not None:  # in the game's words, as a person would type it
+        action = free_order(game, state, camp.side, prompt, order, known)
+    if action is None:
+        return None
+    return shuffle_order(camp, action, index), order or (prompt.choices[0].label if prompt.choices else "as the rules fix it")
+
+
+def shown_prompt(camp: Campaign) -> Prompt:
+    """The decision as ``play`` offers it (``ahead``); where ``play`` would sign without asking
+    anything, a prompt of no side that says so."""
+    _, prompt, ours = ahead(camp)
+    if ours or prompt.side != camp.side:
+        return prompt
+    return Prompt(None, "nothing for you to decide now: 'pbem play' signs your turn file as it is")
+
+
+def needs_person(camp: Campaign) -> bool:
+    """Whether the turn file we owe needs a person: a decision the rules give us with more than
+    one legal choice.  A file that only reveals our link, carries deck steps or the end-of-game
+    secret, or takes forced choices, our tool writes alone (``pbem.play.unattended``)."""
+    waiting = camp.waiting()
+    if waiting is None or waiting["side"] != camp.side or waiting["why"] == "secret":
+        return False
+    return ahead(camp)[2]
 
 
 def shuffle_order(camp: Campaign, action: dict[str, Any], index: int) -> dict[str, Any]:
@@ -96,6 +147,7 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
     queue = list(orders)
     listed: list | None = None
     unused: list[str] = []
+    taken: list[str] = []  # the forced choices taken for us, in order
     refusal: str | None = None
     while True:
         try:
@@ -110,9 +162,14 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
             known = camp.knowledge(match)
             pending = unread(match, side, known)
             events = [dict(e, text=show(e["text"], known, game, pending)) for e in events]
-        deck_wait = not queue and camp.waits_for_deck(match)  # our draw or shuffle waits for the other's file
+        deck_blocked = camp.waits_for_deck(match)  # our draw or shuffle waits for the other's file
+        fixed = None
+        if not match["pending"] and prompt.side == side:
+            prompt = shown(camp, match, prompt, known)
+            fixed = no_choice(camp, match, prompt, len(actions), known)  # nothing to decide: taken for us
+        deck_wait = deck_blocked and (not queue or fixed is not None)  # (an order may still be one the deck allows)
         if match["pending"] or prompt.side != side or deck_wait:
-            if queue and len(queue) == len(orders):  # nothing to decide at all (a reveal only): say so
+            if queue and len(queue) == len(orders):  # nothing to decide at all (a reveal, forced choices): say so
                 unused = list(queue)
                 queue = []
             if queue:  # orders past the point where this turn file is signed: refuse, sign nothing
@@ -123,7 +180,12 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
                                 f"'{queue[0]}' would follow the point where {why}; nothing was signed. Give the orders "
                                 f"up to there now, the rest in your next turn", code="too-many-orders")
             break
-        prompt = shown(camp, match, prompt, known)
+        if fixed is not None:  # never shown or asked
+            actions.append(fixed[0])
+            taken.append(fixed[1])
+            if queue and _names(queue[0], prompt):  # typed all the same (as it was once listed): it is this one
+                queue.pop(0)
+            continue
         camp.situation = (match["game"], known)  # what a simulated player may see
         if listed is None:  # the list a player saw ('pbem play' without orders): numbers refer to it
             listed = list(prompt.choices)
@@ -165,7 +227,7 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
     path = camp.archive("sent", envelope)
     crash_point("play:sent")
     result = PlayResult(envelope, path, events, rolls, actions)
-    result.unused = unused
+    result.unused, result.forced = unused, taken
     return result
 
 
@@ -184,6 +246,15 @@ def _ends_owing_our_secret(game: Any, match: dict[str, Any], side: str) -> bool:
     if record is None or record["secret"] is not None or match["pending"] or game.outcome(match["game"]) is None:
         return False
     return bool(record["log"]) or any(r["log"] for r in match.get("decks", {}).values())
+
+
+def _names(order: str, prompt: Prompt) -> bool:
+    """Whether ``order`` is, in words, the one choice of a prompt that leaves none (never a number:
+    a number refers to the list shown, which never holds such a prompt)."""
+    words = " ".join(order.split()).lower()
+    return not words.isdigit() and any(words in (" ".join(c.label.split()).lower(),
+                                                 " ".join(order_part(c.label).split()).lower())
+                                       for c in prompt.choices[:1])
 
 
 def _as_listed(number: str, listed: list, prompt: Prompt) -> str:

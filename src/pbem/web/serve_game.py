@@ -28,6 +28,7 @@ from typing import Any
 
 from ..errors import PbemError
 from ..play.campaign import Campaign, PlayResult
+from ..play.unattended import needs_person
 from ..wire.keys import Identity
 
 SIGN_BUTTONS = {  # waiting["why"] -> the button that signs what is owed (pbem play with no order)
@@ -38,6 +39,7 @@ SIGN_BUTTONS = {  # waiting["why"] -> the button that signs what is owed (pbem p
     "adjudicate": "Adjudicate",
     "disclose": "Disclose the game",
 }
+NOTHING_TO_DECIDE = "Sign the turn file (nothing to decide: the rules leave one choice)"
 FOLDERS = ("sent", "outbox")  # what the page may offer to download: turn files and ready-to-send mail
 _TOKEN = re.compile(r"^[0-9a-f]{64}$")
 
@@ -192,6 +194,8 @@ class Seat:
                                                              for i, label in enumerate(out["choices"], 1)])
         if mine and waiting["why"] in SIGN_BUTTONS and not (decision["choices"] or decision["free"]):
             decision["button"] = SIGN_BUTTONS[waiting["why"]]  # (a reveal a decision follows goes with it)
+        elif mine and not camp.refereed and waiting["why"] == "decide" and not (decision["choices"] or decision["free"]):
+            decision["button"] = NOTHING_TO_DECIDE  # forced choices only: pbem play takes them
         return {**out, "version": version, "waiting": waiting, "mine": mine, "decision": decision,
                 "draft": draft, "ready": self._ready(camp, mine), "refereed": camp.refereed,
                 "names": self._names(camp)}
@@ -264,11 +268,13 @@ class Seat:
         return self._with(False, work)
 
     def send(self) -> dict[str, Any]:
-        """``pbem play`` with no order: sign what is owed (a reveal; a referee's start, adjudication
-        or disclosure)."""
+        """``pbem play`` with no order: sign what is owed (a reveal, forced choices; a referee's
+        start, adjudication or disclosure)."""
         def work(camp: Campaign) -> dict[str, Any]:
             waiting = camp.waiting()
-            if waiting is None or waiting["side"] != camp.side or waiting["why"] not in SIGN_BUTTONS:
+            alone = waiting is not None and not camp.refereed and waiting["why"] == "decide" and \
+                waiting["side"] == camp.side and not needs_person(camp)  # forced choices only
+            if waiting is None or waiting["side"] != camp.side or waiting["why"] not in SIGN_BUTTONS and not alone:
                 raise PbemError("nothing to send now", waiting["text"] if waiting else "the game is over",
                                 code="not-your-turn")
             camp.mail_outbox = True
