@@ -164,6 +164,29 @@ def test_what_the_verifier_found_in_the_golden_games_is_there(root: Path):
     assert assault.deck_orders[(vector["deck"], 0)] == vector["order"] and assault.deck_plays >= 4
 
 
+def _mailed(text: str) -> str:
+    """What mail does to a turn file: the base64 re-wrapped at 50 columns, every line quoted with
+    '> ' (twice for the body), trailing spaces, CR LF line ends, text around it."""
+    lines = text.split("\n")
+    blank = lines.index("")
+    body = "".join(lines[blank + 1:-2])
+    wrapped = [f"> > {body[i:i + 50]}   " for i in range(0, len(body), 50)]
+    quoted = [f"> {line}  " for line in lines[:blank + 1]] + wrapped + [f">{lines[-2]}"]
+    return "\r\n".join(["Bob wrote:", *quoted, "", "-- ", "sent from my phone"])
+
+
+@pytest.mark.parametrize("game", TAMPERED)
+def test_what_mail_does_is_tolerated_by_both(game: str):
+    from pbem.wire.envelope import read_envelopes
+
+    files = list(_turns(game).values())
+    mailed = [_mailed(text) for text in files]
+    assert mailed[2] != files[2]
+    ours = [read_envelopes(text)[0].hash for text in mailed]
+    assert [e.hash for e in iv.verify_files(mailed).envelopes] == ours
+    assert ours == [e.hash for e in iv.verify_files(files).envelopes]
+
+
 # --- tampered copies: refused by both ---------------------------------------------------------------------------
 
 def _payload(text: str) -> tuple[list[str], bytes]:
