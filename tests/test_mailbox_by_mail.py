@@ -352,7 +352,9 @@ def test_a_two_player_game_by_mail_alone(tmp_path, relay):
     assert all(n == 1 for n in delivered.values()) and relay.refused == []
     subjects_to_bob = [d.subject for d in relay.to(bob.address)]
     subjects_to_alice = [d.subject for d in relay.to(alice.address)]
-    assert any("your move" in s for s in subjects_to_bob), subjects_to_bob
+    # barrage: every barrage is the only legal choice, so no mail asks bob to decide anything
+    assert any("no decision for you, your tool answers" in s for s in subjects_to_bob), subjects_to_bob
+    assert not any("your move" in s for s in subjects_to_bob), subjects_to_bob
     # whoever did not send the last turn file is told by mail that the game is over
     assert [any("game over" in s for s in subs) for subs in (subjects_to_alice, subjects_to_bob)].count(True) == 1, \
         (subjects_to_alice, subjects_to_bob)

@@ -170,7 +170,11 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
         deck_wait = deck_blocked and (not queue or fixed is not None)  # (an order may still be one the deck allows)
         if match["pending"] or prompt.side != side or deck_wait:
             if queue and len(queue) == len(orders):  # nothing to decide at all (a reveal, forced choices): say so
-                unused = list(queue)
+                words = next((o for o in queue if not o.strip().isdigit()), None)
+                if words is not None:  # an order in words where there is none to give: refused, not dropped
+                    raise PbemError(f"'{words}' is not a legal order", "there is nothing for you to decide now: "
+                                    "'pbem play' without orders signs your turn file", code="illegal-order")
+                unused = list(queue)  # a number, as from a list once shown: said, and the file signed
                 queue = []
             if queue:  # orders past the point where this turn file is signed: refuse, sign nothing
                 why = ("a roll waits for your opponent's reveal" if match["pending"]
