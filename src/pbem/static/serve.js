@@ -56,6 +56,7 @@
       var typed = $("order") ? $("order").value : "";
       live().replaceWith(document.importNode(fresh, true));
       if ($("order") && typed) { $("order").value = typed; }
+      if (window.pbemMap) { window.pbemMap.init(live()); }
       selected = null;
       mark();
     });

@@ -33,16 +33,19 @@ wadi, rail; another kind is grey) and its legend entry; both lie under the locat
 
 from __future__ import annotations
 
+import functools
 import math
 from html import escape
 from typing import Any
 
-WIDTH = 960  # px at most: readable at 1280 px wide with the page's margins
+from . import map_counters, map_hex, map_labels
+
+WIDTH = 960  # the width a map is laid out for on a page (the legend keeps within it)
 SIDE_COLOURS = ("#2f5d9e", "#a8322d", "#4a7d3a", "#8a5a1c", "#6b3f8f", "#2d7f80")
 TERRAIN = {"beach": "#efe0b0", "hill": "#c8b08a", "fort": "#a9a9a9", "open": "#dde8cf", "hq": "#f5f5f5",
            "town": "#e3d3c3", "city": "#d9c2ad", "sea": "#cfe3f3", "desert": "#f3ecd9", "marsh": "#c9dcc9",
            "grove": "#b9d6a0", "lake": "#cfe3f3", None: "#ececec"}
-STATUS_COLOURS = ("#e07b00", "#7b3fa0", "#0a8f8f", "#c2185b")  # a piece's status codes, in the board's order
+STATUS_COLOURS = map_counters.STATUS_COLOURS  # a piece's status codes, in the board's order
 LINKS = {"road": ' stroke="#8a5a1c" stroke-width="2.5"', "river": ' stroke="#3b7fc4" stroke-width="2.5"',
          "red": ' stroke="#d00" stroke-width="2" stroke-dasharray="2 3"'}  # red: a red line, no movement
 LINE_STYLES = {"river": ("#3b7fc4", "3", ""), "seasonal": ("#3b7fc4", "2.5", "6 3"),
@@ -50,7 +53,11 @@ LINE_STYLES = {"river": ("#3b7fc4", "3", ""), "seasonal": ("#3b7fc4", "2.5", "6 
 LINE_LEGEND = {"river": "blue line: river (along hexsides)", "seasonal": "dashed blue line: seasonal water",
                "wadi": "dashed brown line: wadi", "rail": "dotted black line: railway"}
 AREA_LEGEND = {"marsh": "green tiles: marsh", "lake": "blue tiles: lake"}
-CHIP, GAP = 11, 2
+CHIP = 14  # the legend's swatches
+SPACING = 64  # spaces and areas: the nearest two this far apart (two stacks side by side)
+SPACE_R = 24  # a space's or an area's circle
+LABEL, NOTE = 14, 14  # a location's name and the note under it, in map units (CSS px at zoom 1)
+MIN_ZOOM = 0.82  # the page's default view never shows less: counters 24.6 px, labels 11.5 px
 MOVED = "changed since your last turn"  # the report marks these; a game's own marks are battles
 
 
@@ -75,7 +82,8 @@ def _points(locations: list[dict[str, Any]], rows: str | None, offset: str | Non
     return out
 
 
-def _nearest(points: list[tuple[float, float]]) -> float:
+@functools.lru_cache(maxsize=4)  # the same map drawn again (a replay's every step) is measured once
+def _nearest(points: tuple[tuple[float, float], ...]) -> float:
     """The smallest distance between two points (a sweep along x: a large hex map stays quick)."""
     pts = sorted(points)
     best = math.inf
@@ -98,23 +106,16 @@ def hexside(a: tuple[float, float], b: tuple[float, float]) -> tuple[tuple[float
     return (round(mx - ux * half, 1), round(my - uy * half, 1)), (round(mx + ux * half, 1), round(my + uy * half, 1))
 
 
-def _tiles(board: dict[str, Any], at: Any, points: dict[str, Any], size: float) -> list[str]:
-    """``areas``: each a path of hexagons (flat-topped, as the columns of an offset grid) in its
-    terrain's colour."""
+def _tiles(board: dict[str, Any], at: Any, points: dict[str, Any]) -> list[str]:
+    """``areas``: each a path of whole hexagons in its terrain's colour."""
     out = []
-    r = size / math.sqrt(3)  # a hexagon's corner radius: centre distance / sqrt 3
     for area in board.get("areas", []):
-        cells = []
-        for lid in sorted(set(area.get("at", []))):
-            if lid in points:
-                x, y = at(lid)
-                cells.append("M" + " L".join(f"{x + r * math.cos(math.pi * k / 3):.1f} {y + r * math.sin(math.pi * k / 3):.1f}"
-                                             for k in range(6)) + " Z")
+        cells = [at(lid) for lid in sorted(set(area.get("at", []))) if lid in points]
         if cells:
             terrain = area.get("terrain")
             fill = TERRAIN.get(terrain, TERRAIN[None])
-            out.append(f'<path class="area" data-terrain="{escape(str(terrain))}" d="{" ".join(cells)}" fill="{fill}" '
-                       f'stroke="{fill}" stroke-width="1"><title>{escape(str(area.get("name", terrain)))}</title></path>')
+            out.append(f'<path class="area hex" data-terrain="{escape(str(terrain))}" d="{map_hex.tiles_path(cells)}" '
+                       f'fill="{fill}"><title>{escape(str(area.get("name", terrain)))}</title></path>')
     return out
 
 
@@ -148,42 +149,72 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
     ``provisional``: the pack says its geometry is reconstructed (``[map] provisional``).
     ``offset``: the hex columns drawn half a hex lower, "odd" (default) or "even" (the pack's;
     else the board's)."""
-    points = _points(locations, rows, offset or board.get("offset"))
+    offset = offset or board.get("offset")
+    points = _points(locations, rows, offset)
     if not points:
         return ""
+    by_id = {loc["id"]: loc for loc in locations}
+    hexes = [by_id[lid] for lid in points if by_id[lid].get("kind") == "hex"]
+    hexmap = len(hexes) * 2 > len(points)
     xs, ys = [p[0] for p in points.values()], [p[1] for p in points.values()]
-    near = _nearest(list(points.values()))
-    scale = min((WIDTH - 160) / max(1e-9, max(xs) - min(xs)), 150 / max(near, 1e-9), 90.0)
-    radius = max(5.0, min(16.0, scale * near * 0.3))
-    pad_x, pad_top = 80, 150 + 18 * max(0, len(_more_legend(board, any(loc.get("links") for loc in locations))) - 1)
+    near = _nearest(tuple(points.values()))
+    scale = (map_hex.H if hexmap else SPACING) / max(near, 1e-9)
+    radius = map_hex.R if hexmap else SPACE_R
+    links = any(loc.get("links") for loc in locations)
+    legend_lines = len(_more_legend(board, links))
+    pad_x, pad_top = 110, 96 + 22 * max(0, legend_lines - 1) + radius
     width = (max(xs) - min(xs)) * scale + 2 * pad_x
-    height = (max(ys) - min(ys)) * scale + pad_top + 60
+    height = (max(ys) - min(ys)) * scale + pad_top + radius + 60
+    left, top = min(xs), min(ys)
+
+    def xy(x: float, y: float) -> tuple[float, float]:
+        return round((x - left) * scale + pad_x, 1), round((y - top) * scale + pad_top, 1)
 
     def at(lid: str) -> tuple[float, float]:
-        x, y = points[lid]
-        return round((x - min(xs)) * scale + pad_x, 1), round((y - min(ys)) * scale + pad_top, 1)
+        return xy(*points[lid])
 
     palette = colours(sides)
-    by_id = {loc["id"]: loc for loc in locations}
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width:.0f} {height:.0f}" '
-           f'width="100%" style="max-width:{width:.0f}px;height:auto" role="img" aria-label="{escape(title)}">',
-           '<style>text{font-family:system-ui,sans-serif}.n{font-size:10px;fill:#222}'
-           '.t{font-size:12px;fill:#222}.c{font-size:8px;fill:#fff;font-weight:bold}.q{font-size:7px;fill:#777}</style>']
+    pieces = [p for p in board.get("pieces", []) if p["at"] in points]
+    kinds = {k for k in (map_counters.kind_of(p) for p in pieces) if k}
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="pbem-map" viewBox="0 0 {width:.0f} {height:.0f}" '
+           f'width="100%" style="max-width:{width:.0f}px;height:auto" data-width="{width:.0f}" '
+           f'data-height="{height:.0f}" data-counter="{map_counters.SIZE}" data-label="{LABEL}" '
+           f'data-minzoom="{MIN_ZOOM}" role="img" aria-label="{escape(title)}">',
+           f'<style>text{{font-family:system-ui,sans-serif}}.n{{font-size:{LABEL}px;fill:#111;paint-order:stroke;'
+           'stroke:#fff;stroke-width:3px;stroke-opacity:.8}.t{font-size:14px;fill:#222}'
+           '.c{font-size:9px;fill:#fff;font-weight:bold}.hn{font-size:8px;fill:#6b6b60}'
+           '.cd{font-size:8px;text-anchor:middle;font-weight:bold}.cv{font-size:9px;text-anchor:middle;font-weight:bold}'
+           '.cs{font-size:6px;fill:#fff;text-anchor:middle;font-weight:bold}'
+           '.cc{font-size:8px;fill:#fff;text-anchor:middle;font-weight:bold}</style>']
+    hex_defs, grid, base = "", "", None
+    if hexmap:
+        down = (rows or "south") == "south"
+
+        def place(c: int, r: int) -> tuple[float, float]:
+            p = _points([{"id": "h", "kind": "hex", "coords": [c, r]}], rows, offset)["h"]
+            return xy(*p)
+
+        base = map_hex.base_terrain(hexes)
+        hex_defs, grid, _ = map_hex.grid(hexes, place, down, TERRAIN.get(base, "#f4f1e6"))
+    out.append(f'<defs>{hex_defs}{map_counters.defs(kinds)}</defs>')
     if background is not None:  # the owner's own map under everything, its corners at their coordinates
         import base64
 
-        data, mime, (left, bottom, right, top) = background
-        corners = _points([{"id": "a", "coords": [left, bottom]}, {"id": "b", "coords": [right, top]}], rows,
-                          offset or board.get("offset"))
+        data, mime, (b_left, b_bottom, b_right, b_top) = background
+        corners = _points([{"id": "a", "coords": [b_left, b_bottom]}, {"id": "b", "coords": [b_right, b_top]}], rows,
+                          offset)
         (ax, ay), (bx, by) = corners["a"], corners["b"]
-        x0, y0 = (min(ax, bx) - min(xs)) * scale + pad_x, (min(ay, by) - min(ys)) * scale + pad_top
+        x0, y0 = (min(ax, bx) - left) * scale + pad_x, (min(ay, by) - top) * scale + pad_top
         out.append(f'<image class="background" x="{x0:.1f}" y="{y0:.1f}" width="{abs(bx - ax) * scale:.1f}" '
                    f'height="{abs(by - ay) * scale:.1f}" preserveAspectRatio="none" opacity="0.85" '
                    f'href="data:{mime};base64,{base64.b64encode(data).decode()}"/>')
-    out += _tiles(board, at, points, near * scale)  # whole-hex areas (marsh, lake), then lines along hexsides
+    if grid:
+        out.append(grid)
+        covered = {lid for area in board.get("areas", []) for lid in area.get("at", [])}
+        out += map_hex.terrain_tiles(hexes, at, base, covered, TERRAIN)
+    out += _tiles(board, at, points)  # whole-hex areas (marsh, lake), then lines along hexsides
     out += _lines(board, at, points)
-    # connections, each once
-    for lid in sorted(points):
+    for lid in sorted(points):  # connections, each once
         for other in sorted(by_id[lid].get("adjacent", [])):
             if other in points and lid < other:
                 (x1, y1), (x2, y2) = at(lid), at(other)
@@ -193,10 +224,38 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
     objectives = set(board["objectives"]) if "objectives" in board else None
     off, cubes, notes = set(board.get("off", [])), board.get("cubes", {}), board.get("notes", {})
     markers = [m for m in board.get("markers", []) if m.get("at") in points]
-    busy = {p["at"] for p in board.get("pieces", [])} | {m["at"] for m in markers} | set(marks) | set(notes) | set(cubes)
-    for lid in sorted(points):
-        if by_id[lid].get("quiet") and lid not in busy:
-            continue  # a plain hex with nothing on it
+    stacks: dict[str, list[dict[str, Any]]] = {}
+    for piece in pieces:
+        stacks.setdefault(piece["at"], []).append(piece)
+    busy = set(stacks) | {m["at"] for m in markers} | set(marks) | set(notes) | set(cubes)
+    shown = [lid for lid in sorted(points) if not (by_id[lid].get("quiet") and lid not in busy)]
+    # what labels must not cover: every stack, marker and cube, and (spaces, areas) every shape
+    obstacles = []
+    for lid, stack in stacks.items():
+        x, y = map_counters.stack_centre(*at(lid), len(stack))
+        w, h = map_counters.stack_box(len(stack))
+        obstacles.append((x - w / 2 - 2, y - h / 2 - 9, x + w / 2 + 8, y + h / 2 + 9))  # the count, the status tabs
+    for lid in {m["at"] for m in markers}:
+        x, y = at(lid)
+        obstacles.append((x + 17, y - 2, x + 36, y + 30))
+    if not hexmap:
+        obstacles += [(x - radius, y - radius, x + radius, y + radius) for x, y in map(at, shown)]
+    items = []
+    for lid in sorted(shown, key=lambda i: (at(i)[1], at(i)[0], i)):
+        loc = by_id[lid]
+        text = loc["short"] if loc.get("quiet") and loc.get("short") else str(loc.get("name", lid))
+        lines = [(text, float(LABEL))] + ([(str(notes[lid]), float(NOTE))] if lid in notes else [])
+        half = radius * (0.55 if hexmap else 1.0)
+        x, y = at(lid)
+        if lid in stacks:  # around the location and its stack
+            w, h = map_counters.stack_box(len(stacks[lid]))
+            upper = min(y - half, y + map_counters.LIFT - h - 9)
+            lower = max(y + half, y + map_counters.LIFT + 9)
+            items.append((lid, x, (upper + lower) / 2, max(half, w / 2 + 8), (lower - upper) / 2, lines))
+            continue
+        items.append((lid, x, y, half, half, lines))
+    labels = map_labels.place(items, obstacles, (2, pad_top - radius - 30, width - 2, height - 2))
+    for lid in shown:
         loc, (x, y) = by_id[lid], at(lid)
         tags = set(loc.get("tags", []))
         if objectives is not None:
@@ -205,34 +264,40 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
         fill = TERRAIN.get(terrain, TERRAIN[None])
         stroke = "#c89b00" if "objective" in tags else "#555"
         width_px = 3 if "objective" in tags else 1
-        dash = ' stroke-dasharray="3 2"' if loc.get("provisional") else ""
+        dash = ' stroke-dasharray="3 2"' if loc.get("provisional") and not hexmap else ""
         tip = f"{loc.get('name', lid)}" + (f" ({terrain})" if terrain else "") + \
             (f" · {loc['note']}" if loc.get("note") else "") + (" · objective" if "objective" in tags else "") + \
             (f" · {notes[lid]}" if lid in notes else "") + (" · not in play" if lid in off else "")
-        if "hq" in tags:
+        cr = ""
+        if loc.get("kind") == "hex" and hexmap:
+            cr = f' data-cr="{loc["coords"][0]},{loc["coords"][1]}"'
+            objective = "objective" in tags
+            shape = (f'<polygon class="hex" points="{map_hex.hexagon(x, y)}" fill="#fff" fill-opacity="0" '
+                     + (f'stroke="#c89b00" stroke-width="3"' if objective else 'stroke="none"') + "/>")
+        elif "hq" in tags:
             shape = (f'<rect x="{x - radius}" y="{y - radius}" width="{2 * radius}" height="{2 * radius}" '
                      f'fill="{fill}" stroke="{stroke}" stroke-width="{width_px}"{dash}/>')
         else:
             shape = (f'<circle cx="{x}" cy="{y}" r="{radius}" fill="{fill}" stroke="{stroke}" '
                      f'stroke-width="{width_px}"{dash}/>')
         faded = ' opacity="0.35"' if lid in off else ""
-        under = (f'<text class="n" x="{x}" y="{y + radius + 21}" text-anchor="middle" fill="#7a4a00">'
-                 f'{escape(notes[lid])}</text>' if lid in notes else "")
+        lx, ly, anchor = labels[lid]
+        text = loc["short"] if loc.get("quiet") and loc.get("short") else str(loc.get("name", lid))
+        named = f'<text class="n" x="{lx:.1f}" y="{ly:.1f}" text-anchor="{anchor}">{escape(text)}</text>'
+        under = (f'<text class="n" x="{lx:.1f}" y="{ly + LABEL * 1.15:.1f}" text-anchor="{anchor}" fill="#7a4a00" '
+                 f'style="font-size:{NOTE}px;fill:#7a4a00">{escape(notes[lid])}</text>' if lid in notes else "")
         cube = ""
         if lid in cubes:
             c = palette.get(cubes[lid], "#666")
-            cube = (f'<rect class="cube" data-side="{escape(str(cubes[lid]))}" x="{x + radius * 0.55:.1f}" '
-                    f'y="{y + radius * 0.2:.1f}" width="8" height="8" fill="{c}" stroke="#fff" stroke-width="1">'
+            cube = (f'<rect class="cube" data-side="{escape(str(cubes[lid]))}" x="{x - radius + 2:.1f}" '
+                    f'y="{y - 5:.1f}" width="10" height="10" fill="{c}" stroke="#fff" stroke-width="1">'
                     f'<title>VP cube: {escape(str(cubes[lid]))}</title></rect>')
-        named = (f'<text class="q" x="{x}" y="{y + radius + 8}" text-anchor="middle">{escape(loc["short"])}</text>'
-                 if loc.get("quiet") and loc.get("short") else
-                 f'<text class="n" x="{x}" y="{y + radius + 11}" text-anchor="middle">{escape(loc.get("name", lid))}</text>')
-        out.append(f'<g class="loc" data-id="{escape(lid)}"{faded}><title>{escape(tip)}</title>{shape}'
+        out.append(f'<g class="loc" data-id="{escape(lid)}"{cr}{faded}><title>{escape(tip)}</title>{shape}'
                    f'{named}{under}{cube}</g>')
         if lid in marks:
             moved = all(m == MOVED for m in marks[lid])  # only changed: blue; a battle or landing: red
-            out.append(f'<circle class="mark" data-at="{escape(lid)}" cx="{x}" cy="{y}" r="{radius + 5}" fill="none" '
-                       f'stroke="{"#1f77b4" if moved else "#d00"}" stroke-width="2" stroke-dasharray="4 3">'
+            out.append(f'<circle class="mark" data-at="{escape(lid)}" cx="{x}" cy="{y}" r="{radius + 4}" fill="none" '
+                       f'stroke="{"#1f77b4" if moved else "#d00"}" stroke-width="2.5" stroke-dasharray="5 3">'
                        f'<title>{escape(", ".join(marks[lid]))}</title></circle>')
     by_place: dict[str, list[dict[str, Any]]] = {}
     for m in markers:
@@ -240,51 +305,25 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
     for lid, here in sorted(by_place.items()):
         x, y = at(lid)
         for i, m in enumerate(here):
-            mx, my, h = x - (len(here) - 1) * 6 + i * 12, y + radius * 0.45, 5.5
+            mx, my, h = x + 24, y + 6 + i * 14, 7
             colour = palette.get(m.get("side"), "#666")
             out.append(f'<g class="marker" data-at="{escape(lid)}" data-side="{escape(str(m.get("side")))}">'
                        f'<title>{escape(m.get("label", ""))}</title>'
                        f'<path d="M{mx:.1f} {my - h:.1f} L{mx + h:.1f} {my:.1f} L{mx:.1f} {my + h:.1f} '
                        f'L{mx - h:.1f} {my:.1f} Z" fill="{colour}" stroke="#fff" stroke-width="1"/>'
-                       + (f'<text class="c" x="{mx:.1f}" y="{my + 2.8:.1f}" text-anchor="middle">'
+                       + (f'<text class="c" x="{mx:.1f}" y="{my + 3.2:.1f}" text-anchor="middle">'
                           f'{escape(m["badge"])}</text>' if m.get("badge") else "") + "</g>")
     status_colour = {code: STATUS_COLOURS[i % len(STATUS_COLOURS)] for i, code in enumerate(board.get("statuses", {}))}
-    stacks: dict[str, list[dict[str, Any]]] = {}
-    for piece in board.get("pieces", []):
-        if piece["at"] in points:
-            stacks.setdefault(piece["at"], []).append(piece)
     for lid, stack in sorted(stacks.items()):
-        x, y = at(lid)
-        per_row = 4
-        for i, piece in enumerate(stack):
-            row, col = divmod(i, per_row)
-            count = min(per_row, len(stack) - row * per_row)
-            px = x - (count * (CHIP + GAP) - GAP) / 2 + col * (CHIP + GAP)
-            py = y - radius - 4 - (row + 1) * (CHIP + GAP)
-            colour = palette.get(piece.get("side"), "#666")
-            fill = "#fff" if piece["concealed"] and not piece.get("known") else colour
-            pale = ' fill-opacity="0.45"' if piece.get("exhausted") else ""
-            out.append(f'<g class="piece{" exhausted" if piece.get("exhausted") else ""}" data-at="{escape(lid)}" '
-                       f'data-side="{escape(str(piece.get("side")))}">'
-                       f'<title>{escape(piece["label"])}</title>'
-                       f'<rect x="{px:.1f}" y="{py:.1f}" width="{CHIP}" height="{CHIP}" rx="1.5" fill="{fill}"{pale} '
-                       f'stroke="{colour}" stroke-width="1.5"/>'
-                       + (f'<text class="c" x="{px + CHIP / 2:.1f}" y="{py + CHIP - 2.5:.1f}" text-anchor="middle">'
-                          f'{escape(piece["badge"])}</text>' if piece["badge"] and fill != "#fff" else "")
-                       + "".join(f'<rect class="status" data-status="{escape(code)}" x="{px + j * CHIP / 2:.1f}" '
-                                 f'y="{py + CHIP + 0.5:.1f}" width="{CHIP / 2:.1f}" height="2.5" '
-                                 f'fill="{status_colour.get(code, "#000")}"/>'
-                                 for j, code in enumerate(piece.get("status", [])[:2]))
-                       + "</g>")
-    out.append(_legend(board, palette, provisional or any(loc.get("provisional") for loc in locations),
-                       any(loc.get("links") for loc in locations)))
+        out += map_counters.stack(stack, *at(lid), palette, status_colour)
+    out.append(_legend(board, palette, provisional or any(loc.get("provisional") for loc in locations), links))
     out.append("</svg>")
     return "\n".join(out)
 
 
 def _more_legend(board: dict[str, Any], links: bool) -> list[str]:
     """The legend's further lines (what this board uses), joined by " · " up to about 120 characters a line."""
-    more = (["pale piece: exhausted"] if any(p.get("exhausted") for p in board.get("pieces", [])) else []) + \
+    more = (["pale counter: exhausted"] if any(p.get("exhausted") for p in board.get("pieces", [])) else []) + \
         (["small square: the VP cube's colour"] if board.get("cubes") else []) + \
         (["faded area: not in play"] if board.get("off") else []) + \
         (["lines: brown road, blue river, red dashed no movement"] if links else []) + \
@@ -295,7 +334,7 @@ def _more_legend(board: dict[str, Any], links: bool) -> list[str]:
         [str(line) for line in board.get("legend", [])]
     lines: list[str] = []
     for item in more:
-        if lines and len(lines[-1]) + 3 + len(item) <= 120:
+        if lines and len(lines[-1]) + 3 + len(item) <= 110:
             lines[-1] += " · " + item
         else:
             lines.append(item)
@@ -307,25 +346,26 @@ def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool, l
     x = 10
     for side, colour in palette.items():
         parts.append(f'<rect x="{x}" y="10" width="{CHIP}" height="{CHIP}" fill="{colour}"/>'
-                     f'<text class="t" x="{x + 15}" y="20">{escape(side)}</text>')
-        x += 30 + 8 * len(side)
-    parts.append(f'<rect x="{x}" y="10" width="{CHIP}" height="{CHIP}" fill="#fff" stroke="#666"/>'
-                 f'<text class="t" x="{x + 15}" y="20">concealed</text>')
-    x += 95
-    parts.append(f'<circle cx="{x + 6}" cy="16" r="6" fill="#fff" stroke="#c89b00" stroke-width="3"/>'
-                 f'<text class="t" x="{x + 16}" y="20">objective</text>')
-    x += 90
-    parts.append(f'<circle cx="{x + 6}" cy="16" r="7" fill="none" stroke="#d00" stroke-width="2" '
-                 f'stroke-dasharray="4 3"/><text class="t" x="{x + 18}" y="20">battle</text>')
-    x += 70
-    parts.append(f'<circle cx="{x + 6}" cy="16" r="7" fill="none" stroke="#1f77b4" stroke-width="2" '
-                 f'stroke-dasharray="4 3"/><text class="t" x="{x + 18}" y="20">changed since your last turn</text>')
+                     f'<text class="t" x="{x + 18}" y="22">{escape(side)}</text>')
+        x += 34 + 9 * len(side)
+    parts.append(f'<rect x="{x}" y="10" width="{CHIP}" height="{CHIP}" fill="#777"/><rect x="{x + 3}" y="13" '
+                 f'width="{CHIP - 6}" height="{CHIP - 6}" fill="none" stroke="#fff"/>'
+                 f'<text class="t" x="{x + 18}" y="22">face down</text>')
+    x += 110
+    parts.append(f'<circle cx="{x + 7}" cy="17" r="7" fill="#fff" stroke="#c89b00" stroke-width="3"/>'
+                 f'<text class="t" x="{x + 19}" y="22">objective</text>')
+    x += 100
+    parts.append(f'<circle cx="{x + 7}" cy="17" r="8" fill="none" stroke="#d00" stroke-width="2" '
+                 f'stroke-dasharray="4 3"/><text class="t" x="{x + 20}" y="22">battle</text>')
+    x += 78
+    parts.append(f'<circle cx="{x + 7}" cy="17" r="8" fill="none" stroke="#1f77b4" stroke-width="2" '
+                 f'stroke-dasharray="4 3"/><text class="t" x="{x + 20}" y="22">changed since your last turn</text>')
     tracks = " · ".join(f"{name}: {value}" for name, value in board.get("tracks", []))
-    parts.append(f'<text class="t" x="10" y="42">{escape(tracks)}</text>')
+    parts.append(f'<text class="t" x="10" y="46">{escape(tracks)}</text>')
     for i, line in enumerate(_more_legend(board, links)):
-        parts.append(f'<text class="t" x="10" y="{82 + 18 * i}">{escape(line)}</text>')
+        parts.append(f'<text class="t" x="10" y="{92 + 22 * i}">{escape(line)}</text>')
     if provisional:
-        parts.append('<text class="t" x="10" y="62" fill="#8a6100">Map geometry is PROVISIONAL: reconstructed, '
+        parts.append('<text class="t" x="10" y="69" fill="#8a6100">Map geometry is PROVISIONAL: reconstructed, '
                      'not from the rulebook (dashed outlines); a pack of your own can give better coordinates.</text>')
     parts.append("</g>")
     return "".join(parts)

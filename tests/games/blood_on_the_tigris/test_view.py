@@ -104,14 +104,19 @@ def test_mapsvg_draws_a_line_along_hexsides_and_whole_hex_areas():
     svg = mapsvg.draw(locs, board, ("a", "b"), "t")
     river = re.search(r'<path class="line" data-kind="river" d="M([\d.]+) ([\d.]+) L([\d.]+) ([\d.]+)"', svg)
     assert river and "<title>a river</title>" in svg and 'data-kind="rail"' in svg
-    centres = {h: tuple(map(float, re.search(rf'data-id="{h}"><title>[^<]*</title><circle cx="([\d.]+)" cy="([\d.]+)"', svg)
-                            .groups())) for h in ("0101", "0102")}
+    def centre(h):  # a hexagon's centre: the mean of its corners
+        corners = re.search(rf'data-id="{h}"[^>]*><title>[^<]*</title><polygon class="hex" points="([^"]+)"', svg)[1]
+        xy = [tuple(map(float, c.split(","))) for c in corners.split()]
+        return sum(x for x, _ in xy) / 6, sum(y for _, y in xy) / 6
+
+    centres = {h: centre(h) for h in ("0101", "0102")}
     ends = [(float(river[1]), float(river[2])), (float(river[3]), float(river[4]))]
     span = ((centres["0101"][0] - centres["0102"][0]) ** 2 + (centres["0101"][1] - centres["0102"][1]) ** 2) ** 0.5
     for end in ends:  # a corner of both hexes: one corner radius (span / sqrt 3) from each centre
         for c in centres.values():
             assert abs(((end[0] - c[0]) ** 2 + (end[1] - c[1]) ** 2) ** 0.5 - span / 3 ** 0.5) < 0.3
-    assert svg.count('class="area"') == 1 and svg.count(" Z") == 1  # one hexagon: 9999 is not on the map
+    area = re.search(r'<path class="area hex"[^>]* d="([^"]+)"', svg)
+    assert svg.count('class="area hex"') == 1 and area[1].count("z") == 1  # one hexagon: 9999 is not on the map
     assert "blue line: river" in svg and "dotted black line: railway" in svg and "green tiles: marsh" in svg
 
 

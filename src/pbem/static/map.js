@@ -1,0 +1,156 @@
+/* pbem's map: zoom and pan (wheel, + / - / reset buttons, pinch, keyboard), the hex numbers of
+   a hex grid. No library, nothing from the network. The map is an <svg class="pbem-map"> inside
+   a <div class="map">; the SVG says its size at zoom 1 (data-width, data-height: one map unit a
+   CSS px) and the least zoom of its default view (data-minzoom: counters >= 24 px, labels >= 11 px).
+   pbemMap.init(root) sets up every map under root (the serve page calls it after each redraw). */
+(function () {
+  "use strict";
+  var NS = "http://www.w3.org/2000/svg";
+
+  function numbers(svg) { // the printed hex numbers, in small print, where a hex has no label of its own
+    var grid = svg.querySelector("g.hexgrid");
+    if (!grid || grid.dataset.numbered) { return; }
+    grid.dataset.numbered = "yes";
+    var labelled = {};
+    svg.querySelectorAll("g.loc[data-cr]").forEach(function (g) { labelled[g.dataset.cr] = true; });
+    var fmt = grid.dataset.fmt, dr = Number(grid.dataset.dr), h = Number(grid.dataset.h);
+    var group = document.createElementNS(NS, "g");
+    group.setAttribute("class", "hexnums");
+    group.setAttribute("text-anchor", "middle");
+    group.setAttribute("pointer-events", "none");
+    function pad(n) { return (n < 10 ? "0" : "") + n; }
+    grid.querySelectorAll("use.hexcol").forEach(function (col) {
+      var c = Number(col.dataset.c), r = Number(col.dataset.r), n = Number(col.dataset.n);
+      var x = col.getAttribute("x"), y = Number(col.getAttribute("y"));
+      for (var i = 0; i < n; i++) {
+        var row = r + i * dr;
+        if (labelled[c + "," + row]) { continue; }
+        var t = document.createElementNS(NS, "text");
+        t.setAttribute("class", "hn");
+        t.setAttribute("x", x);
+        t.setAttribute("y", (y + i * h - h / 2 + 9).toFixed(1));
+        t.textContent = fmt === "ccrr" ? pad(c) + pad(row) : c + "." + row;
+        group.appendChild(t);
+      }
+    });
+    grid.parentNode.insertBefore(group, grid.nextSibling);
+  }
+
+  function setup(box) {
+    var svg = box.querySelector("svg.pbem-map");
+    if (!svg || box.dataset.zoomable) { return; }
+    box.dataset.zoomable = "yes";
+    numbers(svg);
+    var W = Number(svg.dataset.width), H = Number(svg.dataset.height), least = Number(svg.dataset.minzoom) || 0.8;
+    var view = document.createElement("div");
+    view.className = "mapview";
+    view.tabIndex = 0;
+    view.setAttribute("aria-label", "map: + and - zoom, 0 resets, the arrows pan");
+    svg.parentNode.insertBefore(view, svg);
+    view.appendChild(svg);
+    var bar = document.createElement("div");
+    bar.className = "mapzoom";
+    [["+", "zoom in", "in"], ["\u2212", "zoom out", "out"], ["\u2922", "reset the view", "reset"]].forEach(function (b) {
+      var button = document.createElement("button");
+      button.type = "button";
+      button.textContent = b[0];
+      button.title = b[1];
+      button.setAttribute("aria-label", b[1]);
+      button.dataset.zoom = b[2];
+      bar.appendChild(button);
+    });
+    box.insertBefore(bar, view);
+    var zoom = 1;
+
+    function fit() { // the default: the whole width if counters stay >= 24 px, else pannable at the least zoom
+      var room = view.clientWidth || box.clientWidth || W;
+      return Math.min(1.5, Math.max(least, room / W));
+    }
+    function apply(z, cx, cy) { // zoom to z keeping the map's point under (cx, cy) of the view where it was
+      z = Math.max(least * 0.4, Math.min(4, z));
+      if (cx === undefined) { cx = view.clientWidth / 2; cy = view.clientHeight / 2; }
+      var mx = (view.scrollLeft + cx) / zoom, my = (view.scrollTop + cy) / zoom;
+      zoom = z;
+      svg.style.width = (W * z).toFixed(1) + "px";
+      svg.style.height = (H * z).toFixed(1) + "px";
+      svg.style.maxWidth = "none";
+      svg.style.maxHeight = "none";
+      view.scrollLeft = mx * z - cx;
+      view.scrollTop = my * z - cy;
+      box.dataset.zoom = z.toFixed(3);
+    }
+    function reset() {
+      zoom = fit();
+      apply(zoom, 0, 0);
+      var pieces = svg.querySelectorAll("g.piece"); // the view starts on the pieces
+      if (pieces.length && W * zoom > view.clientWidth + 1) {
+        var r = svg.getBoundingClientRect(), sx = 0, sy = 0;
+        pieces.forEach(function (p) { var b = p.getBoundingClientRect(); sx += b.left + b.width / 2 - r.left; sy += b.top + b.height / 2 - r.top; });
+        view.scrollLeft = sx / pieces.length - view.clientWidth / 2;
+        view.scrollTop = sy / pieces.length - view.clientHeight / 2;
+      }
+    }
+    box.pbemZoom = function (z) { apply(z); };
+    reset();
+
+    bar.addEventListener("click", function (ev) {
+      var b = ev.target.closest("button");
+      if (!b) { return; }
+      if (b.dataset.zoom === "in") { apply(zoom * 1.25); }
+      else if (b.dataset.zoom === "out") { apply(zoom / 1.25); }
+      else { reset(); }
+    });
+    view.addEventListener("wheel", function (ev) {
+      ev.preventDefault();
+      var r = view.getBoundingClientRect();
+      apply(zoom * Math.pow(1.0015, -ev.deltaY), ev.clientX - r.left, ev.clientY - r.top);
+    }, {passive: false});
+    view.addEventListener("keydown", function (ev) {
+      var step = 60, k = ev.key;
+      if (k === "+" || k === "=") { apply(zoom * 1.25); }
+      else if (k === "-" || k === "_") { apply(zoom / 1.25); }
+      else if (k === "0") { reset(); }
+      else if (k === "ArrowLeft") { view.scrollLeft -= step; }
+      else if (k === "ArrowRight") { view.scrollLeft += step; }
+      else if (k === "ArrowUp") { view.scrollTop -= step; }
+      else if (k === "ArrowDown") { view.scrollTop += step; }
+      else { return; }
+      ev.preventDefault();
+    });
+    // touch and pen: one finger pans, two pinch (the mouse pans by the scroll bars and the wheel)
+    var touches = {}, pinch = null;
+    function count() { return Object.keys(touches).length; }
+    view.addEventListener("pointerdown", function (ev) {
+      if (ev.pointerType === "mouse") { return; }
+      touches[ev.pointerId] = {x: ev.clientX, y: ev.clientY};
+      if (count() === 2) {
+        var p = Object.keys(touches).map(function (k) { return touches[k]; });
+        var r = view.getBoundingClientRect();
+        pinch = {d: Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y) || 1, z: zoom,
+                 cx: (p[0].x + p[1].x) / 2 - r.left, cy: (p[0].y + p[1].y) / 2 - r.top};
+      }
+    });
+    view.addEventListener("pointermove", function (ev) {
+      var t = touches[ev.pointerId];
+      if (!t) { return; }
+      if (pinch && count() >= 2) {
+        t.x = ev.clientX; t.y = ev.clientY;
+        var p = Object.keys(touches).map(function (k) { return touches[k]; });
+        apply(pinch.z * Math.hypot(p[0].x - p[1].x, p[0].y - p[1].y) / pinch.d, pinch.cx, pinch.cy);
+      } else if (!ev.target.closest("g.piece")) {
+        view.scrollLeft -= ev.clientX - t.x;
+        view.scrollTop -= ev.clientY - t.y;
+        t.x = ev.clientX; t.y = ev.clientY;
+      }
+    });
+    function up(ev) { delete touches[ev.pointerId]; if (count() < 2) { pinch = null; } }
+    view.addEventListener("pointerup", up);
+    view.addEventListener("pointercancel", up);
+  }
+
+  function init(root) {
+    (root || document).querySelectorAll(".map").forEach(setup);
+  }
+  window.pbemMap = {init: init};
+  init(document); // the script comes after the map (the report) or is deferred (the serve page)
+}());

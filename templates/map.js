@@ -1,0 +1,1 @@
+../src/pbem/static/map.js
