@@ -21,6 +21,7 @@ from .commands.cli_common import (
     keystore,
     load_mail_config,
     open_campaign,
+    record_game,
     secret_env,
     secrets_lock,
     show_next,
@@ -177,6 +178,7 @@ def join(ctx: click.Context, invitation: str | None, key_name: str | None, from_
     if identity is None:
         raise click.UsageError("Missing option '--key' (your identity), or give --show to only look.")
     camp, envelope = Campaign.join(campaign or Path("."), text, identity, secrets_lock(encrypt_secrets))
+    record_game(ctx, camp)
     creator = camp.genesis["author"]
     if sender:  # the address the invitation came from: where the join goes back
         from .mailbox.mail import address

@@ -157,6 +157,18 @@ encrypt_option = click.option("--encrypt-secrets", is_flag=True,
                               help="Encrypt this campaign's secrets (chain seed, private draws) with a passphrase.")
 
 
+def record_game(ctx: click.Context, camp) -> None:
+    """Record a new or joined campaign under the player's home, for ``pbem status --all``; a
+    failure to record it costs only that listing, so it is said and the command goes on."""
+    from ..store.games import remember
+    from ..wire.keys import default_home
+
+    try:
+        remember(home_dir(ctx) or default_home(), camp.dir)
+    except (PbemError, OSError) as e:
+        click.echo(f"note: this game is not listed by 'pbem status --all': {e}", err=True)
+
+
 def keystore(ctx: click.Context):
     from ..wire.keys import KeyStore
 

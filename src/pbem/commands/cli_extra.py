@@ -385,10 +385,12 @@ def mail_fetch(ctx: click.Context, maildir: Path | None, campaign: Path | None) 
               "until the game ends or Ctrl-C.")
 @click.option("--every", type=click.IntRange(5, 86400), default=600, show_default=True, metavar="SECONDS",
               help="With --watch: the longest wait between two looks at the mailbox.")
+@click.option("--all", "every_game", is_flag=True, help="Every game you made or joined under your home, one after "
+              "the other, with the one mailbox configuration.")
 @campaign_option
 @click.pass_context
 def mail_run(ctx: click.Context, maildir: Path | None, notify: str | None, watch: bool, every: int,
-             campaign: Path | None) -> None:
+             every_game: bool, campaign: Path | None) -> None:
     """Read new mail, answer every turn file that needs no person, send, and tell you when a decision is yours.
 
     A player's mailbox runs itself: it ingests your opponent's files and at once
@@ -411,6 +413,10 @@ def mail_run(ctx: click.Context, maildir: Path | None, notify: str | None, watch
     config = load_mail_config(ctx)
     smtp = secret_env("PBEM_SMTP_PASSWORD", "SMTP") if config.smtp and config.smtp.user else None
     imap = None if maildir else secret_env("PBEM_IMAP_PASSWORD", "IMAP")
+    if every_game:
+        if watch or campaign is not None:
+            raise click.UsageError("--all runs every game once: give it without --watch and --campaign")
+        return _run_all(ctx, config, smtp, imap, maildir, notify)
     camp = open_campaign(campaign)
     identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
     if not watch:
@@ -421,6 +427,42 @@ def mail_run(ctx: click.Context, maildir: Path | None, notify: str | None, watch
             raise result.error
         return
     _watch(camp, campaign, identity, config, smtp, imap, maildir, notify, every)
+
+
+def _run_all(ctx: click.Context, config, smtp: str | None, imap: str | None, maildir: Path | None,
+             notify: str | None) -> None:
+    """``mail run`` for each game recorded under the home; one that fails never stops the others."""
+    from ..mailbox.mail_run import run
+    from ..store.games import known
+    from ..wire.keys import default_home
+
+    failed: list[PbemError] = []
+    identities: dict[str, object] = {}
+    for directory in known(home_dir(ctx) or default_home()):
+        click.echo(f"{directory}:")
+        try:
+            camp = open_campaign(directory)
+            if camp.waiting() is None and not any((camp.dir / "outbox").glob("*.eml")):
+                camp.close()
+                click.echo("  the game is over")
+                continue
+            if camp.identity_name not in identities:
+                identities[camp.identity_name] = keystore(ctx).load(camp.identity_name, identity_passphrase)
+            result = run(camp, identities[camp.identity_name], config, smtp, imap, maildir, notify)
+            camp.close()
+        except PbemError as e:
+            failed.append(e)
+            click.echo(f"  {e.code}: {e}" + (f" ({e.detail})" if e.detail else ""), err=True)
+            continue
+        for line, err in result.lines():
+            click.echo(f"  {line}", err=err)
+        if result.error is not None:
+            e = result.error
+            failed.append(e)
+            click.echo(f"  {e.code}: {e}" + (f" ({e.detail})" if e.detail else ""), err=True)
+    if failed:
+        raise PbemError(f"{len(failed)} game(s) could not be read or sent in full", "each says why above",
+                        code=failed[0].code)
 
 
 def _watch(camp, campaign: Path | None, identity, config, smtp: str | None, imap: str | None,

@@ -14,6 +14,7 @@ from ..play.plays import FREE_ORDERS, unheaded
 from .cli_common import (
     campaign_option,
     file_name,
+    home_dir,
     identity_passphrase,
     keystore,
     load_mail_config,
@@ -247,14 +248,30 @@ def undo(campaign: Path | None) -> None:
 
 @click.command()
 @campaign_option
-def status(campaign: Path | None) -> None:
+@click.option("--all", "every", is_flag=True, help="Every game you made or joined under your home, one line each, "
+              "your moves first.")
+@click.pass_context
+def status(ctx: click.Context, campaign: Path | None, every: bool) -> None:
     """Who owes what, since when.
 
     \b
-    Example:
+    Examples:
         pbem status --campaign hill60
+        pbem status --all
     """
+    if every:
+        if campaign is not None:
+            raise click.UsageError("--all lists every game: give it without --campaign")
+        from ..play.overview import overview
+        from ..wire.keys import default_home
 
+        home = home_dir(ctx) or default_home()
+        games = overview(home)
+        for game in games:
+            click.echo(game.text)
+        if not games:
+            click.echo(f"no games recorded under {home} (pbem new and pbem join record them)")
+        return
     camp = open_campaign(campaign, readonly=True)
     seq, _ = camp.ledger.state()
     game = camp.game

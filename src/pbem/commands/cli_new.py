@@ -17,6 +17,7 @@ from .cli_common import (
     identity_passphrase,
     keystore,
     load_mail_config,
+    record_game,
     secrets_lock,
 )
 
@@ -103,6 +104,7 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, options or None,
                                   mode=mode, deadline_hours=deadline, lock=secrets_lock(encrypt_secrets))
     path = camp.dir / "sent" / file_name(envelope)
+    record_game(ctx, camp)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
     _invitation_mail(ctx, camp, envelope, path)
@@ -226,6 +228,7 @@ def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple
     identity = keystore(ctx).load(key_name, identity_passphrase)
     camp, envelope = Campaign.new_refereed(campaign or Path("."), module, identity, named, scenario, options or None,
                                            deadline, secrets_lock(encrypt_secrets))
+    record_game(ctx, camp)
     click.echo(f"created referee game {envelope.game} of {camp.game.title}")
     for side, (public, name) in sorted(named.items()):
         click.echo(f"  {side}: {name}, fingerprint {fingerprint(public)} (compare it with them by phone)")

@@ -1,0 +1,74 @@
+"""Every game a player has, one line each: what ``pbem status --all`` shows.
+
+The campaigns are those recorded under his home (``pbem.store.games``) by ``pbem new`` and
+``pbem join``; each is opened read only, so listing them never waits for a lock nor changes a
+byte.  Lines are sorted by what they ask of him: a decision of his first, then a file his tool
+owes without one (``pbem mail run`` sends it), then the games waiting for someone else, then
+the finished ones, and last the folders that cannot be read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import PbemError
+from ..store.games import known
+from .campaign import Campaign
+from .clock import overdue
+from .unattended import needs_person
+
+DECIDE, TOOL, OTHERS, OVER, BROKEN = range(5)  # the order of the lines
+
+
+@dataclass
+class Game:
+    rank: int
+    hours: int  # since the file now awaited was stored (longest waits first within a rank)
+    text: str
+
+
+def overview(home: Path) -> list[Game]:
+    """One line for each game recorded under ``home``, sorted (see the module)."""
+    lines = [_line(Path(d)) for d in known(home)]
+    return sorted(lines, key=lambda g: (g.rank, -g.hours))
+
+
+def _line(directory: Path) -> Game:
+    try:
+        camp = Campaign.open(directory, readonly=True)
+    except PbemError as e:
+        return Game(BROKEN, 0, f"{directory}: cannot be read ({e.code}: {e})")
+    try:
+        return _describe(camp, directory)
+    except PbemError as e:
+        return Game(BROKEN, 0, f"{directory}: cannot be read ({e.code}: {e})")
+    finally:
+        camp.ledger.close()
+
+
+def _describe(camp: Campaign, directory: Path) -> Game:
+    body = camp.genesis["body"]
+    names = {side: entry["name"] for side, entry in body["sides"].items()}
+    if camp.refereed:
+        names["referee"] = body["referee"]["name"]
+    others = ", ".join(f"{names[s]} ({s})" for s in names if s != camp.side)
+    head = f"{camp.game.title}, {body.get('scenario') or 'standard'}: you are {camp.side}, against {others}"
+    outbox = camp.dir / "outbox"
+    waiting_mail = len(list(outbox.glob("*.eml"))) if outbox.is_dir() else 0
+    tail = (f"; {waiting_mail} mail(s) to send" if waiting_mail else "") + f"  [{directory}]"
+    late = overdue(camp)
+    if late is None:
+        outcome = camp.outcome()
+        result = f"game over: {outcome['result']}" if outcome else "game over"
+        return Game(OVER, 0, f"{head}. {result}{tail}")
+    since = f"since #{late['since']}, {late['hours']} h"
+    if late["deadline"] is not None:
+        since += f", deadline {late['deadline']} h" + (": OVERDUE" if late["overdue"] else "")
+    if late["side"] == camp.side:
+        if camp.secrets_readable() and not needs_person(camp):
+            return Game(TOOL, late["hours"], f"{head}. Your tool owes a file, nothing to decide ({since}): "
+                                             f"pbem mail run or pbem play{tail}")
+        return Game(DECIDE, late["hours"], f"{head}. YOUR MOVE ({since}): {late['text']}{tail}")
+    who = names.get(late["side"], late["side"])
+    return Game(OTHERS, late["hours"], f"{head}. Waiting for {who} ({late['side']}, {since}){tail}")
