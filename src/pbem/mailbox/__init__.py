@@ -1,6 +1,7 @@
 """The mailbox: a turn file's mail written (``mail``), sent (``mail_send``), fetched and
 ingested (``mail_fetch``, ``mailbox_in``), the notes it keeps and answers it gives
-(``mail_notes``), the referee's unattended run (``mail_run``) and a join from the mailbox
+(``mail_notes``), the unattended run of a referee or a player (``mail_run``), waiting for mail
+with IMAP IDLE (``mail_watch``), the notify hook (``notify``) and a join from the mailbox
 (``mail_join``).
 
 May import: the check, the views, the play flow and the rooms below them.
