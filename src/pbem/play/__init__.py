@@ -4,7 +4,7 @@
 (turn files in), ``turns`` (a two-player side's own turn), ``refereeing`` and
 ``referee_orders`` (a refereed game: the referee's adjudication and a player's orders from his
 view), ``plays`` (what a turn gives back, shared by both), ``recovery`` (finishing what an
-interrupted command stored but did not write), ``clock`` (who owes what since when) and
+interrupted command stored but did not write), ``clock`` (who owes what since when),
 ``unattended`` (which files need a person; signing every one that does not) and ``overview``
 (every game of a home, one line each).
 
