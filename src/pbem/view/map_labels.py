@@ -16,8 +16,8 @@ WIDE = 0.64  # an average character's width, in font sizes (DejaVu Sans is about
 def text_box(x: float, y: float, lines: list[tuple[str, float]], anchor: str) -> Box:
     """The box of ``lines`` (text, font size) whose first baseline is at y, anchored at x."""
     w = max(len(t) * WIDE * fs for t, fs in lines) + 2
-    top = y - lines[0][1] * 0.95
-    bottom = y + sum(fs * 1.15 for _, fs in lines[1:]) + lines[-1][1] * 0.3
+    top = y - lines[0][1] * 1.0
+    bottom = y + sum(fs * 1.15 for _, fs in lines[1:]) + lines[-1][1] * 0.45
     left = x - w / 2 if anchor == "middle" else (x if anchor == "start" else x - w)
     return left, top, left + w, bottom
 
@@ -32,7 +32,7 @@ def candidates(x: float, y: float, half_w: float, half_h: float, fs: float) -> l
     """Places for a label around a thing of half-size (half_w, half_h) at (x, y), the best first:
     below, above, right, left, the four corners, then the same farther out."""
     out = []
-    for ring in (0, fs * 1.2, fs * 2.6, fs * 4.2):
+    for ring in (0, fs * 1.2, fs * 2.6, fs * 4.2, fs * 6, fs * 8):
         bw, bh = half_w + ring, half_h + ring
         out += [(x, y + bh + fs, "middle"), (x, y - bh - 0.35 * fs, "middle"), (x + bw + 3, y + fs * 0.35, "start"),
                 (x - bw - 3, y + fs * 0.35, "end"), (x + bw * 0.7, y + bh + fs, "start"),
