@@ -214,6 +214,9 @@ def test_a_block_game_by_unattended_mailboxes_asks_the_person_only_to_decide(tmp
                 p.run()
                 new = told(p.log)[seen:]
                 assert len(new) <= 1, new
+                if new and new[0]["PBEM_EVENT"] == "game-over":  # the end, told once: nothing to answer
+                    assert over(p.where) and not any(n["PBEM_EVENT"] == "game-over" for n in told(p.log)[:seen]), new
+                    continue
                 if new:
                     assert p.pending is None, "told again before the person answered"
                     p.pending, p.lingered = new[0], False
@@ -264,6 +267,9 @@ def check_block_game(players: list[Unattended], a: Path) -> dict[int, str]:
     for p in players:
         side = p.who.player.side
         notes = told(p.log)
+        ends = [n for n in notes if n["PBEM_EVENT"] == "game-over"]  # the end, told once, after every decision
+        assert len(ends) == 1 and notes[-1] is ends[0] and ends[0]["args"][0].startswith("pbem: the game is over: ")
+        notes = notes[:-1]
         # the hook fired once per decision, each time for the decision the person then answered
         assert len(notes) == len(p.sessions) and len({n["PBEM_SEQ"] for n in notes}) == len(notes)
         for n in notes:
@@ -364,7 +370,9 @@ def test_two_watching_mailboxes_play_a_forced_game_to_its_end(tmp_path, relay, m
     for name, (out, err) in said.items():
         assert out.splitlines()[-1] == "The game is over." and "Traceback" not in err, (name, out, err)
         assert "your move:" not in out  # no decision ever waited for a person
-    assert not (tmp_path / "told.log").exists()
+    ends = told(tmp_path / "told.log")  # never a decision; the end, once to each player
+    assert sorted(n["PBEM_SIDE"] for n in ends) == ["blue", "red"] and {n["PBEM_EVENT"] for n in ends} == {"game-over"}
+    assert all("the game is over:" in n["args"][-1] for n in ends), ends
     answered = [len(re.findall(r"^answered #\d+", out, re.M)) for out, _ in said.values()]
     for p, where in ((alice, a), (bob, b)):
         assert p.invoke("verify", where).output.startswith("OK: ")

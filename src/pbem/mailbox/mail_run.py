@@ -110,6 +110,10 @@ def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_
     result.decision = decision(campaign)
     if result.decision is not None and notify:
         result.notified = tell(campaign, notify, result.decision, result.errors)
+    elif notify and campaign.waiting() is None:  # the end, told once (from the last file, whoever sent it)
+        outcome = campaign.outcome()
+        result.notified = tell(campaign, notify, (outcome or {}).get("result") or "the game is over", result.errors,
+                               event="game-over")
     return result
 
 

@@ -2,11 +2,12 @@
 
 The command (``pbem mail run --notify CMD``, or ``PBEM_NOTIFY``) is split as a shell would
 split it, never run by a shell, and given one more argument: the message, e.g.
-``pbem: your move in Hill 60 (german, turn file #7): choose your attack``.  It also finds the
-facts in its environment, so a script can build a chat message without parsing the text:
-``PBEM_EVENT`` (``your-move``), ``PBEM_GAME`` (the game's id), ``PBEM_TITLE``, ``PBEM_SIDE``,
+``pbem: your move in Hill 60 (german, turn file #7): choose your attack``, or at the end
+``pbem: the game is over: Hill 60 (...): allied wins``.  It also finds the facts in its
+environment, so a script can build a chat message without parsing the text: ``PBEM_EVENT``
+(``your-move`` or ``game-over``), ``PBEM_GAME`` (the game's id), ``PBEM_TITLE``, ``PBEM_SIDE``,
 ``PBEM_SEQ`` (the last turn file), ``PBEM_TEXT`` (the decision) and ``PBEM_CAMPAIGN`` (its
-folder).  A decision is told once: the campaign remembers the turn file it told last.
+folder).  Each is told once: the campaign remembers the turn file it told last.
 """
 
 from __future__ import annotations
@@ -21,13 +22,17 @@ TOLD = "notify:told"  # the campaign setting: the head whose decision was told
 TIMEOUT = 60  # seconds a hook may take (a chat webhook over a slow network)
 
 
-def message(campaign, seq: int, text: str) -> str:
-    return f"pbem: your move in {campaign.game.title} ({campaign.side}, turn file #{seq}): {text}"
+EVENTS = {"your-move": "your move in", "game-over": "the game is over:"}
 
 
-def tell(campaign, command: str, text: str, errors: list[PbemError]) -> bool:
-    """Run ``command`` for the decision ``text`` now waiting, unless it was told already.  A hook
-    that fails is reported in ``errors`` (and tried again next time); it never stops the run."""
+def message(campaign, seq: int, text: str, event: str = "your-move") -> str:
+    return f"pbem: {EVENTS[event]} {campaign.game.title} ({campaign.side}, turn file #{seq}): {text}"
+
+
+def tell(campaign, command: str, text: str, errors: list[PbemError], event: str = "your-move") -> bool:
+    """Run ``command`` for ``event`` (the decision ``text`` now waiting, or the game's end),
+    unless it was told already.  A hook that fails is reported in ``errors`` (and tried again
+    next time); it never stops the run."""
     head = campaign.ledger.head()
     seq = head[0] if head else 0
     told = f"{seq}:{head[1] if head else ''}"
@@ -40,10 +45,10 @@ def tell(campaign, command: str, text: str, errors: list[PbemError]) -> bool:
         return False
     if not argv:
         return False
-    env = dict(os.environ, PBEM_EVENT="your-move", PBEM_GAME=campaign.genesis["game"], PBEM_TITLE=campaign.game.title,
+    env = dict(os.environ, PBEM_EVENT=event, PBEM_GAME=campaign.genesis["game"], PBEM_TITLE=campaign.game.title,
                PBEM_SIDE=campaign.side, PBEM_SEQ=str(seq), PBEM_TEXT=text, PBEM_CAMPAIGN=str(campaign.dir))
     try:
-        done = subprocess.run([*argv, message(campaign, seq, text)], env=env, stdin=subprocess.DEVNULL,
+        done = subprocess.run([*argv, message(campaign, seq, text, event)], env=env, stdin=subprocess.DEVNULL,
                               capture_output=True, timeout=TIMEOUT, check=False)
     except (OSError, subprocess.TimeoutExpired) as e:
         errors.append(PbemError("the notify command failed", f"{argv[0]}: {e}"[:300], code="notify-failed"))
