@@ -196,8 +196,8 @@ def test_two_players_play_the_block_game_by_clicks_and_both_campaigns_verify(chr
         assert alice.page.locator("#map g.piece[data-at='krithia'][data-side='ottoman']").count() == 1
         assert "25th" not in alice.page.content()  # a concealed block to its enemy
 
-        # the Allied set-up, a card for OPS, a space activated on the map, a block dragged on it
-        alice.choice("set up")
+        # the Allied set-up (taken by the tool: it leaves no choice), a card for OPS, a space activated
+        # on the map, a block dragged on it
         ops = [label for label in alice.labels() if " for OPS" in label and "OPS 0" not in label]
         alice.choice(ops[0])
         assert "activate British HQ" in alice.labels()
