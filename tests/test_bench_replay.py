@@ -1,11 +1,19 @@
-"""The block game's replay benchmark runs and reports ratios to its floor (never a timed assertion)."""
+"""The block game's replay benchmark runs and reports ratios to its floor, and the ``pbem replay``
+page's times at two history lengths and its bytes per envelope (never a timed assertion: the
+ratio's target is the bench's to judge, on histories long enough to mean something)."""
 
 from pbem.bench.replay import report
 
 
 def test_the_replay_benchmark_reports_ratios_and_microseconds():
     lines = []
-    m = report(lines.append, games=1)
+    m = report(lines.append, games=1, lengths=(30, 90))
     assert m["actions"] > 50 and m["replay_ratio"] > 0 and m["verify_ratio"] > m["replay_ratio"] * 0.5
-    assert len(lines) == 1 and "x the stdlib floor" in lines[0] and "µs per action" in lines[0]
+    assert len(lines) == 2 and "x the stdlib floor" in lines[0] and "µs per action" in lines[0]
     assert "Rally the Troops" in lines[0]
+    assert lines[1].startswith("pbem replay (a process each, best of 3), barrage 30 and 90 envelopes: ")
+    assert "for 3x the envelopes (target < 3)" in lines[1] and "peak memory" in lines[1]
+    assert m["page_small_s"] > 0 and m["page_big_s"] > 0 and m["page_big_mib"] > 0
+    assert "the golden block game's page" in lines[1]
+    assert "bytes per envelope (33 envelopes; target <= 4096)" in lines[1]
+    assert 0 < m["page_golden_bytes"] <= 4096  # a size, not a time: the page's own bound

@@ -88,8 +88,10 @@ def report(fmt: str, everything: bool, at: int | None, output: Path | None, pack
 def replay(output: Path | None, pack_dir: Path | None, campaign: Path | None) -> None:
     """Write one HTML file that steps through the whole game as your side saw it.
 
-    First, previous, next, last or jump to an envelope; the map and the events at every step.
-    A finished game shows every step with everything the end opened.
+    First, previous, next, last or jump to an envelope; the map and the events at every step
+    (drawn by the page's own script; without script, every step's events and the end in words).
+    A finished game shows every step with everything the end opened. A long history shows a
+    progress bar on a terminal.
 
     \b
     Example:
@@ -99,7 +101,9 @@ def replay(output: Path | None, pack_dir: Path | None, campaign: Path | None) ->
 
     camp = open_campaign(campaign, readonly=True)
     target = output or camp.dir / "replay.html"
-    _write(target, render(camp, pack_dir=pack_dir))
+    with _Progress("replaying") as progress:  # a bar on a terminal's stderr for a long history
+        page = render(camp, pack_dir=pack_dir, progress=progress)
+    _write(target, page)
     click.echo(f"wrote {target} ({camp.ledger.head()[0] + 1} steps, as {camp.side} saw them)")
 
 

@@ -110,9 +110,10 @@ def _place(at: str) -> str:
 
 def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
          before: dict[str, Any] | None = None, pack_dir: Path | None = None, image: bool = True,
-         svg: bool = True) -> dict[str, Any]:
+         svg: bool = True, pack: dict[str, Any] | None = None) -> dict[str, Any]:
     """The map and the table of locations for the HTML report, as the viewer may know them;
-    ``before``: the view when the viewer last acted (locations whose pieces changed are marked)."""
+    ``before``: the view when the viewer last acted (locations whose pieces changed are marked);
+    ``pack``: the pack to draw with, already read (``map_pack``), else read here."""
     game = campaign.game
     if not hasattr(game, "board"):
         return {"map_svg": "", "spaces": []}
@@ -130,7 +131,7 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
         tokens = TOKEN.findall(piece["label"])
         piece["known"] = bool(tokens) and all(tok in known for tok, _ in tokens)
         piece["label"] = show(piece["label"], known, game)
-    loaded = _pack_of(game, pack_dir)  # read once: the locations below come from it too
+    loaded = _pack_of(game, pack_dir) if pack is None else pack  # read once: the locations below too
     locations, rows, background = _locations(game, pack_dir, loaded, view)
     pack = loaded or {}
     pack_map = pack.get("map", {})
@@ -161,6 +162,18 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
                                   offset=offset), "spaces": table,
             "hands": hands,
             "tracks": board.get("tracks", []), "side_colours": mapsvg.colours(tuple(game.sides))}
+
+
+def step_map(campaign: Campaign, view: dict[str, Any], known: dict[str, str], before: dict[str, Any] | None,
+             pack_dir: Path | None = None, pack: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The map of ``context`` for one step of a replay (``view.replay``): without the owner's map
+    image (it would repeat at every step), drawn with ``pack`` (``map_pack``, read once)."""
+    return _map(campaign, view, known, before, pack_dir, image=False, pack=pack)
+
+
+def map_pack(game, pack_dir: Path | None = None) -> dict[str, Any] | None:
+    """The pack a map is drawn from, read once for many maps (``step_map``)."""
+    return _pack_of(game, pack_dir)
 
 
 def _pack_of(game, pack_dir: Path | None) -> dict[str, Any] | None:
