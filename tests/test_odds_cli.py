@@ -108,12 +108,12 @@ def test_a_table_top_roll_shows_its_odds(tmp_path):
 def test_hill60_and_barrage_choices_show_their_odds_in_play_and_the_report(tmp_path, runner):
     from tests.conftest import Duel
 
-    d = Duel(tmp_path, runner)  # barrage: red fires six dice hitting on 5+
-    report = d.run(d.alice, "report", "--campaign", d.alice.dir).output
-    flat = " ".join(report.split())  # the text report folds long lines at 80 columns
-    assert "1. fire 6 dice — 6 dice at 5+: expect 2 hits (0:9% 1:26% 2:33% 3:22% 4:8% 5:2% 6:<1%)" in flat
+    d = Duel(tmp_path, runner)  # barrage: red fires six dice hitting on 5+, the only legal choice
     signed = d.run(d.alice, "play", "fire", "--campaign", d.alice.dir).output
-    assert "signed turn file #2" in signed  # the label's first words are still the order
+    assert "signed turn file #2" in signed  # the label's first words still name it, though it is taken alone
+    assert "taken for you, as the only legal choice: fire 6 dice — 6 dice at 5+: expect 2 hits " \
+           "(0:9% 1:26% 2:33% 3:22% 4:8% 5:2% 6:<1%)" in signed  # its odds, as it is signed
+    assert "were not used" not in signed
     from pbem_engine.registry import get_game
 
     hill = get_game("hill60")

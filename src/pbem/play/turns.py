@@ -13,7 +13,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from pbem_engine.protocol import match as protocol
-from pbem_engine.protocol.core import IllegalAction, Prompt, find_choice, forced, order_part
+from pbem_engine.protocol.core import IllegalAction, Prompt, find_choice, forced
 
 from ..errors import PbemError
 from ..store.lock import crash_point
@@ -255,10 +255,12 @@ def _ends_owing_our_secret(game: Any, match: dict[str, Any], side: str) -> bool:
 def _names(order: str, prompt: Prompt) -> bool:
     """Whether ``order`` is, in words, the one choice of a prompt that leaves none (never a number:
     a number refers to the list shown, which never holds such a prompt)."""
-    words = " ".join(order.split()).lower()
-    return not words.isdigit() and any(words in (" ".join(c.label.split()).lower(),
-                                                 " ".join(order_part(c.label).split()).lower())
-                                       for c in prompt.choices[:1])
+    if order.strip().isdigit() or not prompt.choices:
+        return False
+    try:  # its words, or an unambiguous beginning of them, as any order is read
+        return find_choice(prompt._replace(choices=prompt.choices[:1]), order).action == prompt.choices[0].action
+    except IllegalAction:
+        return False
 
 
 def _as_listed(number: str, listed: list, prompt: Prompt) -> str:
