@@ -230,6 +230,26 @@ def test_a_finished_game_replays_with_everything_the_end_opened(tmp_path):
         camp.ledger.close()
 
 
+def test_a_refereed_game_replays_as_each_party_saw_it(tmp_path):
+    """The referee's replay shows the full state, each player's what the referee sealed to it
+    (its own blocks by name): every step as ``report.context`` shows it to that party."""
+    from pbem.cli import cli
+    from pbem.play.campaign import Campaign
+    from pbem.view.replay import render
+
+    result = CliRunner().invoke(cli, ["demo", "--referee", "--game", "gallipoli-blocks", "--dir", str(tmp_path)])
+    assert result.exit_code == 0, result.output
+    parties = sorted(d for d in tmp_path.iterdir() if (d / "campaign.db").is_file())
+    assert len(parties) == 3
+    for where in parties:
+        camp = Campaign.open(where, readonly=True)
+        try:
+            assert camp.refereed and camp.ledger.head()[0] > 20
+            same_as_the_report(camp, render(camp), full=False)
+        finally:
+            camp.ledger.close()
+
+
 @pytest.mark.parametrize("module", sorted(p.name for p in GOLDEN.iterdir() if (p / "turns").is_dir()))
 def test_a_golden_game_replays_as_its_reports_in_at_most_4_kb_per_envelope(module, tmp_path):
     from pbem.view.replay import render
