@@ -69,3 +69,46 @@ def test_mail_run_all_answers_what_needs_no_person_in_every_game(tmp_path, runne
     assert "your move:" in out  # Hill 60: a decision waits for alice
     assert list((where["barrage"] / "sent").glob("*-0002-red-turn.pbem"))
     assert not list((where["hill60"] / "sent").glob("*-0002-*"))  # a decision is never taken for her
+
+
+def test_the_notify_hook_posts_to_a_chat_webhook_once_per_decision(tmp_path, runner):
+    """The README's chat notification: a command that posts the message as JSON to a webhook URL
+    (here a local HTTP server standing in for Discord, Matrix or Slack)."""
+    import sys
+    import threading
+    from http.server import BaseHTTPRequestHandler, HTTPServer
+
+    posted: list[dict] = []
+
+    class Webhook(BaseHTTPRequestHandler):
+        def do_POST(self):  # noqa: N802 (the standard library's name)
+            posted.append(json.loads(self.rfile.read(int(self.headers["Content-Length"]))))
+            self.send_response(204)
+            self.end_headers()
+
+        def log_message(self, *args):  # quiet
+            pass
+
+    server = HTTPServer(("127.0.0.1", 0), Webhook)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    hook = tmp_path / "pbem-chat"
+    hook.write_text(f"#!{sys.executable}\nimport json, os, sys, urllib.request\n"
+                    "body = json.dumps({'text': sys.argv[-1], 'content': sys.argv[-1]}).encode()\n"
+                    "urllib.request.urlopen(urllib.request.Request(os.environ['PBEM_WEBHOOK_URL'], body, "
+                    "{'Content-Type': 'application/json'}), timeout=10)\n")
+    hook.chmod(0o755)
+    try:
+        alice, _, where = games(tmp_path, runner)
+        maildir = tmp_path / "Maildir"
+        for sub in ("cur", "new", "tmp"):
+            (maildir / sub).mkdir(parents=True)
+        env = dict(alice.env, PBEM_WEBHOOK_URL=f"http://127.0.0.1:{server.server_port}/hook")
+        for _ in range(2):  # the second run tells nothing new
+            result = invoke(runner, "mail", "run", "--maildir", maildir, "--notify", str(hook), "--campaign",
+                            where["hill60"], env=env)
+            assert_no_traceback(result)
+    finally:
+        server.shutdown()
+    assert len(posted) == 1, posted
+    text = posted[0]["text"]
+    assert text.startswith("pbem: your move in Hill 60") and "Choose an operation" in text and posted[0]["content"] == text
