@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 
 from pbem_engine.protocol import match as protocol
 from pbem_engine.protocol import referee as rules_referee
-from pbem_engine.protocol.core import Choice, IllegalAction, Prompt, find_choice
+from pbem_engine.protocol.core import Choice, IllegalAction, Prompt, find_choice, forced
 from pbem_engine.protocol.referee import REFEREE
 
 from ..errors import PbemError
@@ -151,6 +151,9 @@ def from_view(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None
                                 "nothing was signed. Give the rest in your next turn", code="too-many-orders")
             return actions, draft.chosen, True
         drafted = 0
+        if forced(draft.prompt):  # one legal choice (the referee plays those between orders, not before the first)
+            actions.append(draft.prompt.choices[0].action)
+            continue
         campaign.situation = (draft.state, draft.known)  # what a simulated player may see
         order = queue.pop(0) if queue else (ask(draft.prompt, [dict(e, text=show(e["text"], draft.known, game))
                                                                for e in events], [], refusal) if ask else None)
@@ -183,7 +186,11 @@ def decision(campaign, view: dict[str, Any]) -> tuple[Prompt | None, int]:
         draft = run(campaign, view, actions)
     except Exception:  # whatever the rules say of a draft we did not choose: offer the view's decision
         draft, actions = run(campaign, view, []), []
-    return draft.prompt, len(actions)
+    count = len(actions)
+    while draft.prompt is not None and forced(draft.prompt):  # taken by play, never offered (from_view)
+        actions = actions + [draft.prompt.choices[0].action]
+        draft = run(campaign, view, actions)
+    return draft.prompt, count
 
 
 def shown_decision(campaign) -> tuple[Prompt | None, int]:
