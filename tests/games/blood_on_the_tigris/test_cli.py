@@ -204,8 +204,10 @@ def test_a_whole_game_reports_verifies_audits_and_replays(runner, home, tmp_path
         assert what in page, what
     assert re.search(r'class="status" data-status="OO[SC]"', page)  # some unit out of supply or communication
     # the hex grid: even columns half a hex lower than the odd ones beside them (map_data.py)
-    centres = {m.group(1): (float(m.group(2)), float(m.group(3))) for m in re.finditer(
-        r'<g class="loc" data-id="(\d{4})"[^>]*><title>[^<]*</title><circle cx="([\d.]+)" cy="([\d.]+)"', page)}
+    # (a hex location is its hexagon, whose first corner is half a side left of and above its centre)
+    centres = {m.group(1): (float(m.group(2)) + 15, float(m.group(3)) + 26) for m in re.finditer(
+        r'<g class="loc" data-id="(\d{4})"[^>]*><title>[^<]*</title><polygon class="hex" points="([\d.-]+),([\d.-]+) ',
+        page)}
     assert {"1201", "1202", "1301", "1302", "1518", "1345"} <= set(centres)  # Baghdad, Kut, Basra
     (x12, y1201), (x13, y1301) = centres["1201"], centres["1301"]
     assert x13 > x12 and y1301 < y1201  # column 13 (odd) sits half a hex higher than 12 (even)
