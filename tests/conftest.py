@@ -269,3 +269,15 @@ def forge(identity, content: dict[str, Any], path: Path) -> Path:
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--update-golden", action="store_true", default=False,
                      help="Rewrite tests/golden/ (turn files, expected.txt, reports) from the golden generator.")
+
+
+def hill60_pair(runner: CliRunner, root: Path) -> tuple[Player, Player]:
+    """Alice (allied) and Bob (ottoman) in a Hill 60 game, Bob's join ingested: Alice decides first
+    (Hill 60 has choices; barrage's every barrage is the only legal one)."""
+    alice, bob = new_player(runner, root, "alice", "allied"), new_player(runner, root, "bob", "ottoman")
+    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub, "--campaign", alice.dir,
+         env=alice.env)
+    pbem(runner, "join", next((alice.dir / "sent").glob("*genesis.pbem")), "--key", "bob", "--campaign", bob.dir,
+         env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, next((bob.dir / "sent").glob("*join.pbem")), env=alice.env)
+    return alice, bob

@@ -3,16 +3,11 @@ signed (they were silently dropped): the output says so, nothing is written."""
 
 from __future__ import annotations
 
-from tests.conftest import assert_refused, db_bytes, invoke, new_player, pbem
+from tests.conftest import assert_refused, db_bytes, hill60_pair, invoke, pbem
 
 
 def test_orders_after_a_roll_are_refused_and_nothing_is_signed(tmp_path, runner):
-    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
-    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub, "--campaign", alice.dir,
-         env=alice.env)
-    pbem(runner, "join", next((alice.dir / "sent").glob("*genesis.pbem")), "--key", "bob", "--campaign", bob.dir,
-         env=bob.env)
-    pbem(runner, "ingest", "--campaign", alice.dir, next((bob.dir / "sent").glob("*join.pbem")), env=alice.env)
+    alice, bob = hill60_pair(runner, tmp_path)
     before, sent = db_bytes(alice.dir), sorted((alice.dir / "sent").iterdir())
     # the assault is a roll that waits for the Ottoman reveal: 'end turn' would follow the signing
     result = invoke(runner, "play", "assault Hill 60 from Kabak Kuyu", "end turn", "--campaign", alice.dir,

@@ -7,18 +7,13 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from tests.conftest import Duel, new_player, pbem
+from tests.conftest import Duel, hill60_pair, pbem
 
 
 def hill60(root: Path, runner):
     """A Hill 60 game whose Allied player has assaulted Hill 60 (a roll that waits for the
     Ottoman reveal), delivered to the Ottoman player."""
-    alice, bob = new_player(runner, root, "alice", "allied"), new_player(runner, root, "bob", "ottoman")
-    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub, "--campaign", alice.dir,
-         env=alice.env)
-    pbem(runner, "join", next((alice.dir / "sent").glob("*genesis.pbem")), "--key", "bob", "--campaign", bob.dir,
-         env=bob.env)
-    pbem(runner, "ingest", "--campaign", alice.dir, next((bob.dir / "sent").glob("*join.pbem")), env=alice.env)
+    alice, bob = hill60_pair(runner, root)
     out = pbem(runner, "play", "assault Hill 60 from Kabak Kuyu", "--campaign", alice.dir, env=alice.env).output
     signed = re.search(r"signed turn file #\d+: (\S+)", out).group(1)
     pbem(runner, "ingest", "--campaign", bob.dir, signed, env=bob.env)

@@ -247,15 +247,10 @@ def test_with_the_token_a_choice_signs_the_same_turn_file_as_pbem_play(served):
 # --- refusals: those of the command line, nothing changed -------------------------------------------
 
 def test_an_illegal_order_is_refused_with_a_reason_and_a_detail_and_changes_nothing(tmp_path, runner):
-    from tests.conftest import new_player, pbem
+    from tests.conftest import hill60_pair
 
     # Hill 60: the Allied player has choices (barrage's every barrage is the only legal choice)
-    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
-    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub, "--campaign", alice.dir,
-         env=alice.env)
-    pbem(runner, "join", next((alice.dir / "sent").glob("*genesis.pbem")), "--key", "bob", "--campaign", bob.dir,
-         env=bob.env)
-    pbem(runner, "ingest", "--campaign", alice.dir, next((bob.dir / "sent").glob("*join.pbem")), env=alice.env)
+    alice, bob = hill60_pair(runner, tmp_path)
     server = start(alice)
     try:
         _illegal_order_refused(runner, alice, Client(server))
