@@ -31,6 +31,7 @@ from pbem_engine.hidden.deck_group import DeckError  # the deck modules themselv
 from pbem_engine.canonical import canonical_json, digest
 from pbem_engine.protocol.chain import (CHAIN_LENGTH, chain_checkpoints, chain_link, chain_links,  # noqa: F401 - the
                     chain_step, checkpoint_every, next_link)  # protocol's public names, used by pbem and the tests
+from pbem_engine.protocol.messages import check_messages
 from pbem_engine.protocol.core import (Game, IllegalAction, Prompt, RulesError, copy_state, flat_entries, forced, frozen_entries,
                    restore, snapshot, step)
 from pbem_engine.chance.dice import Dice, DiceNotReady, NoDice, NoPrivateItems
@@ -216,7 +217,7 @@ def _other(game: Game, side: str) -> str:
     return sides[0] if sides[0] != side else sides[1]
 
 
-TURN_FIELDS = frozenset({"reveal", "actions", "private", "private_secret", "private_chosen", "decks"})
+TURN_FIELDS = frozenset({"reveal", "actions", "private", "private_secret", "private_chosen", "decks", "messages"})
 
 
 def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any],
@@ -256,6 +257,11 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     if match["mode"] == "referee":  # the referee adjudicates even the move that ends the game
         return _advance_referee(game, match, seq, side, body, chains, build)
     unknown = sorted(set(body) - TURN_FIELDS)
+    if "messages" in body:  # table talk (pbem_engine.protocol.messages): checked, never applied
+        try:
+            check_messages(body["messages"], list(game.sides), side)
+        except ValueError as e:
+            raise ProtocolError("bad-messages", str(e)) from None
     if unknown:  # nothing travels, and nothing is stored, that the protocol does not read
         raise ProtocolError("bad-body", f"a turn has no field {unknown[0]!r}; its fields are {', '.join(sorted(TURN_FIELDS))}")
     over = game.outcome(match["game"]) is not None

@@ -47,6 +47,7 @@ from ..wire.armor import find_blocks
 from ..wire.envelope import Envelope, open_block, seal
 from ..wire.keys import Identity
 from . import founding
+from . import messages as talk
 from .ingest import IngestResult, ingest
 from .plays import Ask, PlayResult, turn_file_name, unheaded
 from .recovery import OutboxWriter, Recovered, json_setting, recover
@@ -84,6 +85,7 @@ class Campaign:
         self.recovered: Recovered = Recovered()
         self._draft_problem: str | None = None
         self._warned: set[str] = set()
+        self.said: list[dict[str, Any]] = []  # messages given with the orders `play` signs (pbem.play.messages)
         if lock is not None:
             self._close_with_command()
 
@@ -234,6 +236,7 @@ class Campaign:
         except BaseException:
             ledger.rollback()
             raise
+        talk.sent(self, [a.envelope for a in applied])  # what waited went out with our file
         if self._building is not None:
             self.ledger, self._building = founding.finish_create(self.ledger, self._building), None
 
@@ -529,13 +532,16 @@ class Campaign:
 
         :raises PbemError: not our turn, an order that is not a legal choice.
         """
+        self.said, orders, ask = talk.listen(self, orders, ask)  # messages ride beside the orders, never one
         if self.refereed:
-            from .refereeing import play as play_refereed
+            from .refereeing import play as flow
+        else:
+            from .turns import play as flow
+        return talk.drafted(self, flow(self, identity, orders, ask))  # only drafted: the messages wait
 
-            return play_refereed(self, identity, orders, ask)
-        from .turns import play
-
-        return play(self, identity, orders, ask)
+    def secrets_key(self) -> bytes | None:
+        """The secrets' passphrase (asked once) if they are encrypted: for what is kept beside them."""
+        return self._unlock() if self._encrypted() else None
 
     def check_turn(self, identity: Identity) -> dict[str, Any]:
         """What we owe now (``waiting``), checking that ``identity`` plays this side and that it is our turn.
@@ -561,6 +567,7 @@ class Campaign:
         head = self.ledger.head()
         assert head is not None
         game = self.game
+        body = talk.attach(self, body, head[0] + 1)
         build = self._build()
         chosen: list[tuple[str, str]] = []
         if build:  # our private draws and openings go in the body, computed from our secret

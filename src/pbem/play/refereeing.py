@@ -22,6 +22,7 @@ from ..wire.armor import find_blocks
 from ..wire.envelope import Envelope, open_block, seal
 from ..wire.keys import Identity
 from . import referee_orders
+from . import messages as talk
 from .plays import Ask, PlayResult, turn_file_name
 from .referee_orders import latest_view
 
@@ -345,6 +346,7 @@ def _sign_chain(campaign, identity: Identity, body: dict[str, Any], joins: dict[
     genesis = campaign.genesis
     head = campaign.ledger.head()
     match = campaign.match()
+    body = talk.attach(campaign, body, head[0] + 1)  # table talk beside it (pbem.play.messages)
     public_body = dict(body, joins=joins) if joins else body
     public = referee.public_advance(match["public"], head[0] + 1, campaign.side, "turn", public_body)
     content = {"v": 1, "game": genesis["game"], "seq": head[0] + 1, "prev": head[1], "author": campaign.side,
