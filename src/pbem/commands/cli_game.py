@@ -125,6 +125,10 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
                        "when the decision is yours again")
         return _tell(camp, None, camp.recovered.outbox)
     identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
+    from ..play.messages import heard  # what was said since our last file, sealed words opened
+
+    for line in heard(camp, identity):
+        click.echo(f"> {line}")
     ask = None
     if interactive or (interactive is None and not orders and sys.stdin.isatty()):
         ask = _asker(camp.game)

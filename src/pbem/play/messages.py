@@ -28,7 +28,6 @@ from ..chain.history import pinned_key
 from ..errors import PbemError, RefusedTurn
 from ..store import vault
 from ..wire.armor import find_blocks
-from ..wire.envelope import open_block
 from ..wire.keys import Identity
 
 if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
@@ -175,9 +174,10 @@ def in_chain(camp: Campaign, since: int = -1, upto: int | None = None) -> list[d
     index, to, text}``, ``text`` None where sealed, ``box`` and ``copy`` kept for opening."""
     out: list[dict[str, Any]] = []
     for seq, _, author, kind, raw, _ in camp.ledger.envelopes():
-        if seq <= since or (upto is not None and seq > upto) or kind != "turn" or '"messages"' not in raw:
+        if seq <= since or (upto is not None and seq > upto) or kind != "turn":
             continue
-        body = open_block(find_blocks(raw)[0], signature_checked=True).content["body"]
+        # stored, so checked when it came: the signed JSON is read as it is (signature | key | JSON)
+        body = json.loads(find_blocks(raw)[0].payload[96:])["body"]
         for i, m in enumerate(body.get("messages") or []):
             if "say" in m:
                 out.append({"seq": seq, "author": author, "index": i, "to": None, "text": m["say"]})
@@ -185,6 +185,12 @@ def in_chain(camp: Campaign, since: int = -1, upto: int | None = None) -> list[d
                 out.append({"seq": seq, "author": author, "index": i, "to": m["to"], "text": None,
                             "box": m["box"], "copy": m["copy"]})
     return out
+
+
+def _key(seq: int, index: int, box: dict[str, str]) -> str:
+    """Where an opened text is kept: its place in the chain and its box (a box copied elsewhere
+    is not the same message; a draft signed again seals afresh)."""
+    return f"{seq}/{index}/{box['epk']}"
 
 
 def open_ours(camp: Campaign, identity: Identity) -> int:
@@ -195,7 +201,7 @@ def open_ours(camp: Campaign, identity: Identity) -> int:
     secret = None
     game, side = camp.genesis["game"], camp.side
     for m in in_chain(camp):
-        key = f"{m['seq']}/{m['index']}"
+        key = _key(m["seq"], m["index"], m["box"]) if m["text"] is None else ""
         if m["text"] is not None or key in opened or side not in (m["to"], m["author"]):
             continue
         secret = secret or _x25519_secret(identity)
@@ -218,7 +224,7 @@ def shown(camp: Campaign, side: str, since: int = -1, upto: int | None = None) -
         sealed = m["to"] is not None
         text = m["text"]
         if sealed and side in (m["to"], m["author"]):
-            got = opened.get(f"{m['seq']}/{m['index']}")
+            got = opened.get(_key(m["seq"], m["index"], m["box"]))
             text = got or None
             hint = "it does not open: damaged, or sealed to another key" if got == "" else \
                 "sealed; 'pbem messages' opens it"
@@ -240,6 +246,14 @@ def shown(camp: Campaign, side: str, since: int = -1, upto: int | None = None) -
 def waiting(camp: Campaign) -> list[dict[str, Any]]:
     """The messages given that wait for our next turn file."""
     return list(read_talk(camp).get("queue") or [])
+
+
+def waiting_lines(camp: Campaign) -> list[dict[str, Any]]:
+    """What waits for our next turn file, in words (none where our secrets are locked)."""
+    if not camp.secrets_readable():
+        return []
+    return [{"to": m["to"], "text": m["text"], "line": f"say: {m['text']}" if m["to"] is None
+             else f"to {m['to']} (sealed): {m['text']}"} for m in waiting(camp)]
 
 
 def wait(camp: Campaign, said: list[dict[str, Any]]) -> None:
@@ -274,13 +288,21 @@ def attach(camp: Campaign, body: dict[str, Any], seq: int) -> dict[str, Any]:
 
     :raises PbemError: ``bad-message``."""
     said = outgoing(camp, camp.said, seq)
-    return dict(body, messages=said) if said else body
+    if not said:
+        return body
+    texts = [m["text"] for m in waiting(camp) + camp.said]
+    ours = {_key(seq, i, m["box"]): text for i, (m, text) in enumerate(zip(said, texts)) if "box" in m}
+    if ours:  # our own sealed words, kept to show us (the copy box opens them too, with our identity)
+        talk = read_talk(camp)
+        keep_talk(camp, dict(talk, opened={**(talk.get("opened") or {}), **ours}))
+    return dict(body, messages=said)
 
 
 def drafted(camp: Campaign, result: Any) -> Any:
     """After ``play``: messages given with orders that were only drafted wait for the file."""
-    if result.envelope is None:
+    if result.envelope is None and camp.said:
         wait(camp, camp.said)
+        camp.notice(f"{len(waiting(camp))} message(s) wait for your next turn file")
     camp.said = []
     return result
 

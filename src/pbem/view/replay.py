@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..chain.hidden import public_knowledge, show, unread
+from ..play import messages as talk
 from .report import map_pack, step_map
 
 if TYPE_CHECKING:  # only for annotations
@@ -43,6 +44,7 @@ class Frame:
     outcome: str = ""  # "Result: ... -- why", or ""
     svg: str = ""  # the map, or "" where the game has none
     tracks: str = ""  # the board's tracks in words ("Turn: 3 · Weather: dry")
+    messages: list[str] = field(default_factory=list)  # table talk signed in this envelope, as the side may read it
 
 
 def full_view(campaign: Campaign) -> bool:
@@ -66,7 +68,9 @@ def frames(campaign: Campaign, side: str | None = None, pack_dir: Path | None = 
         steps: Iterator[Frame] = _player_frames(campaign, side, headers, events, rolls, pack_dir, pack)
     else:
         steps = _frames(campaign, side, headers, events, rolls, full_view(campaign), pack_dir, pack)
+    said = _grouped(talk.shown(campaign, side))  # sealed words only to their addressee and author
     for done, frame in enumerate(steps, 1):
+        frame.messages = [m["line"] for m in said.get(frame.seq, ())]
         yield frame
         if progress is not None:
             progress(done, len(headers))

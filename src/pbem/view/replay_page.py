@@ -3,7 +3,7 @@ show step N.
 
 What the file holds, in this order:
 
-* every step's events and rolls in words, one ``<section class="step">`` each;
+* every step's events, messages and rolls in words, one ``<section class="step">`` each;
 * the game as it stood after the last envelope, in words: its tracks, its situation lines and
   its result;
 * the data the script draws every step's map and situation from, packed: one table of every
@@ -197,7 +197,7 @@ def page(campaign: Campaign, frames: Iterable[Frame], full: bool, side: str) -> 
     for frame in frames:
         packer.add(frame)
         steps.append({"seq": frame.seq, "author": frame.author, "kind": frame.kind, "events": frame.events,
-                      "rolls": [f"roll: {r['purpose']}: {dice_text(r)}" for r in frame.rolls]})
+                      "said": frame.messages, "rolls": [f"roll: {r['purpose']}: {dice_text(r)}" for r in frame.rolls]})
         last = frame
     assert last is not None
     players = {s: genesis["body"]["sides"][s]["name"] for s in game.sides}

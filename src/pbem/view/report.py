@@ -16,6 +16,7 @@ from pbem_engine.protocol import match as protocol
 
 from ..chain.hidden import public_knowledge, show, show_prompt, unread
 from ..errors import PbemError
+from ..play import messages as talk
 from ..play.plays import unheaded
 
 if TYPE_CHECKING:  # only for annotations: the campaign (its recovery writes mail) reaches this module
@@ -249,6 +250,10 @@ def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[st
     players = {s: genesis["body"]["sides"][s]["name"] for s in game.sides}
     if mode == "referee":
         players["referee"] = genesis["body"]["referee"]["name"]
+    said = talk.shown(campaign, side, upto=seq)  # table talk: every message this side may read, to #seq
+    for m in said:
+        if m["seq"] in entries:
+            entries[m["seq"]].setdefault("messages", []).append(m["line"])
     return {
         "title": game.title,
         "module": game.name,
@@ -259,7 +264,9 @@ def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[st
         "side": side,
         "players": players,
         "seq": seq,
-        "entries": [entries[s] for s in sorted(entries)],
+        "entries": [dict(entries[s], messages=entries[s].get("messages", [])) for s in sorted(entries)],
+        "messages": said,  # {seq, author, to, sealed, text, line}: the whole conversation, for the page
+        "messages_waiting": [m["line"] for m in talk.waiting_lines(campaign)] if side == campaign.side else [],
         "lines": lines,
         "waiting": waiting,
         "choices": choices,
@@ -432,12 +439,15 @@ def text(c: dict[str, Any]) -> str:
     for e in c["entries"]:
         out.append(f"#{e['seq']} {e['author']} ({e['kind']}):")
         out += [_wrap80(f"  {line}") for line in e["events"]]
+        out += [_wrap80(f"  > {line}") for line in e["messages"]]
         for r in e["rolls"]:
             how = (f" (a forced roll, sealed at once in #{r['seq']})" if r["declared_in"] == r["seq"]
                    and r["mode"] == "sealed" else f" (declared in #{r['declared_in']}, seeded in #{r['seq']})")
             out.append(_wrap80(f"  roll: {r['purpose']}: {dice_text(r)}{how}"))
     if not c["entries"]:
         out.append("Nothing new since your last turn file.")
+    if c["messages_waiting"]:
+        out += ["", "Your messages for your next turn file:"] + [_wrap80(f"  > {line}") for line in c["messages_waiting"]]
     out.append("")
     if c["spaces"]:
         out.append("Where the pieces are (a number: steps; ?: concealed; *: your own, concealed)")
