@@ -31,7 +31,7 @@ from .errors import PbemError
 
 class _Root(LazyGroup):
     LAZY = {"keys": "pbem.commands.cli_extra:keys", "pack": "pbem.commands.cli_extra:pack", "mail": "pbem.commands.cli_extra:mail",
-            "new": "pbem.commands.cli_new:new", "play": "pbem.commands.cli_game:play", "undo": "pbem.commands.cli_game:undo", "resend": "pbem.commands.cli_game:resend", "status": "pbem.commands.cli_game:status", "disclose": "pbem.commands.cli_game:disclose", "claim-timeout": "pbem.commands.cli_game:claim_timeout", "report": "pbem.commands.cli_check:report", "replay": "pbem.commands.cli_check:replay", "verify": "pbem.commands.cli_check:verify", "rebuild": "pbem.commands.cli_check:rebuild", "demo": "pbem.commands.cli_check:demo", "bench": "pbem.commands.cli_check:bench", "audit": "pbem.commands.cli_check:audit",
+            "new": "pbem.commands.cli_new:new", "play": "pbem.commands.cli_game:play", "undo": "pbem.commands.cli_game:undo", "resend": "pbem.commands.cli_game:resend", "status": "pbem.commands.cli_game:status", "disclose": "pbem.commands.cli_game:disclose", "claim-timeout": "pbem.commands.cli_game:claim_timeout", "leave": "pbem.commands.cli_clock:leave", "report": "pbem.commands.cli_check:report", "replay": "pbem.commands.cli_check:replay", "verify": "pbem.commands.cli_check:verify", "rebuild": "pbem.commands.cli_check:rebuild", "demo": "pbem.commands.cli_check:demo", "bench": "pbem.commands.cli_check:bench", "audit": "pbem.commands.cli_check:audit",
             "serve": "pbem.commands.cli_serve:serve"}
     LAZY.update({name: f"pbem.commands.cli_table:{attr}" for name, attr in (  # around the board
         ("say", "say"), ("tell", "tell"), ("messages", "messages_command"))})

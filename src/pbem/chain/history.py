@@ -167,9 +167,14 @@ def check_claim(env: Envelope, genesis: dict[str, Any], stored: tuple[str, str] 
     if not (isinstance(body.get("owed_by"), str) and isinstance(body.get("since"), int)
             and isinstance(body.get("claimed_at"), str)):
         raise RefusedTurn("malformed timeout claim", f"{where}: needs owed_by, since and claimed_at", code="bad-claim")
-    if genesis["body"].get("deadline_hours") is None:
+    if genesis["body"].get("deadline_hours") is None and genesis["body"].get("clock") is None:
         raise RefusedTurn("timeout claim with no agreed deadline", f"{where}: the genesis sets no deadline, "
                           "so no one can be out of time", code="no-deadline")
+    at_zero, said = (genesis["body"].get("clock") or {}).get("at_zero"), body.get("clock")
+    if ("clock" in body or at_zero) and not (isinstance(said, dict) and said.get("at_zero") == at_zero
+                                             and type(said.get("left_minutes")) is int and said["left_minutes"] <= 0):
+        raise RefusedTurn("malformed timeout claim", f"{where}: a claim under a clock says the clock and what "
+                          "the invitation agreed at zero", code="bad-claim")
     if body["owed_by"] == c["author"] or pinned_key(genesis, body["owed_by"]) is None:
         raise RefusedTurn("timeout claim against no opponent", f"{where} names {body['owed_by']!r}", code="not-owed")
     if match is not None and genesis["body"].get("mode") != "referee":

@@ -25,7 +25,10 @@ MAX_NAME = 100  # a player's or the referee's name
 MAX_TITLE = 200
 MAX_OPTIONS_BYTES = 256 * 1024  # options carry a table-top pack: the largest shipped is ~40 KB
 BODY_FIELDS = {"mode", "scenario", "options", "title", "chain", "anchor", "deadline_hours", "sides",
-               "private_anchor", "referee", "salt_anchor", "protocol"}
+               "private_anchor", "referee", "salt_anchor", "protocol", "clock"}
+CLOCK_FIELDS = {"bank_hours", "increment_hours", "cap_hours", "at_zero", "leave_days"}
+AT_ZERO = ("loss", "adjudication")  # what a claim at zero means: the game lost on time, or adjudicated
+MAX_LEAVE_DAYS = 365
 
 
 def _refuse(what: str) -> None:
@@ -50,6 +53,8 @@ def check(content: dict[str, Any]) -> None:
     deadline = body.get("deadline_hours")
     if deadline is not None and (type(deadline) is not int or not 1 <= deadline <= MAX_DEADLINE_HOURS):
         _refuse(f"the deadline {deadline!r} is not a number of hours from 1 to {MAX_DEADLINE_HOURS}")
+    if "clock" in body:
+        _check_clock(body)
     for name in ("anchor", "private_anchor", "salt_anchor"):
         if name in body and not (isinstance(body[name], str) and HEX64.match(body[name])):
             _refuse(f"'{name}' must be 64 hex digits")
@@ -78,6 +83,31 @@ def check(content: dict[str, Any]) -> None:
         if problems:
             more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
             _refuse(f"its pack: {problems[0]}{more}")
+
+
+def _check_clock(body: dict[str, Any]) -> None:
+    """A time bank (``pbem.play.timebank``): whole hours within bounds, cap at least the bank."""
+    clock = body["clock"]
+    if not isinstance(clock, dict) or set(clock) != CLOCK_FIELDS:
+        _refuse(f"'clock' must hold exactly {', '.join(sorted(CLOCK_FIELDS))}")
+    for name in ("bank_hours", "increment_hours", "cap_hours", "leave_days"):
+        if type(clock[name]) is not int or clock[name] < 0:
+            _refuse(f"the clock's {name} must be a whole number")
+    if not 1 <= clock["bank_hours"] <= clock["cap_hours"] <= MAX_DEADLINE_HOURS:
+        _refuse(f"the clock needs 1 <= bank_hours <= cap_hours <= {MAX_DEADLINE_HOURS}")
+    if clock["increment_hours"] > clock["cap_hours"] or clock["leave_days"] > MAX_LEAVE_DAYS:
+        _refuse(f"the clock's increment must not pass its cap, its leave {MAX_LEAVE_DAYS} days")
+    if clock["at_zero"] not in AT_ZERO:
+        _refuse(f"the clock's at_zero must be one of {', '.join(AT_ZERO)}")
+    if body.get("deadline_hours") is not None or body.get("mode") == "referee":
+        _refuse("a clock replaces the deadline, and is for two-player games")
+
+
+def clock_text(clock: dict[str, Any]) -> str:
+    """The clock as a joiner reads it."""
+    zero = "the game is lost on time" if clock["at_zero"] == "loss" else "the game goes to adjudication"
+    return (f"{clock['bank_hours']} h bank, +{clock['increment_hours']} h a turn file up to {clock['cap_hours']} h; "
+            f"leave up to {clock['leave_days']} day(s); at zero the opponent may claim: {zero}")
 
 
 def _check_party(side: Any, entry: Any, referee: bool) -> None:
@@ -127,6 +157,8 @@ def terms(content: dict[str, Any], fingerprint) -> list[str]:
              f"{content['engine'].get('module_version')}), scenario {body['scenario']}",
              f"dice     {mode}",
              f"deadline {str(body['deadline_hours']) + ' hours per turn file, then a timeout may be claimed' if body.get('deadline_hours') else 'none agreed (no timeout can be claimed)'}"]
+    if "clock" in body:
+        lines[-1] = f"clock    {clock_text(body['clock'])}"
     options = {k: v for k, v in sorted(body.get("options", {}).items()) if k != "pack"}
     if "pack" in body.get("options", {}):
         pack = body["options"]["pack"].get("pack", {})

@@ -18,6 +18,7 @@ from pbem_engine.protocol.core import copy_state
 
 from .. import limits
 from ..chain import history
+from ..play import timebank
 from ..errors import PbemError, VerifyError
 from ..store.ledger import Ledger
 from ..wire import signatures
@@ -34,12 +35,14 @@ class Verified:
     state_hash: str
     match: dict[str, Any]
     claims: int = 0
+    leaves: int = 0  # leave notices under a clock (pbem.play.timebank)
     referee_note: str = ""
     decks_note: str = ""  # the shared decks dealt to private hands (pbem_engine.hidden.deck_table.verdict)
 
     def summary(self) -> str:
         unsealed = f" ({self.unsealed} rolls UNSEALED: their actor could compute them before signing)" if self.unsealed else ""
         claims = f", {self.claims} timeout claim(s)" if self.claims else ""
+        claims += f", {self.leaves} leave notice(s)" if self.leaves else ""
         hidden = ""
         for side, record in sorted(self.match.get("private", {}).items()):
             drawn = sum(len(e.get("tokens", [])) for e in record["log"])
@@ -125,7 +128,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
             raise VerifyError("empty history", "the campaign holds no envelopes")
         if stored is not None:
             stored.finish(expected_seq)
-        claims = _verify_claims(ledger, genesis, replayed)
+        claims, leaves = _verify_claims(ledger, genesis, replayed)
         if rebuild:
             ledger.commit()
     except BaseException:
@@ -138,7 +141,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
         if checker is not None:
             checker.close()
     assert match is not None
-    return Verified(expected_seq, actions, dice, unsealed, applied.state_hash, match, claims,
+    return Verified(expected_seq, actions, dice, unsealed, applied.state_hash, match, claims, leaves,
                     decks_note=_decks(match))
 
 
@@ -158,8 +161,9 @@ def _decks(match: dict[str, Any]) -> str:
 
 
 def _verify_claims(ledger: Ledger, genesis: dict[str, Any] | None,
-                   replayed: dict[int, tuple[tuple[str, str], str, dict[str, Any] | None]]) -> int:
-    claims = ledger.claims()
+                   replayed: dict[int, tuple[tuple[str, str], str, dict[str, Any] | None]]) -> tuple[int, int]:
+    """Every document beside the chain: timeout claims, and leave notices within the allowance."""
+    claims, leaves = ledger.claims(), []
     for digest, seq, author, raw, _ in claims:
         where = f"timeout claim {digest[:12]} (by {author}, at #{seq})"
         try:
@@ -167,6 +171,10 @@ def _verify_claims(ledger: Ledger, genesis: dict[str, Any] | None,
             if len(blocks) != 1:
                 raise VerifyError("stored timeout claim is damaged", where)
             env = open_block(blocks[0])
+            if env.kind == "leave" and (env.hash, env.seq, env.author) == (digest, seq, author):
+                timebank.check_leave(env, genesis or {}, leaves)
+                leaves.append(env)
+                continue
             if (env.hash, env.seq, env.author, env.kind) != (digest, seq, author, "claim"):
                 raise VerifyError("stored timeout claim does not match its index columns", where)
             stored, state, match = replayed.get(seq, (None, None, None))
@@ -175,7 +183,7 @@ def _verify_claims(ledger: Ledger, genesis: dict[str, Any] | None,
             raise
         except PbemError as e:
             raise VerifyError(f"{where}: {e}", e.detail) from None
-    return len(claims)
+    return len(claims) - len(leaves), len(leaves)
 
 
 def _armored(rows: Iterator[tuple]) -> Iterator[tuple[tuple[tuple, Any], bytes | None]]:

@@ -299,6 +299,10 @@ def status(ctx: click.Context, campaign: Path | None, every: bool) -> None:
             state = "OVERDUE: a timeout claim may be signed (pbem claim-timeout)" if late["overdue"] and waiting["side"] != camp.side \
                 else ("OVERDUE" if late["overdue"] else f"{late['deadline'] - late['hours']} h left")
             click.echo(f"deadline {late['deadline']} h: {state}")
+    from ..play.clock import notice_lines, status_lines
+
+    for line in status_lines(camp, late if waiting else None):  # the time bank, when the invitation agreed one
+        click.echo(line)
     drafted = camp.draft(ask=False)
     if drafted is None:
         click.echo("a draft of unsigned actions is kept, encrypted with the secrets")
@@ -320,13 +324,8 @@ def status(ctx: click.Context, campaign: Path | None, every: bool) -> None:
 
     for line in recent(camp):  # mail refused, answered or bounced lately, said once by the run that met it
         click.echo(line)
-    for _, seq, author, raw, received in camp.ledger.claims():
-        from ..wire.armor import find_blocks
-        from ..wire.envelope import open_block
-
-        body = open_block(find_blocks(raw)[0]).content["body"]
-        click.echo(f"TIMEOUT CLAIM by {author} against {body['owed_by']} at #{seq}: claimed {body['claimed_at']} "
-                   f"after {body['hours']} h (deadline {body.get('deadline_hours') or 'none agreed'})")
+    for line in notice_lines(camp):  # timeout claims and leave notices
+        click.echo(line)
 
 
 @click.command()
@@ -381,6 +380,9 @@ def claim_timeout(ctx: click.Context, campaign: Path | None) -> None:
 
     envelope = claim_timeout(camp, identity)
     body = envelope.content["body"]
+    if "clock" in body:
+        click.echo(f"his clock is at zero: the invitation makes this "
+                   f"{'a loss on time' if body['clock']['at_zero'] == 'loss' else 'an adjudication'}")
     click.echo(f"signed a timeout claim against {body['owed_by']} ({body['hours']} h): "
                f"{camp.dir / 'sent' / file_name(envelope)}")
     owed = body["owed_by"]

@@ -4,6 +4,7 @@ cards, charts, pack or data, and the invitation's mail.  Loaded only when it run
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -55,6 +56,13 @@ def _modules(incomplete: str) -> list[str]:
                    "the actor rolls at once but could preview, and every such roll is labelled UNSEALED.")
 @click.option("--deadline", "deadline", type=click.IntRange(1, 24 * 365), default=None, metavar="HOURS",
               help="Agreed time to answer a turn file; after it a player may sign a timeout claim.")
+@click.option("--clock", "clock", metavar="BANK+INC/CAP",
+              help="A time bank per side instead of a deadline, in hours: e.g. 72+12/120 (72 h to start, 12 h more "
+                   "with each turn file, never more than 120). At zero the opponent may claim the game.")
+@click.option("--at-zero", type=click.Choice(["loss", "adjudication"]), default="loss", show_default=True,
+              help="With --clock: what a claim at zero means, the game lost on time or sent to adjudication.")
+@click.option("--leave-days", type=click.IntRange(0, 365), default=14, show_default=True,
+              help="With --clock: the days of leave each side may declare (pbem leave), when its clock stops.")
 @click.option("--pack", "pack_name", metavar="NAME-OR-DIR",
               help="With MODULE 'tabletop': the data pack of the game (pbem pack list), or your own pack directory. "
                    "With assault-on-gallipoli: your own map, counters, scenarios, fire modifiers "
@@ -74,7 +82,8 @@ def _modules(incomplete: str) -> list[str]:
 @campaign_option
 @click.pass_context
 def new(ctx: click.Context, module: str, side: str | None, key_name: str, opponent: Path | None, as_referee: bool,
-        players: tuple[str, ...], scenario: str | None, mode: str, deadline: int | None, pack_name: str | None,
+        players: tuple[str, ...], scenario: str | None, mode: str, deadline: int | None, clock: str | None,
+        at_zero: str, leave_days: int, pack_name: str | None,
         reveal_concealed: bool, game_options: tuple[str, ...], cards_file: Path | None, charts_file: Path | None,
         encrypt_secrets: bool, campaign: Path | None) -> None:
     """Create a game of MODULE and write the invitation (the genesis turn file).
@@ -86,6 +95,7 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     from ..play.campaign import Campaign
     from ..wire.keys import fingerprint
 
+    agreed = _clock(clock, at_zero, leave_days, deadline, as_referee)
     if as_referee:
         if side or opponent or mode != "sealed":
             raise click.UsageError("--referee takes --player SIDE=FILE for each side; not --as, --opponent or --dice "
@@ -102,13 +112,31 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     identity = keystore(ctx).load(key_name, identity_passphrase)
     directory = campaign or Path(".")
     camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, options or None,
-                                  mode=mode, deadline_hours=deadline, lock=secrets_lock(encrypt_secrets))
+                                  mode=mode, deadline_hours=deadline, lock=secrets_lock(encrypt_secrets), clock=agreed)
     path = camp.dir / "sent" / file_name(envelope)
     record_game(ctx, camp)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
     _invitation_mail(ctx, camp, envelope, path)
     click.echo(f"Send the invitation to {name}: {path}")
+
+
+def _clock(text: str | None, at_zero: str, leave_days: int, deadline: int | None,
+           refereed: bool) -> dict[str, Any] | None:
+    """``--clock BANK+INC/CAP`` as the genesis's ``clock`` (pbem.chain.invitation checks it again)."""
+    if text is None:
+        return None
+    from ..chain.invitation import MAX_DEADLINE_HOURS
+
+    found = re.fullmatch(r"\s*(\d{1,5})\s*\+\s*(\d{1,5})\s*/\s*(\d{1,5})\s*", text)
+    if not found:
+        raise click.UsageError(f"--clock takes BANK+INCREMENT/CAP in hours, e.g. 72+12/120; got {text!r}")
+    bank, inc, cap = map(int, found.groups())
+    if not 1 <= bank <= cap <= MAX_DEADLINE_HOURS or inc > cap:
+        raise click.UsageError(f"--clock {text}: needs 1 <= BANK <= CAP <= {MAX_DEADLINE_HOURS} and INCREMENT <= CAP")
+    if deadline is not None or refereed:
+        raise click.UsageError("--clock replaces --deadline, and is for two-player games (not --referee)")
+    return {"bank_hours": bank, "increment_hours": inc, "cap_hours": cap, "at_zero": at_zero, "leave_days": leave_days}
 
 
 def _with_pack(module: str, pack_name: str | None, reveal_concealed: bool, options: dict[str, Any]) -> dict[str, Any]:

@@ -45,9 +45,10 @@ DRAFT_NAME = "draft.json"
 def new(cls: type[Campaign], directory: Path, module: str, side: str, identity: Identity, opponent_key: bytes,
         opponent_name: str, scenario: str | None = None, options: dict[str, Any] | None = None,
         mode: str = "sealed", chain: int = protocol.CHAIN_LENGTH, deadline_hours: int | None = None,
-        lock: bytes | None = None, entropy: Callable[[int], bytes] = secrets_mod.token_bytes
-        ) -> tuple[Campaign, Envelope]:
-    """Create a game: the genesis envelope, pinning both sides' keys.
+        lock: bytes | None = None, entropy: Callable[[int], bytes] = secrets_mod.token_bytes,
+        clock: dict[str, Any] | None = None) -> tuple[Campaign, Envelope]:
+    """Create a game: the genesis envelope, pinning both sides' keys.  ``clock``: the time bank
+    agreed (``pbem.chain.invitation.CLOCK_FIELDS``); without one the genesis has no such field.
 
     ``entropy(n)`` gives the random bytes (game id, secrets); tests pass a fixed source
     so that a game's turn files are the same byte for byte on every run.
@@ -78,6 +79,8 @@ def new(cls: type[Campaign], directory: Path, module: str, side: str, identity: 
             "chain": chain, "anchor": anchor.hex(), "deadline_hours": deadline_hours,
             "sides": {side: {"key": base64.b64encode(identity.public).decode(), "name": identity.name},
                       other: {"key": base64.b64encode(opponent_key).decode(), "name": opponent_name}}}
+    if clock is not None:
+        body["clock"] = clock
     hidden = _private_secret(game, game_id, side, body, entropy)
     content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": side,
                "kind": "genesis", "engine": history.engine_stamp(game), "body": body, "state": ""}

@@ -15,6 +15,7 @@ from ..store.files import atomic_write
 from ..store.lock import crash_point
 from ..wire.armor import find_blocks
 from ..wire.envelope import Envelope, open_block
+from . import timebank
 
 if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
     from .campaign import Campaign
@@ -27,6 +28,7 @@ class IngestResult:
         self.accepted: list[Envelope] = []
         self.skipped: list[tuple[Envelope, str]] = []
         self.claims: list[Envelope] = []
+        self.leaves: list[Envelope] = []  # leave notices under a clock (pbem.play.timebank)
 
 
 def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: bool = False) -> IngestResult:
@@ -51,9 +53,9 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
     match: dict[str, Any] | None = None
     todo: list[history.Applied] = []
     batch: dict[int, Envelope] = {}
-    claims = [e for e in found if e.kind == "claim"]
-    beside = ("claim", "view", "join") if campaign.refereed else ("claim", "view")  # documents beside the chain
-    views = [e for e in found if e.kind in beside and e.kind != "claim"]
+    claims = [e for e in found if e.kind in ("claim", "leave")]
+    beside = ("claim", "leave", "view", "join") if campaign.refereed else ("claim", "leave", "view")  # beside the chain
+    views = [e for e in found if e.kind in beside and e.kind not in ("claim", "leave")]
     build = campaign.replay_secrets()
     if skip_other_games:  # a mailbox holds other games' mail too: report it, do not refuse
         for env in [e for e in found if e.game != genesis["game"]]:
@@ -106,9 +108,10 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
         from .refereeing import check_views
 
         opened_views = check_views(campaign, views, todo, result)
-    if todo or result.claims or opened_views:
-        owed = [("received", a.envelope) for a in todo] + [("received", c) for c in result.claims]
-        campaign.store(todo, result.claims, opened_views, owed=owed)
+    if todo or result.claims or result.leaves or opened_views:
+        beside_chain = result.claims + result.leaves
+        owed = [("received", a.envelope) for a in todo] + [("received", c) for c in beside_chain]
+        campaign.store(todo, beside_chain, opened_views, owed=owed)
         crash_point("ingest:stored")
         for n, (folder, env) in enumerate(owed):
             campaign.archive(folder, env)
@@ -123,7 +126,13 @@ def _check_claims(campaign: Campaign, claims: list[Envelope], todo: list[history
     new = {a.envelope.seq: (a.envelope.hash, a.state_hash, a.match) for a in todo}
     for claim in claims:
         if claim.hash in known:
-            result.skipped.append((claim, "timeout claim already recorded"))
+            result.skipped.append((claim, "timeout claim already recorded" if claim.kind == "claim" else "already received"))
+            continue
+        if claim.kind == "leave":
+            timebank.check_leave(claim, campaign.genesis, [e for e, _ in timebank.notices(campaign, "leave")]
+                                 + result.leaves)
+            known.add(claim.hash)
+            result.leaves.append(claim)
             continue
         seq = claim.seq
         if seq in new:
