@@ -43,7 +43,7 @@ KINDS = ("genesis", "join", "turn", "claim", "view")
 MAX_BLOCK, MAX_TEXT = 1_048_576, 10_485_760
 MAX_DEPTH, MAX_INT, MAX_SEQ = 48, 2**63 - 1, 2**31 - 1
 GENESIS_PREV = "0" * 64
-TURN_FIELDS = {"reveal", "actions", "private", "private_secret", "private_chosen", "decks"}
+TURN_FIELDS = {"reveal", "actions", "private", "private_secret", "private_chosen", "decks", "messages"}
 HEX64 = re.compile(r"[0-9a-f]{64}")
 HEX32 = re.compile(r"[0-9a-f]{32}")
 
@@ -342,6 +342,9 @@ def verify_files(texts: list[str]) -> Report:
         chains[env.author] = (index + 1, reveal)
         report.links[env.seq] = (env.author, index + 1, reveal)
         _private(env, genesis["game"], private, report)
+        talk = env.body.get("messages", [{"say": "-"}])  # table talk (spec 7.5): its shape; no rule reads it
+        if type(talk) is not list or not 0 < len(talk) <= 8 or not all(type(m) is dict and (list(m) == ["say"] and type(m["say"]) is str and 0 < len(m["say"]) <= 1000 or sorted(m) == ["box", "copy", "to"] and m["to"] in chains and m["to"] != env.author) for m in talk):  # noqa: E501
+            raise Refused("bad-messages", "messages: 1 to 8 of {say: text} or {to: the other side, box, copy}", env.seq)
         decks.read(env, {s: c[1] for s, c in chains.items()})
     decks.finish()
     return report
@@ -384,6 +387,7 @@ def _link_checks(env: Envelope, genesis: dict[str, Any], head: Envelope) -> None
     if (env.engine.get("module"), env.engine.get("module_version")) != (stamp.get("module"),
                                                                          stamp.get("module_version")):
         raise Refused("module-version", "made with another game module or version", env.seq)
+
 
 
 def _private(env: Envelope, game: str, private: dict[str, dict[str, Any]], report: Report) -> None:

@@ -12,7 +12,8 @@ from typing import Any
 
 MESSAGE_TEXT = 1000  # characters of one message: a remark, not a letter
 MESSAGES = 8  # messages in one turn file
-_BOX_TEXT = 8 * (MESSAGE_TEXT * 4 + 512)  # base64 of a padded sealed message, with room to spare
+_BOX_TEXT = 32768  # base64 of a sealed message: its longest text, escaped as JSON (12 KB), with room to spare
+_HEX = frozenset("0123456789abcdef")
 
 
 def check_messages(messages: Any, parties: list[str], author: str) -> None:
@@ -37,7 +38,7 @@ def check_messages(messages: Any, parties: list[str], author: str) -> None:
             raise bad(f"message {i} is sealed to {m['to']!r}, not another party ({', '.join(parties)})")
         for box in (m["box"], m["copy"]):
             if not (isinstance(box, dict) and set(box) == {"epk", "ct"} and isinstance(box["epk"], str)
-                    and len(box["epk"]) == 64 and isinstance(box["ct"], str) and 0 < len(box["ct"]) <= _BOX_TEXT):
+                    and len(box["epk"]) == 64 and set(box["epk"]) <= _HEX and isinstance(box["ct"], str) and 0 < len(box["ct"]) <= _BOX_TEXT):
                 raise bad(f"message {i}'s sealed box is malformed")
 
 
