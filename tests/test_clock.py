@@ -120,7 +120,7 @@ def test_the_claim_at_zero_ends_the_game_as_the_invitation_agreed(tmp_path, runn
             result = d.ingest("bob", claim)
             assert result.exit_code == 0 and "recorded a TIMEOUT CLAIM by red against blue" in result.output, result.output
         out = status(d, who)
-        assert "OUT OF TIME: red wins on time: bob (blue) ran out of time (claimed by red at #2" in out, out
+        assert "OUT OF TIME: alice (red) wins on time: bob (blue) ran out of time (claimed by red at #2" in out, out
         assert "CLOCK CLAIM by red against blue at #2" in out and "DISPUTED" not in out, out
     for who in ("alice", "bob"):
         p = d.player(who)

@@ -112,3 +112,29 @@ def test_the_notify_hook_posts_to_a_chat_webhook_once_per_decision(tmp_path, run
     assert len(posted) == 1, posted
     text = posted[0]["text"]
     assert text.startswith("pbem: your move in Hill 60") and "Choose an operation" in text and posted[0]["content"] == text
+
+
+def test_status_all_shows_each_clock_and_a_game_lost_on_time(tmp_path, runner, monkeypatch):
+    """Games of different modules under one home, one with a clock: its line says the time left,
+    and once claimed at zero the game is over (issue 36, points 1, 2 and 5)."""
+    from tests.test_clock import FakeClock
+
+    clock = FakeClock(monkeypatch)
+    alice, bob, where = games(tmp_path, runner)
+    timed, theirs = tmp_path / "far" / "timed", tmp_path / "bob-timed"
+    pbem(runner, "new", "barrage", "--as", "red", "--key", "alice", "--opponent", bob.pub, "--campaign", timed,
+         "--clock", "24+6/48", env=alice.env)
+    pbem(runner, "join", next((timed / "sent").glob("*genesis.pbem")), "--key", "bob", "--campaign", theirs, env=bob.env)
+    pbem(runner, "ingest", "--campaign", timed, next((theirs / "sent").glob("*join.pbem")), env=alice.env)
+    pbem(runner, "play", "1", "--campaign", timed, env=alice.env)
+    pbem(runner, "ingest", "--campaign", theirs, max((timed / "sent").glob("*-0002-red-turn.pbem")), env=bob.env)
+    clock.advance(hours=20)
+    lines = pbem(runner, "status", "--all", env=alice.env).output.splitlines()
+    assert len(lines) == 4, lines
+    line = next(x for x in lines if str(timed) in x)
+    assert line.startswith("Barrage") and "Waiting for bob (blue, since #2, 20 h, clock: 4 h left)" in line, line
+    clock.advance(hours=4)
+    pbem(runner, "claim-timeout", "--campaign", timed, env=alice.env)
+    lines = pbem(runner, "status", "--all", env=alice.env).output.splitlines()
+    assert lines[-1].startswith("Barrage") and "alice (red) wins on time: bob (blue) ran out of time" in lines[-1], lines
+    assert str(where["hill60"]) in lines[0] and "YOUR MOVE" in lines[0]

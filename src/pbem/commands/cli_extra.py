@@ -379,8 +379,8 @@ def mail_fetch(ctx: click.Context, maildir: Path | None, campaign: Path | None) 
 @mail.command("run")
 @click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), help="Read this Maildir instead of IMAP.")
 @click.option("--notify", metavar="COMMAND", envvar="PBEM_NOTIFY",
-              help="Run COMMAND (with the message as its last argument) once when a decision waits for you "
-                   "[env PBEM_NOTIFY].")
+              help="Run COMMAND (with the message as its last argument) once for each event: a decision waits "
+                   "for you, a reminder of the clock, a claim, the game's end [env PBEM_NOTIFY].")
 @click.option("--watch", is_flag=True, help="Keep running: wait for new mail (IMAP IDLE) and answer at once, "
               "until the game ends or Ctrl-C.")
 @click.option("--every", type=click.IntRange(5, 86400), default=600, show_default=True, metavar="SECONDS",

@@ -10,11 +10,13 @@ from pathlib import Path
 from pbem_engine.protocol.referee import REFEREE
 
 from ..errors import PbemError
+from ..play.clock import forfeit
 from ..play.unattended import answer_alone, decision
 from .mail import MailConfig, address, bare_address, write_outbox
 from .mail_fetch import Fetched, fetch
 from .mail_notes import Answering, Note
 from .mail_send import Sending, pending_outbox, send
+from .mail_remind import remind, tell_claims
 from .notify import tell
 
 # --- an unattended mailbox ---------------------------------------------------------------------
@@ -27,6 +29,9 @@ class RunResult:
     answered: list[int] = field(default_factory=list)  # a player's files that needed no person
     decision: str | None = None  # the decision that waits for our person, in play's words
     notified: bool = False  # the notify hook was run for it (once per decision)
+    reminders: list[str] = field(default_factory=list)  # reminders of the clock mailed to the side that owes
+    reminded: bool = False  # the hook was told of the clock (once per level)
+    claim_told: bool = False  # the hook was told of a claim (once per claim)
     sending: Sending = field(default_factory=Sending)
     errors: list[PbemError] = field(default_factory=list)  # reading or sending failed: the rest was done
 
@@ -48,6 +53,7 @@ class RunResult:
         out = [(line, err and line.startswith("BOUNCE")) for line, err in self.fetched.message_lines()]
         out += [(f"adjudicated #{seq}", False) for seq in self.adjudicated]
         out += [(f"answered #{seq} (no decision in it)", False) for seq in self.answered]
+        out += [(line, False) for line in self.reminders]
         if self.disclosed is not None:
             out.append((f"disclosed the game: turn file #{self.disclosed} goes to every player", False))
         out += self.sending.lines()
@@ -106,9 +112,13 @@ def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_
             result.adjudicated.append(played.envelope.seq)
         write_outbox(campaign, played, config.sender, automatic=True)
         campaign.exported(played.envelope)
+    result.reminders, result.reminded = remind(campaign, config.sender, notify, result.errors)
     _send(campaign, config, smtp_password, result)
+    result.claim_told = tell_claims(campaign, notify, result.errors)
     result.decision = decision(campaign)
-    if result.decision is not None and notify:
+    if notify and forfeit(campaign) is not None:
+        pass  # a claim at zero ended the game (or sent it to adjudication): the claim is the word told
+    elif result.decision is not None and notify:
         result.notified = tell(campaign, notify, result.decision, result.errors)
     elif notify and campaign.waiting() is None:  # the end, told once (from the last file, whoever sent it)
         outcome = campaign.outcome()

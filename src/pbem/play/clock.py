@@ -84,7 +84,7 @@ def forfeit(camp: Campaign) -> dict[str, Any] | None:
         loser, by = body["owed_by"], env.author
         names = {s: e["name"] for s, e in camp.genesis["body"]["sides"].items()}
         if body["clock"]["at_zero"] == "loss":
-            result = f"{by} wins on time: {names.get(loser, loser)} ({loser}) ran out of time"
+            result = f"{names.get(by, by)} ({by}) wins on time: {names.get(loser, loser)} ({loser}) ran out of time"
         else:
             result = f"{names.get(loser, loser)} ({loser}) ran out of time: the game goes to adjudication"
         result += f" (claimed by {by} at #{env.seq}, {body['claimed_at']})"

@@ -15,7 +15,8 @@ from pathlib import Path
 from ..errors import PbemError
 from ..store.games import known
 from .campaign import Campaign
-from .clock import overdue
+from .clock import forfeit, overdue
+from .timebank import hours
 from .unattended import needs_person
 
 DECIDE, TOOL, OTHERS, OVER, BROKEN = range(5)  # the order of the lines
@@ -58,6 +59,9 @@ def _describe(camp: Campaign, directory: Path) -> Game:
     waiting_mail = len(list(outbox.glob("*.eml"))) if outbox.is_dir() else 0
     tail = (f"; {waiting_mail} mail(s) to send" if waiting_mail else "") + f"  [{directory}]"
     late = overdue(camp)
+    ended = forfeit(camp) if late is not None and late["clock"] is not None else None
+    if ended is not None:  # a claim at zero: the game is lost on time, or waits for an adjudication
+        return Game(OVER, 0, f"{head}. {ended['result']}{tail}")
     if late is None:
         outcome = camp.outcome()
         result = f"game over: {outcome['result']}" if outcome else "game over"
@@ -65,6 +69,8 @@ def _describe(camp: Campaign, directory: Path) -> Game:
     since = f"since #{late['since']}, {late['hours']} h"
     if late["deadline"] is not None:
         since += f", deadline {late['deadline']} h" + (": OVERDUE" if late["overdue"] else "")
+    if late["clock"] is not None:
+        since += ", clock: OUT OF TIME" if late["clock"].out else f", clock: {hours(late['clock'].left)} left"
     if late["side"] == camp.side:
         if camp.secrets_readable() and not needs_person(camp):
             return Game(TOOL, late["hours"], f"{head}. Your tool owes a file, nothing to decide ({since}): "
