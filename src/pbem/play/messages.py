@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING, Any
 
-from pbem_engine.protocol.messages import MESSAGE_TEXT, MESSAGES, plain_text
+from pbem_engine.protocol.messages import MESSAGE_TEXT, MESSAGES, check_messages, plain_text
 
 from ..chain import referee as boxes
 from ..chain.history import pinned_key
@@ -178,7 +178,13 @@ def in_chain(camp: Campaign, since: int = -1, upto: int | None = None) -> list[d
             continue
         # stored, so checked when it came: the signed JSON is read as it is (signature | key | JSON)
         body = json.loads(find_blocks(raw)[0].payload[96:])["body"]
-        for i, m in enumerate(body.get("messages") or []):
+        said = body.get("messages") or []
+        try:  # a referee game's copies check only the chain's public part: the shape is checked here
+            check_messages(said, parties(camp.genesis), author) if said else None
+        except ValueError as e:
+            out.append({"seq": seq, "author": author, "index": 0, "to": None, "text": None, "bad": str(e)})
+            continue
+        for i, m in enumerate(said):
             if "say" in m:
                 out.append({"seq": seq, "author": author, "index": i, "to": None, "text": m["say"]})
             else:
@@ -201,8 +207,10 @@ def open_ours(camp: Campaign, identity: Identity) -> int:
     secret = None
     game, side = camp.genesis["game"], camp.side
     for m in in_chain(camp):
-        key = _key(m["seq"], m["index"], m["box"]) if m["text"] is None else ""
-        if m["text"] is not None or key in opened or side not in (m["to"], m["author"]):
+        if m["text"] is not None or "bad" in m or side not in (m["to"], m["author"]):
+            continue
+        key = _key(m["seq"], m["index"], m["box"])
+        if key in opened:
             continue
         secret = secret or _x25519_secret(identity)
         copy = m["author"] == side
@@ -223,6 +231,10 @@ def shown(camp: Campaign, side: str, since: int = -1, upto: int | None = None) -
     for m in in_chain(camp, since, upto):
         sealed = m["to"] is not None
         text = m["text"]
+        if "bad" in m:  # never printed: it might steer the terminal
+            out.append({"seq": m["seq"], "author": m["author"], "to": None, "sealed": False, "text": None,
+                        "line": f"{m['author']}'s messages are malformed and not shown ({m['bad'][:120]})"})
+            continue
         if sealed and side in (m["to"], m["author"]):
             got = opened.get(_key(m["seq"], m["index"], m["box"]))
             text = got or None
