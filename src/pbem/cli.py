@@ -34,7 +34,8 @@ class _Root(LazyGroup):
             "new": "pbem.commands.cli_new:new", "play": "pbem.commands.cli_game:play", "undo": "pbem.commands.cli_game:undo", "resend": "pbem.commands.cli_game:resend", "status": "pbem.commands.cli_game:status", "disclose": "pbem.commands.cli_game:disclose", "claim-timeout": "pbem.commands.cli_game:claim_timeout", "leave": "pbem.commands.cli_clock:leave", "report": "pbem.commands.cli_check:report", "replay": "pbem.commands.cli_check:replay", "verify": "pbem.commands.cli_check:verify", "rebuild": "pbem.commands.cli_check:rebuild", "demo": "pbem.commands.cli_check:demo", "bench": "pbem.commands.cli_check:bench", "audit": "pbem.commands.cli_check:audit",
             "serve": "pbem.commands.cli_serve:serve"}
     LAZY.update({name: f"pbem.commands.cli_table:{attr}" for name, attr in (  # around the board
-        ("say", "say"), ("tell", "tell"), ("messages", "messages_command"))})
+        ("say", "say"), ("tell", "tell"), ("messages", "messages_command"), ("result", "result_command"),
+        ("results", "results_command"), ("rematch", "rematch"))})
 
 
 @click.group(cls=_Root, context_settings=CONTEXT)

@@ -48,6 +48,7 @@ from ..wire.envelope import Envelope, open_block, seal
 from ..wire.keys import Identity
 from . import founding
 from . import messages as talk
+from . import results
 from .ingest import IngestResult, ingest
 from .plays import Ask, PlayResult, turn_file_name, unheaded
 from .recovery import OutboxWriter, Recovered, json_setting, recover
@@ -537,7 +538,8 @@ class Campaign:
             from .refereeing import play as flow
         else:
             from .turns import play as flow
-        return talk.drafted(self, flow(self, identity, orders, ask))  # only drafted: the messages wait
+        # only drafted: the messages wait; a file that ends the game: our signature of its result
+        return results.signed_at_end(self, identity, talk.drafted(self, flow(self, identity, orders, ask)))
 
     def secrets_key(self) -> bytes | None:
         """The secrets' passphrase (asked once) if they are encrypted: for what is kept beside them."""
