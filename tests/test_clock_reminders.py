@@ -111,3 +111,42 @@ def test_reminders_at_fractions_of_the_time_left_then_the_claim_each_told_once(t
     assert [(s, e) for s, e, _ in told] == [("allied", "claim")], told  # not "your move": the game is lost on time
     assert "bob (ottoman) wins on time" in told[0][2]
     assert run(alice)[1] == [] and run(bob)[1] == []
+
+
+def test_the_readme_s_chat_hook_posts_each_event_to_a_webhook(tmp_path, runner, monkeypatch, webhook):
+    """The README's chat script, as printed there (curl and python3), run as the hook: each event's
+    message reaches the webhook in the JSON shape Slack and Discord read."""
+    import re
+    import shutil
+    from pathlib import Path
+
+    if not (shutil.which("curl") and shutil.which("python3")):
+        pytest.skip("the README's script needs curl and python3")
+    readme = (Path(__file__).parent.parent / "README.md").read_text()
+    script = re.search(r"```\n(#!/bin/sh\n# ~/bin/pbem-chat.*?)```", readme, re.S)
+    assert script, "the README's chat hook example is gone"
+    hook = tmp_path / "pbem-chat"
+    hook.write_text(script.group(1))
+    hook.chmod(0o755)
+    clock = FakeClock(monkeypatch)
+    url, posted = webhook
+    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
+    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub, "--campaign", alice.dir,
+         "--clock", "8+1/8", env=alice.env)
+    pbem(runner, "join", next((alice.dir / "sent").glob("*genesis.pbem")), "--key", "bob", "--campaign", bob.dir,
+         env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, next((bob.dir / "sent").glob("*join.pbem")), env=alice.env)
+    maildir = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    env = dict(alice.env, PBEM_WEBHOOK_URL=url)
+    for hours in (0, 4, 0):
+        clock.advance(hours=hours)
+        result = invoke(runner, "mail", "run", "--maildir", maildir, "--notify", str(hook), "--campaign", alice.dir,
+                        env=env)
+        assert_no_traceback(result)
+    texts = [p["text"] for p in posted]
+    assert all(p["content"] == p["text"] for p in posted)
+    assert len(texts) == 2 and texts[0].startswith("pbem: your move in Hill 60") and "Choose" in texts[0], texts
+    assert texts[1] == "pbem: reminder for Hill 60, August 1915 (allied, turn file #1): 4 h left on your clock for " \
+                       "turn file #2", texts
