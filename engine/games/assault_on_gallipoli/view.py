@@ -61,7 +61,7 @@ def map_view(view: dict[str, Any]) -> dict[str, Any]:
             leader = board.kind(uid) == "leader"
             pieces.append({"at": area, "side": board.side_of(uid), "label": unit_text(view, uid),
                            "badge": "L" if leader else str(board.strength(uid, view["units"][uid]["fresh"])),
-                           "concealed": False, "exhausted": not view["units"][uid]["fresh"]})
+                           "concealed": False, "exhausted": not view["units"][uid]["fresh"], "id": uid})
     marks = {a: ["close combat (10.1)"] for a in board.areas() if not board.is_sea(a) and board.contested(view, a)}
     notes = {}
     for area in board.areas():

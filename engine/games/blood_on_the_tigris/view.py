@@ -112,7 +112,7 @@ def map_view(state: dict[str, Any]) -> dict[str, Any]:
         status = [s for s, key in (("OOS", "oos"), ("OOC", "ooc")) if v.get(key)] \
             if board.is_ground(uid) or kind(uid) in ("gunboat", "steamer") else []
         pieces.append({"at": _where(v["at"]), "side": side_of(uid), "label": unit_text(state, uid),
-                       "badge": str(v["steps"]), "concealed": False, "status": status})
+                       "badge": str(v["steps"]), "concealed": False, "status": status, "id": uid})
     markers = []
     for d, dv in sorted(state["depots"].items()):
         aboard = dv.get("aboard")

@@ -92,7 +92,8 @@ def map_view(view: dict[str, Any]) -> dict[str, Any]:
             label = f"[[{tok}|block]]" if concealed else board.describe_block(b)
             if concealed and b["hits"]:
                 label += f", {b['hits']} step(s) lost"
-            pieces.append({"at": space, "side": b["army"], "label": label, "badge": badge, "concealed": concealed})
+            pieces.append({"at": space, "side": b["army"], "label": label, "badge": badge, "concealed": concealed,
+                           "id": tok})  # the token its orders name (the map shows it only to its owner)
     marks: dict[str, list[str]] = {}
     for frame in view["frames"]:
         if frame["k"] in ("battle", "landing"):

@@ -36,11 +36,74 @@
     grid.parentNode.insertBefore(group, grid.nextSibling);
   }
 
+  // a stack opened by a click (or by the keyboard's focus): its counters side by side, whole, so
+  // each can be read and clicked; a click elsewhere or Escape closes it
+  var SIZE = 30, GAP = 4, ROW = 5;
+  function stackOf(g) {
+    var svg = g.ownerSVGElement, at = g.dataset.at;
+    return Array.prototype.filter.call(svg.querySelectorAll("g.piece"), function (p) { return p.dataset.at === at; });
+  }
+  function face(g) { var r = g.querySelector("rect.face"); return {x: Number(r.getAttribute("x")), y: Number(r.getAttribute("y"))}; }
+  function closeStacks(svg) {
+    svg.querySelectorAll("g.piece.opened").forEach(function (p) { p.classList.remove("opened"); p.removeAttribute("transform"); });
+    svg.querySelectorAll("rect.stackbox").forEach(function (r) { r.remove(); });
+  }
+  function openStack(g, raise) { // raise: drawn above its neighbours (a click; never on focus, which would
+    // move the element the focus is on and so the Tab order)
+    var svg = g.ownerSVGElement, pieces = stackOf(g);
+    if (pieces.length < 2 || g.classList.contains("opened")) { return false; }
+    closeStacks(svg);
+    var focused = document.activeElement;
+    var spots = pieces.map(face), n = pieces.length, cols = Math.min(n, ROW), rows = Math.ceil(n / cols);
+    var cx = spots[0].x + SIZE / 2, bottom = spots[0].y + SIZE;  // the bottom counter's place
+    var width = cols * SIZE + (cols - 1) * GAP, left = cx - width / 2, top = bottom - rows * (SIZE + 12) + 12;
+    var W = Number(svg.dataset.width);
+    left = Math.max(4, Math.min(W - width - 4, left));
+    top = Math.max(4, top);
+    var back = document.createElementNS(NS, "rect");
+    back.setAttribute("class", "stackbox");
+    back.setAttribute("x", left - 6); back.setAttribute("y", top - 10);
+    back.setAttribute("width", width + 12); back.setAttribute("height", rows * (SIZE + 12) + 8);
+    back.setAttribute("rx", 4); back.setAttribute("fill", "#fff"); back.setAttribute("fill-opacity", ".92");
+    back.setAttribute("stroke", "#333");
+    var legend = svg.querySelector("g.legend");
+    svg.insertBefore(back, raise ? legend : pieces[0]);
+    pieces.forEach(function (p, i) {
+      var col = i % cols, row = Math.floor(i / cols);
+      var x = left + col * (SIZE + GAP), y = top + row * (SIZE + 12);
+      p.setAttribute("transform", "translate(" + (x - spots[i].x).toFixed(1) + " " + (y - spots[i].y).toFixed(1) + ")");
+      p.classList.add("opened");
+      if (raise) { svg.insertBefore(p, legend); }
+    });
+    if (focused && pieces.indexOf(focused) >= 0) { focused.focus(); }
+    return true;
+  }
+  function stacks(svg) {
+    svg.dataset.stacks = "yes";
+    // capture: a click that opens a stack is only that (the serve page's own click handler never sees it)
+    svg.addEventListener("click", function (ev) {
+      var g = ev.target.closest("g.piece");
+      if (g && openStack(g, true)) { ev.stopPropagation(); ev.preventDefault(); return; }
+      if (!g) { closeStacks(svg); }
+    }, true);
+    var pressed = false; // a focus that a press gives is the click's to handle
+    svg.addEventListener("pointerdown", function () { pressed = true; }, true);
+    window.addEventListener("pointerup", function () { setTimeout(function () { pressed = false; }, 0); }, true);
+    svg.addEventListener("focusin", function (ev) {
+      var g = ev.target.closest && ev.target.closest("g.piece");
+      if (g && !pressed) { openStack(g, false); }
+    });
+    svg.addEventListener("keydown", function (ev) {
+      if (ev.key === "Escape") { closeStacks(svg); }
+    });
+  }
+
   function setup(box) {
     var svg = box.querySelector("svg.pbem-map");
     if (!svg || box.dataset.zoomable) { return; }
     box.dataset.zoomable = "yes";
     numbers(svg);
+    stacks(svg);
     var W = Number(svg.dataset.width), H = Number(svg.dataset.height), least = Number(svg.dataset.minzoom) || 0.8;
     var view = document.createElement("div");
     view.className = "mapview";

@@ -9,6 +9,7 @@
   var busy = false;
   var selected = null; // {kind: "loc"|"piece", at, label, name}
   var dragging = null;
+  var viaKeys = false; // the click being handled came from Enter or Space
 
   function $(id) { return document.getElementById(id); }
   function live() { return $("live"); }
@@ -54,6 +55,7 @@
       var fresh = doc.getElementById("live");
       if (!fresh) { return; }
       var typed = $("order") ? $("order").value : "";
+      document.title = doc.title;
       live().replaceWith(document.importNode(fresh, true));
       if ($("order") && typed) { $("order").value = typed; }
       if (window.pbemMap) { window.pbemMap.init(live()); }
@@ -100,7 +102,11 @@
     $("confirm-yes").focus();
   }
 
-  // -- the map: which choices concern a space or a piece -------------------------------------
+  // -- the map: which legal choices concern a space or a piece ------------------------------------
+  // A choice's data-words are the words of its action: location ids and the ids of the pieces it
+  // names (data-piece on the map). A piece and a place clicked in turn pick the legal choice naming
+  // both; several: just those are shown to pick from. A decision taken in words fills the order
+  // its prompt quotes ('move UNIT to HEX'). Nothing else is ever sent.
   function locName(g) {
     var t = g.querySelector("text");
     return t ? t.textContent : g.dataset.id;
@@ -112,42 +118,72 @@
   function locations() {
     return Array.prototype.slice.call(document.querySelectorAll("#map g.loc"));
   }
+  function pieces() {
+    return Array.prototype.slice.call(document.querySelectorAll("#map g.piece"));
+  }
   function choices() {
     return Array.prototype.slice.call(document.querySelectorAll("#choices button.choice"));
   }
   function has(text, words) {
     return text.toLowerCase().indexOf(words.toLowerCase()) >= 0;
   }
-  function concernsLoc(button, id, name) {
-    var words = (button.dataset.words || "").split(" ");
-    return words.indexOf(id) >= 0 || (name && has(button.dataset.label, name));
+  function named(text, name) { // name as whole words of text
+    if (!name || name.length < 3) { return false; }
+    var esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    return new RegExp("(^|[^\\w])" + esc + "($|[^\\w])", "i").test(text);
   }
-  function concernsPiece(button, label) {
-    return !!label && has(button.dataset.label, label);
+  function words(button) { return (button.dataset.words || "").split(" "); }
+  function concernsLoc(button, id, name) {
+    return words(button).indexOf(id) >= 0 || named(button.dataset.label, name);
+  }
+  function concernsPiece(button, g) {
+    if (g.dataset.piece) { return words(button).indexOf(g.dataset.piece) >= 0; }
+    var name = pieceLabel(g).replace(/ \(face down\)$/, "").split(/ \(|, /)[0];
+    return named(button.dataset.label, name);
+  }
+  function locById(id) {
+    return document.querySelector('#map g.loc[data-id="' + CSS.escape(id) + '"]');
   }
 
-  function mark() { // spaces where some choice can be taken
+  function mark() { // what the decision's legal choices name: lit, and every piece and place a tab stop
     var buttons = choices();
     locations().forEach(function (g) {
       var id = g.dataset.id, name = locName(g);
       g.classList.toggle("active", buttons.some(function (b) { return concernsLoc(b, id, name); }));
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", name + (g.classList.contains("active") ? " (has orders)" : ""));
+    });
+    pieces().forEach(function (g) {
+      g.classList.toggle("legal", buttons.some(function (b) { return concernsPiece(b, g); }));
+      g.setAttribute("tabindex", "0");
+      g.setAttribute("role", "button");
+      g.setAttribute("aria-label", pieceLabel(g) + (g.classList.contains("legal") ? " (has orders)" : ""));
     });
   }
 
   function filter(test, what) {
     var buttons = choices();
-    if (!buttons.length) { return; }
+    if (!buttons.length) { return []; }
     var shown = buttons.filter(test);
     buttons.forEach(function (b) { b.parentNode.hidden = shown.length > 0 && shown.indexOf(b) < 0; });
     $("where").hidden = false;
     $("where-text").textContent = shown.length ? shown.length + " choice(s) for " + what + ":" :
       "nothing to choose for " + what + "; every choice:";
+    return shown;
+  }
+
+  function unlight() {
+    document.querySelectorAll("#map .selected, #map .target").forEach(function (g) {
+      g.classList.remove("selected");
+      g.classList.remove("target");
+    });
   }
 
   function showAll() {
     choices().forEach(function (b) { b.parentNode.hidden = false; });
     if ($("where")) { $("where").hidden = true; }
-    document.querySelectorAll("#map .selected").forEach(function (g) { g.classList.remove("selected"); });
+    unlight();
   }
 
   function fill(kinds, text) { // put a name in place of the first capital word it can stand for
@@ -162,15 +198,19 @@
     return false;
   }
 
-  var PIECE = ["PIECE", "BLOCK", "CARD", "X"], PLACE = ["LOCATION", "SPACE", "X"];
+  var PIECE = ["UNIT", "PIECE", "BLOCK", "BOAT", "CARD", "X"], PLACE = ["HEX", "LOCATION", "SPACE", "AREA", "X"];
+  var PIECE_RE = /\b(UNIT|PIECE|BLOCK|BOAT)\b/, PLACE_RE = /\b(HEX|LOCATION|SPACE|AREA)\b/;
+
+  function placeWord(g) { return g.hasAttribute("data-cr") ? g.dataset.id : locName(g); }
+  function pieceWord(g) { return g.dataset.piece || pieceLabel(g).replace(/ \(face down\)$/, "").split(/ \(|, /)[0]; }
 
   function clickLoc(g) {
     var id = g.dataset.id, name = locName(g);
     var piece = selected && selected.kind === "piece" ? selected : null;
     showAll();
     g.classList.add("selected");
-    if (fill(PLACE, name)) { selected = {kind: "loc", at: id, name: name}; return; }
-    if (piece && piece.at !== id) { return moveTo(piece, id, name); }
+    if (fill(PLACE, placeWord(g))) { selected = {kind: "loc", at: id, name: name}; return; }
+    if (piece && piece.at !== id) { return moveTo(piece, g); }
     selected = {kind: "loc", at: id, name: name};
     filter(function (b) { return concernsLoc(b, id, name); }, name);
   }
@@ -179,27 +219,59 @@
     var label = pieceLabel(g), at = g.dataset.at;
     showAll();
     g.classList.add("selected");
-    selected = {kind: "piece", at: at, label: label};
-    if (fill(PIECE, label)) { return; }
-    var loc = document.querySelector('#map g.loc[data-id="' + CSS.escape(at) + '"]');
+    selected = {kind: "piece", at: at, label: label, g: g};
+    if (fill(PIECE, pieceWord(g))) { return; }
+    var loc = locById(at);
     var name = loc ? locName(loc) : at;
-    var mine = choices().filter(function (b) { return concernsPiece(b, label); });
-    if (mine.length) { filter(function (b) { return concernsPiece(b, label); }, label); }
-    else { filter(function (b) { return concernsLoc(b, at, name); }, label + " (at " + name + ")"); }
+    var mine = choices().filter(function (b) { return concernsPiece(b, g); });
+    if (mine.length) {
+      filter(function (b) { return mine.indexOf(b) >= 0; }, label);
+      locations().forEach(function (l) { // where its orders can take it
+        if (l.dataset.id !== at && mine.some(function (b) { return concernsLoc(b, l.dataset.id, locName(l)); })) {
+          l.classList.add("target");
+        }
+      });
+      var first = document.querySelector("#map g.loc.target");
+      if (viaKeys && first) { first.focus(); } // from the keyboard: on to the first place it can go (Tab for the others)
+    } else { filter(function (b) { return concernsLoc(b, at, name); }, label + " (at " + name + ")"); }
   }
 
-  function moveTo(piece, id, name) { // a piece taken to a space: the choice that does it, or a move in words
-    var found = choices().filter(function (b) { return concernsPiece(b, piece.label) && concernsLoc(b, id, name); });
-    if (!found.length) {
-      found = choices().filter(function (b) { return has(b.dataset.label, " to " + name) && concernsLoc(b, id, name); });
+  function template() { // the order a decision in words quotes for a piece and a place, if one
+    var found = Array.prototype.map.call(document.querySelectorAll("#decision button.template"),
+      function (b) { return b.dataset.template; }).filter(function (t) { return PIECE_RE.test(t) && PLACE_RE.test(t); });
+    return found.filter(function (t) { return /^move\b/.test(t); })[0] || found[0] || null;
+  }
+
+  function moveTo(piece, g) { // a piece, then a place: the legal choice that names both
+    var id = g.dataset.id, name = locName(g), from = locById(piece.at);
+    var found = choices().filter(function (b) { return concernsPiece(b, piece.g) && concernsLoc(b, id, name); });
+    if (!found.length) { // the piece goes with its group: the one order taking the group there
+      found = choices().filter(function (b) {
+        return /^(go|move|advance|retreat|march|sail) to /i.test(b.dataset.label) && concernsLoc(b, id, name);
+      });
+    }
+    if (!found.length && from) { // a choice that names the two places (the piece is where it starts)
+      found = choices().filter(function (b) {
+        return concernsLoc(b, piece.at, locName(from)) && concernsLoc(b, id, name) && !concernsPiece(b, piece.g) &&
+          words(b).indexOf(id) >= 0;
+      });
     }
     selected = null;
     if (found.length === 1) { return choose(found[0].dataset.label); }
-    if (found.length > 1) { return filter(function (b) { return found.indexOf(b) >= 0; }, piece.label + " to " + name); }
-    if ($("decision") && $("decision").dataset.free === "yes") {
-      return choose("move " + piece.label.replace(/ \(face down\)$/, "") + " to " + name);
+    if (found.length > 1) {
+      return filter(function (b) { return found.indexOf(b) >= 0; }, piece.label.split(" (")[0] + " to " + name);
     }
-    say(["No choice moves " + piece.label + " to " + name + "."]);
+    var order = template();
+    if (order) {
+      order = order.replace(PIECE_RE, pieceWord(piece.g)).replace(PLACE_RE, placeWord(g));
+      if (/\b[A-Z]{2,}\b/.test(order)) { $("order").value = order; $("order").focus(); return; }
+      return choose(order); // the prompt's own order, filled in: the rules refuse an illegal one
+    }
+    if (!choices().length && $("decision") && $("decision").dataset.free === "yes") {
+      return choose("move " + pieceWord(piece.g) + " to " + name);
+    }
+    say(["No legal order takes " + piece.label.split(" (")[0] + " to " + name + "."]);
+    filter(function (b) { return concernsLoc(b, id, name); }, name);
   }
 
   // -- clicks, drags and drops ---------------------------------------------------------------
@@ -223,6 +295,15 @@
     if (loc) { return clickLoc(loc); }
   });
 
+  document.addEventListener("keydown", function (ev) { // a piece or a place with the focus: Enter or Space clicks it
+    if (ev.key !== "Enter" && ev.key !== " ") { return; }
+    var g = ev.target.closest && ev.target.closest("#map g.piece, #map g.loc");
+    if (!g || g !== ev.target) { return; }
+    ev.preventDefault();
+    viaKeys = true;
+    try { g.dispatchEvent(new MouseEvent("click", {bubbles: true, cancelable: true})); } finally { viaKeys = false; }
+  });
+
   document.addEventListener("submit", function (ev) {
     if (ev.target.id !== "orders") { return; }
     ev.preventDefault();
@@ -232,7 +313,7 @@
 
   document.addEventListener("pointerdown", function (ev) {
     var piece = ev.target.closest && ev.target.closest("#map g.piece");
-    dragging = piece ? {label: pieceLabel(piece), at: piece.dataset.at, x: ev.clientX, y: ev.clientY} : null;
+    dragging = piece ? {label: pieceLabel(piece), at: piece.dataset.at, g: piece, x: ev.clientX, y: ev.clientY} : null;
   });
   document.addEventListener("pointerup", function (ev) {
     var from = dragging;
@@ -242,7 +323,7 @@
     var loc = under && under.closest && under.closest("#map g.loc");
     if (loc && loc.dataset.id !== from.at) {
       ev.preventDefault();
-      moveTo({kind: "piece", label: from.label, at: from.at}, loc.dataset.id, locName(loc));
+      moveTo({kind: "piece", label: from.label, at: from.at, g: from.g}, loc);
     }
   });
 

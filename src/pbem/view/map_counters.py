@@ -131,7 +131,8 @@ def counter(piece: dict[str, Any], px: float, py: float, colour: str, status_col
     face = pale(colour) if exhausted and colour.startswith("#") and len(colour) == 7 else colour
     ink = "#111" if exhausted else "#fff"
     s = SIZE
-    parts = [f'<g class="piece{" exhausted" if exhausted else ""}" data-at="{at}" data-side="{side}">'
+    ident = f' data-piece="{escape(str(piece["id"]))}"' if piece.get("id") and not hidden else ""  # what orders name
+    parts = [f'<g class="piece{" exhausted" if exhausted else ""}" data-at="{at}" data-side="{side}"{ident}>'
              f'<title>{escape(piece["label"])}</title>']
     about = ((f' data-kind="{kind}"' if kind else "") + (' data-block="yes"' if block else "")
              + (' data-face="down"' if hidden else ""))  # on the counter's face: the tag stays as it was

@@ -74,6 +74,26 @@ def _words(value: Any) -> set[str]:
     return set()
 
 
+def _choices(prompt: Any, svg: str) -> list[dict[str, Any]]:
+    """The legal choices for the page, each with the words of its action that the map can light:
+    location ids, and the ids of the pieces the map names (a block's token among them, which the
+    map shows only for the player's own blocks and revealed ones)."""
+    pieces = set(re.findall(r'data-piece="([^"]+)"', svg))
+    out = []
+    for i, c in enumerate(prompt.choices, 1):
+        words = _words(c.action) | (_tokens(c.action) & pieces)
+        out.append({"n": i, "label": c.label, "words": sorted(words)})
+    return out
+
+
+def _tokens(value: Any) -> set[str]:
+    if isinstance(value, dict):
+        return {w for v in value.values() for w in _tokens(v)}
+    if isinstance(value, list):
+        return {w for v in value for w in _tokens(v)}
+    return {value} if isinstance(value, str) and _TOKEN.match(value) else set()
+
+
 def _templates(text: str, free: bool, tabletop: bool) -> list[str]:
     """Orders to fill in, for a decision taken in words (``free``): the ones its prompt quotes
     ('deploy BLOCK STEPS SPACE'), and in table-top mode the orders ``pbem play`` shows there."""
@@ -172,9 +192,7 @@ class Seat:
             draft = {"count": len(actions), "events": [e["text"] for e in events], "rolls": rolls}
             prompt = shown_prompt(camp)
             if prompt.side == camp.side:
-                decision.update(text=prompt.text, free=prompt.free,
-                                choices=[{"n": i, "label": c.label, "words": sorted(_words(c.action))}
-                                         for i, c in enumerate(prompt.choices, 1)],
+                decision.update(text=prompt.text, free=prompt.free, choices=_choices(prompt, out.get("map_svg", "")),
                                 templates=_templates(prompt.text, prompt.free, camp.game.name == "tabletop"))
         elif mine and camp.refereed and waiting["why"] == "decide":
             from ..play.referee_orders import decision as drafted_decision
@@ -185,9 +203,7 @@ class Seat:
             prompt, count = drafted_decision(camp, view) if view and follows_rules(camp, view) else (None, 0)
             if prompt is not None:  # our orders so far, run on our view: the decision after them
                 draft["count"] = count
-                decision.update(text=prompt.text, free=prompt.free,
-                                choices=[{"n": i, "label": c.label, "words": sorted(_words(c.action))}
-                                         for i, c in enumerate(prompt.choices, 1)],
+                decision.update(text=prompt.text, free=prompt.free, choices=_choices(prompt, out.get("map_svg", "")),
                                 templates=_templates(prompt.text, prompt.free, camp.game.name == "tabletop"))
             else:
                 decision.update(text=out["prompt"], choices=[{"n": i, "label": label, "words": []}

@@ -1,0 +1,222 @@
+"""Play on the map of ``pbem serve``, in a real browser (Playwright driving Debian's chromium;
+skipped, saying why, without them): the block game's Ottoman player at the decision that moves
+blocks from the Ottoman HQ (reached by the demo player and the real tool, from the golden
+game's keys).  On the page, at 1280 px and in phone emulation (390 px): the pieces and spaces
+the legal choices name are lit and each is a click target of at least 24 CSS px; a click on the
+stack opens it; a block, then a space, gives the one legal move naming both (the numbered list
+stays); by the keyboard alone, Tab reaches a block, Enter takes it and goes on to a space it can
+reach, Enter gives that order; the title says "Your move"; the turn file signed at the end holds
+that move, and the campaign verifies."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from tests import browser
+from tests.conftest import pbem
+
+VIEWS = {"desktop": {"viewport": {"width": 1280, "height": 900}},
+         "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
+                   "device_scale_factor": 2}}
+LIT = """() => {
+  const size = e => { const b = e.getBoundingClientRect(); return Math.min(b.width, b.height); };
+  const shape = g => g.querySelector(':scope > polygon, :scope > circle, :scope > rect, :scope > path');
+  return {pieces: [...document.querySelectorAll('#map g.piece.legal')].map(g => g.dataset.piece),
+          spaces: [...document.querySelectorAll('#map g.loc.active')].map(g => g.dataset.id),
+          pieceSize: Math.min(...[...document.querySelectorAll('#map g.piece.legal rect.face')].map(size)),
+          spaceSize: Math.min(...[...document.querySelectorAll('#map g.loc.active')].map(g => size(shape(g)))),
+          targets: [...document.querySelectorAll('#map g.loc.target')].map(g => g.dataset.id),
+          focusable: [...document.querySelectorAll('#map g.piece, #map g.loc')].every(g => g.tabIndex === 0),
+          overflow: document.documentElement.scrollWidth - window.innerWidth,
+          title: document.title};
+}"""
+
+
+def _entropy(party: str):
+    counter = iter(range(100_000))
+    return lambda n: hashlib.sha256(f"pbem/test/map-play/{party}/{next(counter)}".encode()).digest()[:n]
+
+
+def _at_a_move(root: Path):
+    """Both campaigns of a block game, played by the demo player until the Ottoman moves blocks
+    from his HQ (several legal moves); that decision stays open. Returns (campaign dir, identity,
+    {block token: [spaces]})."""
+    from pbem.commands.demo import policy
+    from pbem.play.campaign import Campaign
+    from tests.test_golden import identity
+
+    alice, bob = identity("alice"), identity("bob")
+    a, genesis = Campaign.new(root / "alice", "gallipoli-blocks", "allied", alice, bob.public, bob.name, None,
+                              {"turns": 2}, entropy=_entropy("alice"))
+    b, joined = Campaign.join(root / "bob", genesis.raw, bob, entropy=_entropy("bob"))
+    a.ingest([("join", joined.raw)])
+    camps, who = {"allied": a, "ottoman": b}, {"allied": alice, "ottoman": bob}
+    moves: dict[str, list[str]] = {}
+
+    def ask_for(camp):
+        demo = policy(camp)
+
+        def ask(prompt, events, rolls, refusal):
+            found = [c.action for c in prompt.choices if c.action.get("do") == "move" and "block" in c.action]
+            if camp.side == "ottoman" and len(found) > 1:
+                for action in found:
+                    moves.setdefault(action["block"], []).append(action["to"])
+                return None  # stop here: the draft so far is kept, the decision is the page's
+            return demo(prompt, events, rolls, refusal)
+        return ask
+
+    try:
+        for _ in range(60):
+            side = a.waiting()["side"]
+            result = camps[side].play(who[side], [], ask_for(camps[side]))
+            if result.envelope is None:
+                assert side == "ottoman" and moves
+                return root / "bob", bob, moves
+            camps["ottoman" if side == "allied" else "allied"].ingest([("x", result.envelope.raw)])
+        raise AssertionError("the Ottoman never moved blocks from his HQ")
+    finally:
+        a.close()
+        b.close()
+
+
+@pytest.fixture(scope="module")
+def chromium():
+    executable = browser.chromium()
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install '.[test]')")
+    with sync_api.sync_playwright() as p:
+        try:
+            instance = p.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
+        except Exception as e:  # noqa: BLE001 - a browser that cannot start is a skip, with its reason
+            pytest.skip(f"Playwright cannot start {executable}: {str(e).splitlines()[0]}")
+        yield instance
+        instance.close()
+
+
+class Page:
+    """The Ottoman player's pbem serve, in a browser of the given view."""
+
+    def __init__(self, chromium, campaign: Path, identity, view: str) -> None:
+        from pbem.web.serve import Server
+        from pbem.web.serve_game import Seat
+
+        self.server = Server(Seat(campaign, identity)).start()
+        self.context = chromium.new_context(accept_downloads=True, **VIEWS[view])
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.goto(self.server.url)
+
+    def close(self) -> None:
+        self.context.close()
+        self.server.stop()
+
+    def settle(self, action) -> None:
+        """``action``, then wait for the page's answer and redraw (the serve tests' way)."""
+        from tests.test_serve_browser import SETTLED, STALE
+
+        self.page.evaluate(STALE)
+        action()
+        self.page.wait_for_function(SETTLED, timeout=60_000)
+        refusal = self.page.query_selector("#messages.refusal")
+        assert refusal is None, refusal.inner_text()
+
+    def shown(self, selector: str):
+        """The element, panned into the map's view first (as a player pans to it)."""
+        self.page.eval_on_selector(selector, "e => e.scrollIntoView({block: 'center', inline: 'center'})")
+        return self.page.locator(selector)
+
+    def drafted(self) -> str:
+        return self.page.inner_text("#draft") if self.page.locator("#draft").count() else ""
+
+
+def _name(space: str) -> str:
+    from pbem_engine.games.gallipoli_blocks.data import SPACES
+
+    return SPACES[space][0]
+
+
+def _signed_moves(page: Page, campaign: Path) -> list[dict]:
+    """Play on by clicks to the signed turn file; the moves it holds, read from the file."""
+    from pbem.wire.armor import find_blocks
+    from pbem.wire.envelope import open_block
+    from tests.test_serve_browser import Player, play_on
+
+    player = Player.__new__(Player)  # the serve tests' clicking player, on this page
+    player.name, player.page, player.errors, player.root = "bob", page.page, page.errors, campaign.parent
+    play_on(player)
+    path = player.download()
+    env = open_block(find_blocks(path.read_text())[0])
+    return [a for a in env.content["body"]["actions"] if a.get("do") == "move"]
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+def test_a_block_then_a_space_by_clicks_gives_that_legal_move(chromium, tmp_path, view):
+    campaign, identity, moves = _at_a_move(tmp_path)
+    page = Page(chromium, campaign, identity, view)
+    try:
+        got = page.page.evaluate(LIT)
+        assert got["title"].startswith("Your move: "), got["title"]
+        assert set(moves) <= set(got["pieces"]), (sorted(moves), got["pieces"])  # every block that may move: lit
+        assert {s for ss in moves.values() for s in ss} <= set(got["spaces"])
+        assert got["pieceSize"] >= 24 and got["spaceSize"] >= 24, got
+        assert got["focusable"] and got["overflow"] <= 0, got
+        listed = page.page.locator("#choices button.choice").count()
+        token = next(t for t in sorted(moves) if len(moves[t]) > 1)
+        block = page.shown(f"#map g.piece[data-piece='{token}']")
+        block.click()  # a stack: the first click opens it, whole counters side by side
+        if page.page.locator(f"#map g.piece[data-at='{block.get_attribute('data-at')}']").count() > 1:
+            assert "opened" in block.get_attribute("class")
+            opened = page.page.eval_on_selector_all("#map g.piece.opened rect.face",
+                                                    "rs => rs.map(r => r.getBoundingClientRect())")
+            assert min(min(b["width"], b["height"]) for b in opened) >= 24
+            page.shown(f"#map g.piece[data-piece='{token}']").click()
+        targets = page.page.evaluate(LIT)["targets"]
+        assert sorted(targets) == sorted(set(moves[token])), (targets, moves[token])
+        shown = page.page.eval_on_selector_all("#choices li:not([hidden]) button", "bs => bs.map(b => b.dataset.label)")
+        assert len(shown) == len(moves[token]) and all(label.startswith("move ") for label in shown), shown
+        where = moves[token][-1]
+        space = page.shown(f"#map g.loc[data-id='{where}']")
+        page.settle(space.click)
+        assert f"to {_name(where)}" in page.drafted(), page.drafted()
+        assert page.page.locator("#choices button.choice").count() > 0 and listed > 0  # the list stays
+        assert not page.errors, page.errors
+        signed = _signed_moves(page, campaign)
+    finally:
+        page.close()
+    assert {"do": "move", "block": token, "to": where} in signed, signed
+    out = pbem(CliRunner(), "verify", campaign).output
+    assert out.startswith("OK: "), out
+
+
+def test_a_block_and_a_space_reached_by_the_keyboard_give_the_order(chromium, tmp_path):
+    campaign, identity, moves = _at_a_move(tmp_path)
+    page = Page(chromium, campaign, identity, "desktop")
+    active = "() => { const a = document.activeElement; return a && a.closest ? " \
+             "[a.getAttribute('class') || a.tagName, a.dataset.piece || a.dataset.id || ''] : null; }"
+    try:
+        page.page.focus("#order")  # from the order box, backwards through the map
+        for _ in range(400):
+            page.page.keyboard.press("Shift+Tab")
+            cls, ident = page.page.evaluate(active)
+            if "piece" in cls and ident in moves and len(moves[ident]) > 1:
+                break
+        else:
+            raise AssertionError("Tab never reached a block that can move")
+        token = ident
+        page.page.keyboard.press("Enter")  # taken: the focus goes on to a space it can reach
+        cls, where = page.page.evaluate(active)
+        assert "loc" in cls and "target" in cls and where in moves[token], (cls, where, moves[token])
+        page.page.keyboard.press("Tab")  # another place lit for it, and back
+        page.page.keyboard.press("Shift+Tab")
+        assert page.page.evaluate(active)[1] == where
+        page.settle(lambda: page.page.keyboard.press("Enter"))
+        assert f"to {_name(where)}" in page.drafted(), page.drafted()
+        assert not page.errors, page.errors
+        signed = _signed_moves(page, campaign)
+    finally:
+        page.close()
+    assert {"do": "move", "block": token, "to": where} in signed, signed
