@@ -33,7 +33,7 @@ def test_both_sides_sign_one_result_and_a_league_reads_it(tmp_path: Path, runner
 
     out = d.run(other, "result", "--campaign", other.dir).output
     assert result_words.split(" (")[0] in out and "by the rules" in out
-    assert f"waiting for {ended_by.side}'s signature" in out
+    assert f"waiting for the signature of {ended_by.side}" in out
     mine, theirs = (json.loads((p.dir / "result.json").read_text()) for p in (other, ended_by))
     assert mine["record"] == theirs["record"]  # both copies computed the same record from their histories
     out = d.run(other, "result", "--campaign", other.dir, "--add", ended_by.dir / "result.json").output

@@ -99,7 +99,7 @@ def _result_lines(camp, held: dict) -> list[str]:
                                                                                     if rec["reason"] else ""),
             f"final envelope #{rec['final']['seq']} ({rec['final']['hash'][:16]}...); pbem verify checks the game",
             "signed by " + (", ".join(signed) or "no one yet") + (
-                "; agreed by every side" if not missing else f"; waiting for {', '.join(missing)}'s signature")]
+                "; agreed by every side" if not missing else f"; waiting for the signature of {' and '.join(missing)}")]
 
 
 @click.command("result")
