@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from pbem_engine.protocol.core import Event, Outcome, Prompt, State
 from pbem_engine.chance.dice import Dice
-from . import data, rules
+from . import data, mapview, rules
 
 
 class Hill60:
@@ -44,6 +44,15 @@ class Hill60:
 
     def describe(self, view: dict[str, Any]) -> list[str]:
         return rules.describe(view)
+
+    def board(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What the map shows (mapview.py)."""
+        return mapview.board(view)
+
+    @staticmethod
+    def map_locations(pack_locations: list[dict[str, Any]], view: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The four spaces, at our schematic positions (Hill 60 has no pack)."""
+        return mapview.locations()
 
 
 GAME = Hill60()

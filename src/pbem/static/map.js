@@ -80,10 +80,12 @@
   }
   function stacks(svg) {
     svg.dataset.stacks = "yes";
-    // capture: a click that opens a stack is only that (the serve page's own click handler never sees it)
+    // capture: in a report, a click that opens a stack is only that; on a page to play on (data-play)
+    // it also takes the counter clicked, as the page's own handler then sees it
+    var play = svg.closest("[data-play]");
     svg.addEventListener("click", function (ev) {
       var g = ev.target.closest("g.piece");
-      if (g && openStack(g, true)) { ev.stopPropagation(); ev.preventDefault(); return; }
+      if (g && openStack(g, true) && !play) { ev.stopPropagation(); ev.preventDefault(); return; }
       if (!g) { closeStacks(svg); }
     }, true);
     var pressed = false; // a focus that a press gives is the click's to handle

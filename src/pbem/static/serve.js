@@ -132,7 +132,7 @@
     var esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     return new RegExp("(^|[^\\w])" + esc + "($|[^\\w])", "i").test(text);
   }
-  function words(button) { return (button.dataset.words || "").split(" "); }
+  function words(button) { return (button.dataset.words || "").split("|"); }
   function concernsLoc(button, id, name) {
     return words(button).indexOf(id) >= 0 || named(button.dataset.label, name);
   }

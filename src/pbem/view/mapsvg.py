@@ -35,12 +35,14 @@ from __future__ import annotations
 
 import functools
 import math
+import re
 from html import escape
 from typing import Any
 
-from . import map_counters, map_hex, map_labels
+from . import map_areas, map_counters, map_hex, map_labels
 
 WIDTH = 960  # the width a map is laid out for on a page (the legend keeps within it)
+MIN_WIDTH = 900  # a small map (Hill 60's four spaces) still has room for its legend
 SIDE_COLOURS = ("#2f5d9e", "#a8322d", "#4a7d3a", "#8a5a1c", "#6b3f8f", "#2d7f80")
 TERRAIN = {"beach": "#efe0b0", "hill": "#c8b08a", "fort": "#a9a9a9", "open": "#dde8cf", "hq": "#f5f5f5",
            "town": "#e3d3c3", "city": "#d9c2ad", "sea": "#cfe3f3", "desert": "#f3ecd9", "marsh": "#c9dcc9",
@@ -61,8 +63,25 @@ MIN_ZOOM = 0.82  # the page's default view never shows less: counters 24.6 px, l
 MOVED = "changed since your last turn"  # the report marks these; a game's own marks are battles
 
 
-def colours(sides: tuple[str, ...]) -> dict[str, str]:
-    return {side: SIDE_COLOURS[i % len(SIDE_COLOURS)] for i, side in enumerate(sides)}
+NATION_COLOURS = {  # a side named for a nation takes its colour in every game and pack, whatever its seat
+    "ottoman": "#a8322d", "turkish": "#a8322d", "turk": "#a8322d", "german": "#5b5b5b", "central": "#5b5b5b",
+    "allied": "#2f5d9e", "entente": "#2f5d9e", "british": "#2f5d9e", "anzac": "#2f5d9e", "french": "#4a6fb5",
+    "indian": "#2f5d9e", "russian": "#4a7d3a"}
+
+
+def colours(sides: tuple[str, ...], given: dict[str, str] | None = None) -> dict[str, str]:
+    """Each side's colour: the board's (a pack's own colours), else its nation's (so the Ottomans are
+    red in every game and pack, never blue), else by seat, never one another side has."""
+    out: dict[str, str] = {}
+    for side in sides:
+        colour = (given or {}).get(side) or NATION_COLOURS.get(str(side).lower())
+        if colour and colour not in out.values() and re.fullmatch(r"#[0-9a-fA-F]{6}", colour):
+            out[side] = colour
+    spare = [c for c in SIDE_COLOURS if c not in out.values()]
+    for side in sides:
+        if side not in out:
+            out[side] = spare.pop(0) if spare else SIDE_COLOURS[len(out) % len(SIDE_COLOURS)]
+    return {side: out[side] for side in sides}
 
 
 def _points(locations: list[dict[str, Any]], rows: str | None, offset: str | None = None) -> dict[str, tuple[float, float]]:
@@ -162,7 +181,9 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
     radius = map_hex.R if hexmap else SPACE_R
     links = any(loc.get("links") for loc in locations)
     legend_lines = len(_more_legend(board, links))
-    pad_x, pad_top = 110, 96 + 22 * max(0, legend_lines - 1) + radius
+    legend_bottom = 100 + 22 * max(0, legend_lines - 1)
+    pad_x, pad_top = 110, legend_bottom + 2 * map_counters.RISE + 16 + radius  # a stack of three clears the legend
+    pad_x += max(0.0, MIN_WIDTH - ((max(xs) - min(xs)) * scale + 2 * pad_x)) / 2  # room for the legend
     width = (max(xs) - min(xs)) * scale + 2 * pad_x
     height = (max(ys) - min(ys)) * scale + pad_top + radius + 60
     left, top = min(xs), min(ys)
@@ -173,7 +194,7 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
     def at(lid: str) -> tuple[float, float]:
         return xy(*points[lid])
 
-    palette = colours(sides)
+    palette = colours(sides, board.get("colours"))
     pieces = [p for p in board.get("pieces", []) if p["at"] in points]
     kinds = {k for k in (map_counters.kind_of(p) for p in pieces) if k}
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" class="pbem-map" viewBox="0 0 {width:.0f} {height:.0f}" '
@@ -196,7 +217,22 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
 
         base = map_hex.base_terrain(hexes)
         hex_defs, grid, _ = map_hex.grid(hexes, place, down, TERRAIN.get(base, "#f4f1e6"))
-    out.append(f'<defs>{hex_defs}{map_counters.defs(kinds)}</defs>')
+    # spaces and areas on no map of the player's: sea, and land around the land locations (provisional)
+    cells: dict[str, list[tuple[float, float]]] = {}
+    land_defs = land_drawing = ""
+    reconstructed = provisional or any(loc.get("provisional") for loc in locations)
+    outline = not hexmap and background is None and reconstructed and sum(1 for lid in points if _is_land(by_id[lid])) >= 3
+    if outline:
+        box = (0.0, float(legend_bottom), float(width), float(height))
+        ground = {lid: at(lid) for lid in points if _is_land(by_id[lid])}
+        adjacent = {lid: list(by_id[lid].get("adjacent", [])) for lid in ground}
+        land_defs, land_drawing = map_areas.land(ground, map_areas.nearest_links(ground, adjacent, 2.3 * SPACING),
+                                                 SPACING * 0.62, box)
+        areas = {lid: at(lid) for lid in points if by_id[lid].get("kind") == "area"}
+        if len(areas) >= 3:
+            cells = map_areas.cells(areas, box)
+    out.append(f'<defs>{hex_defs}{land_defs}{map_counters.defs(kinds)}</defs>')
+    out.append(land_drawing)
     if background is not None:  # the owner's own map under everything, its corners at their coordinates
         import base64
 
@@ -219,6 +255,8 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
             if other in points and lid < other:
                 (x1, y1), (x2, y2) = at(lid), at(other)
                 style = LINKS.get(by_id[lid].get("links", {}).get(other), ' stroke="#b5b5b5" stroke-width="1.5"')
+                if lid in cells and other in cells and by_id[lid].get("links", {}).get(other) not in LINKS:
+                    continue  # areas that tile the land show that they touch by their outlines
                 out.append(f'<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}"{style}/>')
     marks = board.get("marks", {})
     objectives = set(board["objectives"]) if "objectives" in board else None
@@ -254,7 +292,7 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
             items.append((lid, x, (upper + lower) / 2, max(half, w / 2 + 8), (lower - upper) / 2, lines))
             continue
         items.append((lid, x, y, half, half, lines))
-    labels = map_labels.place(items, obstacles, (2, pad_top - radius - 30, width - 2, height - 2))
+    labels = map_labels.place(items, obstacles, (2, legend_bottom + 4, width - 2, height - 2))
     for lid in shown:
         loc, (x, y) = by_id[lid], at(lid)
         tags = set(loc.get("tags", []))
@@ -274,6 +312,10 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
             objective = "objective" in tags
             shape = (f'<polygon class="hex" points="{map_hex.hexagon(x, y)}" fill="#fff" fill-opacity="0" '
                      + (f'stroke="#c89b00" stroke-width="3"' if objective else 'stroke="none"') + "/>")
+        elif lid in cells:  # the area's outline: its cell of the land (or of the sea)
+            clip = "" if terrain == "sea" else ' clip-path="url(#land)"'
+            shape = (f'<polygon class="area" points="{map_areas.points(cells[lid])}" fill="{fill}"{clip} '
+                     f'stroke="{stroke}" stroke-width="{width_px + 0.5}" stroke-linejoin="round"{dash}/>')
         elif "hq" in tags:
             shape = (f'<rect x="{x - radius}" y="{y - radius}" width="{2 * radius}" height="{2 * radius}" '
                      f'fill="{fill}" stroke="{stroke}" stroke-width="{width_px}"{dash}/>')
@@ -316,9 +358,15 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
     status_colour = {code: STATUS_COLOURS[i % len(STATUS_COLOURS)] for i, code in enumerate(board.get("statuses", {}))}
     for lid, stack in sorted(stacks.items()):
         out += map_counters.stack(stack, *at(lid), palette, status_colour)
-    out.append(_legend(board, palette, provisional or any(loc.get("provisional") for loc in locations), links))
+    out.append(_legend(board, palette, provisional or any(loc.get("provisional") for loc in locations), links,
+                       outline))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _is_land(loc: dict[str, Any]) -> bool:
+    """Land for the coastline: not sea, not an HQ box off the map."""
+    return loc.get("terrain") not in ("sea", "hq") and "hq" not in loc.get("tags", []) and "coords" in loc
 
 
 def _more_legend(board: dict[str, Any], links: bool) -> list[str]:
@@ -341,7 +389,8 @@ def _more_legend(board: dict[str, Any], links: bool) -> list[str]:
     return lines
 
 
-def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool, links: bool = False) -> str:
+def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool, links: bool = False,
+            outline: bool = False) -> str:
     parts = ['<g class="legend">']
     x = 10
     for side, colour in palette.items():
@@ -364,8 +413,10 @@ def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool, l
     parts.append(f'<text class="t" x="10" y="46">{escape(tracks)}</text>')
     for i, line in enumerate(_more_legend(board, links)):
         parts.append(f'<text class="t" x="10" y="{92 + 22 * i}">{escape(line)}</text>')
-    if provisional:
-        parts.append('<text class="t" x="10" y="69" fill="#8a6100">Map geometry is PROVISIONAL: reconstructed, '
-                     'not from the rulebook (dashed outlines); a pack of your own can give better coordinates.</text>')
+    if provisional or outline:
+        what = ("Map geometry is PROVISIONAL: reconstructed, not from the rulebook (dashed)" if provisional else "")
+        if outline:
+            what += ("; " if what else "Coast is PROVISIONAL: ") + "coast and outlines computed from the places, not the printed map"
+        parts.append(f'<text class="t" x="10" y="69" fill="#8a6100">{what}.</text>')
     parts.append("</g>")
     return "".join(parts)
