@@ -348,8 +348,11 @@ def _body(campaign, envelope, to_side: str) -> str:
                 "which publishes the referee's salt and key.\n\nIngest the attached file, then check the whole "
                 "game yourself: pbem verify and pbem audit replay every order, roll and view.")
     if campaign.refereed:
+        from ..play.messages import shown  # what its author says beside them, as the referee may read it
+
         return (f"{envelope.author}'s orders for {title} (game {game[:8]}), turn file #{envelope.seq}, "
-                "sealed to the referee: only the referee can read them.")
+                "sealed to the referee: only the referee can read them." + "".join(
+                    f"\n  > {m['line']}" for m in shown(campaign, "referee", envelope.seq - 1, envelope.seq)))
     from ..view.report import render
 
     return render(campaign, "text", side=to_side)  # the recipient's view: nothing hidden of ours
@@ -390,6 +393,9 @@ def view_text(campaign, side: str, seq: int, with_status: bool = False):
     known = public_knowledge(campaign.genesis["game"], {"private": match["full"].get("private", {})})
     lines = [f"{game.title} -- your view ({side}) after turn file #{seq}", ""]
     lines += [f"  {show(text, known, game)}" for text in payload["events"]]
+    from ..play.messages import shown  # what was said beside the orders and the adjudication, as ``side`` may read it
+
+    lines += [f"  > {m['line']}" for m in shown(campaign, side, seq - 2, seq)]
     lines += [""] + [show(line, known, game) for line in game.describe(payload["view"])]
     if payload["prompt"]:
         choices = payload["prompt"]["choices"]
