@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any
 
 from pbem_engine.protocol.messages import MESSAGE_TEXT, MESSAGES, check_messages, plain_text
 
-from ..chain import referee as boxes
 from ..chain.history import pinned_key
 from ..errors import PbemError, RefusedTurn
 from ..store import vault
@@ -143,6 +142,8 @@ def _aad(game: str, seq: int, author: str, index: int, to: str, copy: bool) -> b
 def wire(said: list[dict[str, Any]], genesis: dict[str, Any], seq: int, author: str) -> list[dict[str, Any]]:
     """The ``messages`` field of envelope ``seq`` for ``said``: public texts as they are, each
     sealed one to its addressee's pinned key and to the author's."""
+    from ..chain import referee as boxes  # its sealed boxes; loaded only to seal (cryptography costs ~80 ms)
+
     game = genesis["game"]
     out: list[dict[str, Any]] = []
     for i, m in enumerate(said):
@@ -162,6 +163,8 @@ def wire(said: list[dict[str, Any]], genesis: dict[str, Any], seq: int, author: 
 
 
 def _open(secret: bytes, box: Any, game: str, seq: int, author: str, index: int, to: str, copy: bool) -> str | None:
+    from ..chain import referee as boxes  # loaded only to open
+
     try:
         text = json.loads(boxes.open_box(secret, box, game, "message", _aad(game, seq, author, index, to, copy)))
     except (RefusedTurn, ValueError):

@@ -20,8 +20,6 @@ agreement the result needs.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -31,9 +29,7 @@ from pbem_engine.canonical import canonical_json
 from ..chain.history import pinned_key
 from ..errors import PbemError
 from ..store.files import atomic_write
-from ..store.games import known
 from ..wire.keys import Identity
-from .clock import forfeit
 
 if TYPE_CHECKING:  # only for annotations: the campaign is handed in
     from .campaign import Campaign
@@ -50,6 +46,8 @@ def record(camp: Campaign) -> dict[str, Any] | None:
     genesis = camp.genesis
     body = genesis["body"]
     if camp.waiting() is not None:
+        from .clock import forfeit  # a game lost on time: only when something is still owed
+
         lost = forfeit(camp)
         if lost is None or lost["at_zero"] != "loss":
             return None
@@ -116,7 +114,7 @@ def sign(camp: Campaign, identity: Identity) -> dict[str, Any]:
 
 def signed_at_end(camp: Campaign, identity: Identity, played: Any) -> Any:
     """After ``play`` (``played``, its result): if our file ended the game, we sign its result."""
-    if played.envelope is not None and record(camp) is not None:
+    if played.envelope is not None and camp.waiting() is None and record(camp) is not None:
         sign(camp, identity)
     return played
 
@@ -182,6 +180,8 @@ def _write(camp: Campaign, data: dict[str, Any]) -> None:
 def finished(home: Path, opener: Any) -> list[dict[str, Any]]:
     """A row for every finished game recorded under ``home`` (``opener(path)`` opens a campaign
     read only), oldest first: the record, the signatures held, and this player's side."""
+    from ..store.games import known  # the rest of this module is loaded by every pbem play
+
     rows = []
     for directory in known(home):
         try:
@@ -204,6 +204,9 @@ def finished(home: Path, opener: Any) -> list[dict[str, Any]]:
 
 
 def as_csv(rows: list[dict[str, Any]]) -> str:
+    import csv
+    import io
+
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(COLUMNS)
