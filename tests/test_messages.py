@@ -106,6 +106,11 @@ def test_a_message_is_never_the_decision(tmp_path: Path):
     waiting = pbem(runner, "messages", "--campaign", alice.dir, env=alice.env).output
     assert "waiting for your next turn file: say: hello" in waiting
     assert "waiting for your next turn file: say: and farewell" in waiting
+    pbem(runner, "say", "--campaign", alice.dir, "I take this back", env=alice.env)
+    out = pbem(runner, "messages", "--campaign", alice.dir, "--withdraw", env=alice.env).output
+    assert "3 message(s) taken back" in out
+    pbem(runner, "say", "--campaign", alice.dir, "hello", env=alice.env)
+    pbem(runner, "say", "--campaign", alice.dir, "and", "farewell", env=alice.env)
     # the other side may speak out of turn: it waits for his next file
     pbem(runner, "tell", "--campaign", bob.dir, "allied", "take your time", env=bob.env)
     pbem(runner, "play", "--campaign", alice.dir, "1", "end turn", env=alice.env)

@@ -56,11 +56,12 @@ def tell(party: str, text: tuple[str, ...], campaign: Path | None) -> None:
 
 @click.command("messages")
 @click.option("--new", "new_only", is_flag=True, help="Only what was said since your last turn file.")
+@click.option("--withdraw", is_flag=True, help="Take back your messages that wait for your next turn file.")
 @campaign_option
 @click.pass_context
-def messages_command(ctx: click.Context, new_only: bool, campaign: Path | None) -> None:
+def messages_command(ctx: click.Context, new_only: bool, withdraw: bool, campaign: Path | None) -> None:
     """Every message of the game you may read (what is sealed to you opened with your key), and
-    yours that wait for your next turn file.
+    yours that wait for your next turn file (--withdraw takes them back: nothing signed is).
 
     \b
     Example:
@@ -69,6 +70,9 @@ def messages_command(ctx: click.Context, new_only: bool, campaign: Path | None) 
     from ..play import messages
 
     camp = open_campaign(campaign)
+    if withdraw:
+        click.echo(f"{messages.withdraw(camp)} message(s) taken back; none was signed")
+        return
     identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
     messages.open_ours(camp, identity)
     since = -1

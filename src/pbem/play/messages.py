@@ -287,6 +287,15 @@ def wait(camp: Campaign, said: list[dict[str, Any]]) -> None:
     camp.notice(f"{len(queue)} message(s) wait for your next turn file")
 
 
+def withdraw(camp: Campaign) -> int:
+    """Take back every message that waits (not yet signed); how many there were."""
+    talk = read_talk(camp)
+    queue = talk.get("queue") or []
+    if queue:
+        keep_talk(camp, dict(talk, queue=[]))
+    return len(queue)
+
+
 def outgoing(camp: Campaign, said: list[dict[str, Any]], seq: int) -> list[dict[str, Any]]:
     """The ``messages`` field of our envelope ``seq``: what waits, then ``said``.
 
