@@ -6,7 +6,7 @@ PyNaCl for Ed25519.  Given the turn files of a two-player game it checks, as the
 
 the armor, tolerant of what mail does (section 2); the Ed25519 signature (3); the canonical
 JSON, by its own encoder (4); the envelope's fields and headers (5); the chain of game id,
-numbers, pinned keys, previous hashes and revealed links (5.3, 8); every private opening against
+numbers, pinned keys, previous hashes and revealed links (5.3, 8, 8.1); every private opening against
 its token, a revealed secret against its anchor and every nonce (10); the order of every
 shared-deck shuffle once both secrets are out, against the cards played face up (11).
 
@@ -43,7 +43,7 @@ KINDS = ("genesis", "join", "turn", "claim", "view", "leave")
 MAX_BLOCK, MAX_TEXT = 1_048_576, 10_485_760
 MAX_DEPTH, MAX_INT, MAX_SEQ = 48, 2**63 - 1, 2**31 - 1
 GENESIS_PREV = "0" * 64
-TURN_FIELDS = {"reveal", "actions", "private", "private_secret", "private_chosen", "decks", "messages"}
+TURN_FIELDS = {"reveal", "actions", "private", "private_secret", "private_chosen", "decks", "messages", "renew"}
 HEX64 = re.compile(r"[0-9a-f]{64}")
 HEX32 = re.compile(r"[0-9a-f]{32}")
 
@@ -305,7 +305,7 @@ def verify_files(texts: list[str]) -> Report:
             raise Refused(e.code, e.reason, e.seq if e.seq is not None else int(seq[1]) if seq else n) from None
     found.sort(key=lambda e: e.seq)
     report = Report()
-    chains: dict[str, tuple[int, str]] = {}  # side -> (index, link) revealed last
+    chains, renewed = {}, {}  # side -> (index, link) revealed last; side -> its renewed chain's anchor (8.1)
     private: dict[str, dict[str, Any]] = {}  # side -> {"anchor", "openings": {token: opening}}
     decks = _Decks(report)
     for env in found:
@@ -337,9 +337,11 @@ def verify_files(texts: list[str]) -> Report:
             raise Refused("not-joined", "a turn before both sides joined", env.seq)
         index, last = chains[env.author]
         reveal = _hex(env.body.get("reveal"), "the reveal", env.seq)
-        if H("chain", genesis["game"], env.author, bytes.fromhex(reveal)).hex() != last:
-            raise Refused("bad-reveal", f"{env.author}'s link #{index + 1} does not hash to its link #{index}", env.seq)
+        if H("chain", genesis["game"], env.author, bytes.fromhex(reveal)).hex() != renewed.pop(env.author, last):
+            raise Refused("bad-reveal", f"{env.author}'s link #{index + 1} does not hash to its link #{index} or anchor", env.seq)
         chains[env.author] = (index + 1, reveal)
+        if "renew" in env.body:  # 8.1: the next link hashes to this anchor, which is not the link beside it
+            renewed[env.author] = _hex(env.body["renew"] if env.body["renew"] != reveal else "", "renew", env.seq)
         report.links[env.seq] = (env.author, index + 1, reveal)
         _private(env, genesis["game"], private, report)
         talk = env.body.get("messages", [{"say": "-"}])  # table talk (spec 7.5): its shape; no rule reads it
@@ -552,8 +554,7 @@ class _Decks:
             elif op in ("shuffle", "shuffle-rekey"):
                 other = next(s for s in sorted(latest) if s != env.author)
                 if msg.get("nonce") != latest[other]:
-                    raise Refused("bad-nonce", f"{env.author}'s {op} of {deck} is not keyed by {other}'s latest link",
-                                  env.seq)
+                    raise Refused("bad-nonce", f"{env.author}'s {op} of {deck} is not keyed by {other}'s last link", env.seq)
                 self.shuffles[(deck, msg["number"])]["steps"].append((env.author, len(msg["deck"]), msg["nonce"]))
             elif op == "play":
                 self.plays.append((env.seq, deck, msg["ref"], msg["card"]))
@@ -571,10 +572,9 @@ class _Decks:
             self.report.deck_orders[(deck, number)] = order
         for seq, deck, ref, card in self.plays:
             order = self.report.deck_orders.get((deck, ref[0]))
-            if order is not None:
-                if order[ref[1]] != card:
-                    raise Refused("cheating", f"{deck} position {ref} is {order[ref[1]]}, not {card}", seq)
-                self.report.deck_plays += 1
+            if order is not None and order[ref[1]] != card:
+                raise Refused("cheating", f"{deck} position {ref} is {order[ref[1]]}, not {card}", seq)
+            self.report.deck_plays += order is not None
 
 
 # --- the command line ------------------------------------------------------------------------------------------------

@@ -29,8 +29,8 @@ from typing import Any
 from pbem_engine.hidden import private  # pbem_engine.protocol.referee only in a referee game
 from pbem_engine.hidden.deck_group import DeckError  # the deck modules themselves only where a game deals decks
 from pbem_engine.canonical import canonical_json, digest
-from pbem_engine.protocol.chain import (CHAIN_LENGTH, chain_checkpoints, chain_link, chain_links,  # noqa: F401 - the
-                    chain_step, checkpoint_every, next_link)  # protocol's public names, used by pbem and the tests
+from pbem_engine.protocol.chain import (CHAIN_LENGTH, RENEW_BEFORE, chain_checkpoints, chain_link, chain_links,  # noqa: F401
+                    chain_step, checkpoint_every, next_link, renewal_problem, reveal_problem)  # the protocol's public names
 from pbem_engine.protocol.messages import check_messages
 from pbem_engine.protocol.core import (Game, IllegalAction, Prompt, RulesError, copy_state, flat_entries, forced, frozen_entries,
                    restore, snapshot, step)
@@ -217,7 +217,8 @@ def _other(game: Game, side: str) -> str:
     return sides[0] if sides[0] != side else sides[1]
 
 
-TURN_FIELDS = frozenset({"reveal", "actions", "private", "private_secret", "private_chosen", "decks", "messages"})
+TURN_FIELDS = frozenset({"reveal", "actions", "private", "private_secret", "private_chosen", "decks", "messages",
+                         "renew"})
 
 
 def advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[str, Any],
@@ -254,6 +255,11 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         raise ProtocolError("unknown-author", f"{side} is not a party to this game")
     chains = dict(match["chains"])
     chains[side] = _check_reveal(match["game_id"], side, chains[side], body.get("reveal"))
+    if "renew" in body:  # a new chain: its next link must hash to this anchor (pbem_engine.protocol.chain)
+        why = renewal_problem(side, chains[side], body["renew"], match["mode"])
+        if why:
+            raise ProtocolError(*why)
+        chains[side] = dict(chains[side], renewed=body["renew"])
     if match["mode"] == "referee":  # the referee adjudicates even the move that ends the game
         return _advance_referee(game, match, seq, side, body, chains, build)
     unknown = sorted(set(body) - TURN_FIELDS)
@@ -576,11 +582,9 @@ def _resolve(game: Game, match: dict[str, Any], state: dict[str, Any], action: d
 
 
 def _check_reveal(game_id: str, side: str, chain: dict[str, Any], reveal: Any) -> dict[str, Any]:
-    if not (isinstance(reveal, str) and len(reveal) == 64 and _is_hex(reveal)):
-        raise ProtocolError("bad-reveal", f"{side}'s envelope must reveal its next chain link (64 hex digits)")
-    if chain_step(game_id, side, bytes.fromhex(reveal)).hex() != chain["link"]:
-        raise ProtocolError("bad-reveal", f"{side}'s revealed link #{chain['index'] + 1} does not hash to "
-                            f"link #{chain['index']}: not the committed chain")
+    why = reveal_problem(game_id, side, chain, reveal)  # against the last link, or the anchor of a renewal
+    if why:
+        raise ProtocolError("bad-reveal", why)
     return {"link": reveal, "index": chain["index"] + 1}
 
 

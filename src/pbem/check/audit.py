@@ -63,6 +63,7 @@ class Reveal:
     index: int | None  # the link's index in the author's chain (None: the envelope reveals none)
     link: str | None
     actions: tuple[str, ...] = ()  # declarations_hash of each prefix of its actions, shortest first
+    renew: str | None = None  # the anchor of the new chain it committed to (pbem_engine.protocol.chain)
 
 
 @dataclass
@@ -73,6 +74,7 @@ class Commitments:
     sides: tuple[str, ...]
     envelopes: dict[int, Reveal]
     _by_side: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    _renewals: dict[str, dict[int, str]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         for seq in sorted(self.envelopes):
@@ -83,6 +85,15 @@ class Commitments:
     def anchors(self) -> dict[str, str]:
         """Each side's chain anchor (link 0, from the genesis or the join)."""
         return {e.author: e.link for e in self.envelopes.values() if e.index == 0 and e.link}
+
+    def renewals(self) -> dict[str, dict[int, str]]:
+        """Each side's renewed chains: {index of the link revealed beside the new anchor: anchor}."""
+        if self._renewals is None:
+            self._renewals = {}
+            for e in self.envelopes.values():
+                if e.renew is not None and e.index is not None:
+                    self._renewals.setdefault(e.author, {})[e.index] = e.renew
+        return self._renewals
 
     def last_before(self, side: str, seq: int) -> Reveal | None:
         """The last envelope revealing a link of ``side`` before envelope ``seq``."""
@@ -114,7 +125,8 @@ def commitments(ledger: Ledger) -> Commitments:
             index[author] = index.get(author, 0) + 1
             actions = body.get("actions", [])
             prefixes = tuple(protocol.declarations_hash(actions[:i + 1]) for i in range(len(actions)))
-            envelopes[seq] = Reveal(seq, author, kind, index[author], body.get("reveal"), prefixes)
+            renew = body.get("renew") if isinstance(body.get("renew"), str) else None
+            envelopes[seq] = Reveal(seq, author, kind, index[author], body.get("reveal"), prefixes, renew)
         else:
             envelopes[seq] = Reveal(seq, author, kind, None, None)
     if genesis is None:
@@ -247,7 +259,7 @@ def check_rolls(commits: Commitments, rolls: list[dict[str, Any]]) -> list[Audit
 
     :raises VerifyError: "dice audit failed", the detail naming the roll and what differs.
     """
-    known = KnownLinks(commits.anchors())
+    known = KnownLinks(commits.anchors(), commits.renewals())
     streams: dict[tuple[int, str], Dice] = {}
     out: list[AuditedRoll] = []
     for number, roll in enumerate(rolls, 1):
@@ -284,9 +296,10 @@ def _check_one(commits: Commitments, known: KnownLinks, streams: dict[tuple[int,
         if link.get("side") != side:
             raise ValueError(f"its links must be the actor's ({actor}) then the other side's ({other}), "
                              f"found {link.get('side')!r}")
+        top = commits.chain + max(commits.renewals().get(side, {0: ""}))  # a renewed chain counts on
         if not (isinstance(link.get("index"), int) and not isinstance(link.get("index"), bool)
-                and 0 <= link["index"] <= commits.chain):
-            raise ValueError(f"{side}'s link index {link.get('index')!r} is not in 0..{commits.chain}")
+                and 0 <= link["index"] <= top):
+            raise ValueError(f"{side}'s link index {link.get('index')!r} is not in 0..{top}")
         if not _is_hex(link.get("link")):
             raise ValueError(f"{side}'s link is not 64 hex digits")
     if not _is_hex(declarations):
@@ -345,22 +358,29 @@ def _check_one(commits: Commitments, known: KnownLinks, streams: dict[tuple[int,
 
 
 class KnownLinks:
-    """Links known to be in each side's committed chain: the anchors, then every link checked."""
+    """Links known to be in each side's committed chain: the anchors, then every link checked.  A
+    renewed chain's links hash down to its anchor, which sits at the index of the link revealed
+    beside it (``renewals``: {side: {index: anchor}})."""
 
-    def __init__(self, anchors: dict[str, str]) -> None:
+    def __init__(self, anchors: dict[str, str], renewals: dict[str, dict[int, str]] | None = None) -> None:
         self._links = {side: {0: link} for side, link in anchors.items()}
         self._indexes = {side: [0] for side in anchors}
+        self._renewed = renewals or {}
 
     def check(self, game_id: str, side: str, index: int, value: str) -> None:
-        """Link ``index`` must hash in ``index - j`` steps to the known link ``j``, the nearest below it."""
+        """Link ``index`` must hash in ``index - j`` steps to the known link ``j``, the nearest below it
+        in the same chain (or to the anchor of the chain it belongs to)."""
         indexes = self._indexes.get(side)
         if not indexes:
             raise ValueError(f"no anchor of {side}'s chain is known")
         j = indexes[bisect.bisect_right(indexes, index) - 1]  # index >= 0 and 0 is known
+        floor = max((i for i in self._renewed.get(side, {}) if i < index), default=None)
+        known = self._links[side][j]
+        if floor is not None and j <= floor:  # the nearest link known is of an older chain
+            j, known = floor, self._renewed[side][floor]
         current = bytes.fromhex(value)
         for _ in range(index - j):
             current = protocol.chain_step(game_id, side, current)
-        known = self._links[side][j]
         if current.hex() != known:
             raise ValueError(f"{side}'s link {side}[{index}] = {value[:16]} does not hash down the chain to "
                              f"{side}[{j}] = {known[:16]}")

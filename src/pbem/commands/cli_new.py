@@ -63,6 +63,9 @@ def _modules(incomplete: str) -> list[str]:
               help="With --clock: what a claim at zero means, the game lost on time or sent to adjudication.")
 @click.option("--leave-days", type=click.IntRange(0, 365), default=14, show_default=True,
               help="With --clock: the days of leave each side may declare (pbem leave), when its clock stops.")
+@click.option("--chain", "chain", type=click.IntRange(64, 65536), default=None, metavar="LINKS",
+              help="Links in each side's hash chain, one a turn file (default 4096); the tool renews a chain "
+                   "before it runs out, so this only sets how often.")
 @click.option("--pack", "pack_name", metavar="NAME-OR-DIR",
               help="With MODULE 'tabletop': the data pack of the game (pbem pack list), or your own pack directory. "
                    "With assault-on-gallipoli: your own map, counters, scenarios, fire modifiers "
@@ -83,7 +86,7 @@ def _modules(incomplete: str) -> list[str]:
 @click.pass_context
 def new(ctx: click.Context, module: str, side: str | None, key_name: str, opponent: Path | None, as_referee: bool,
         players: tuple[str, ...], scenario: str | None, mode: str, deadline: int | None, clock: str | None,
-        at_zero: str, leave_days: int, pack_name: str | None,
+        at_zero: str, leave_days: int, chain: int | None, pack_name: str | None,
         reveal_concealed: bool, game_options: tuple[str, ...], cards_file: Path | None, charts_file: Path | None,
         encrypt_secrets: bool, campaign: Path | None) -> None:
     """Create a game of MODULE and write the invitation (the genesis turn file).
@@ -97,6 +100,8 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
 
     agreed = _clock(clock, at_zero, leave_days, deadline, as_referee)
     if as_referee:
+        if chain is not None:
+            raise click.UsageError("--chain is for two-player games (a referee's chain has 4096 links)")
         if side or opponent or mode != "sealed":
             raise click.UsageError("--referee takes --player SIDE=FILE for each side; not --as, --opponent or --dice "
                                    "(a referee game's dice always need the referee's and the player's links)")
@@ -112,7 +117,8 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     identity = keystore(ctx).load(key_name, identity_passphrase)
     directory = campaign or Path(".")
     camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, options or None,
-                                  mode=mode, deadline_hours=deadline, lock=secrets_lock(encrypt_secrets), clock=agreed)
+                                  mode=mode, deadline_hours=deadline, lock=secrets_lock(encrypt_secrets), clock=agreed,
+                                  **({"chain": chain} if chain else {}))
     path = camp.dir / "sent" / file_name(envelope)
     record_game(ctx, camp)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")

@@ -46,7 +46,7 @@ from ..store.lock import CampaignLock, crash_point
 from ..wire.armor import find_blocks
 from ..wire.envelope import Envelope, open_block, seal
 from ..wire.keys import Identity
-from . import founding
+from . import chains, founding
 from . import messages as talk
 from . import results
 from .ingest import IngestResult, ingest
@@ -230,6 +230,7 @@ class Campaign:
             if owed:
                 ledger.put_setting("owed-files", json.dumps([[f"{folder}/{turn_file_name(e)}", e.hash]
                                                              for folder, e in owed]))
+            talk.index(ledger, [a.envelope for a in applied])  # which envelopes carry messages
             mine = [a.envelope for a in applied if a.envelope.author == self.side and a.envelope.kind == "turn"]
             if self.mail_outbox and len(applied) == 1 and mine:
                 ledger.put_setting("owed-outbox", json.dumps([turn_file_name(mine[0]), mine[0].hash]))
@@ -320,18 +321,17 @@ class Campaign:
 
     # -- acting ---------------------------------------------------------------
     def next_link(self) -> str:
-        """The next link of our hash chain (hex), which our next envelope reveals.
+        """The next link of our hash chain (hex), which our next envelope reveals (pbem.play.chains).
 
         :raises PbemError: ``chain-exhausted``."""
-        data = self._secrets()
-        match = self.match()
-        now = (match["public"] if self.refereed else match)["chains"][self.side]
-        index = now["index"] + 1
-        if index > data["length"]:
-            raise PbemError("hash chain exhausted", f"all {data['length']} links are used", code="chain-exhausted")
-        checkpoints = [bytes.fromhex(c) for c in data.get("checkpoints") or []]  # none in an older campaign
-        return protocol.next_link(data["game"], data["side"], bytes.fromhex(data["secret"]), data["length"], index,
-                                  checkpoints, now["link"]).hex()
+        return chains.next_link(self)
+
+    def chain_secrets(self, keep: dict[str, Any] | None = None) -> dict[str, Any]:
+        """Our chain secrets; with ``keep``, replaced by it first (a renewed chain, pbem.play.chains)."""
+        if keep is not None:
+            vault.write(self.dir / "secrets" / "chain.json", keep, self._unlock() if self._encrypted() else None)
+            self._secret_cache = keep
+        return self._secrets()
 
     def _draft_file(self) -> Path | None:
         """Where the draft is: with the secrets; an older pbem kept it in the campaign folder."""
@@ -570,6 +570,7 @@ class Campaign:
         assert head is not None
         game = self.game
         body = talk.attach(self, body, head[0] + 1)
+        body = chains.renewed(self, body)  # a new chain's anchor, when ours runs low
         build = self._build()
         chosen: list[tuple[str, str]] = []
         if build:  # our private draws and openings go in the body, computed from our secret

@@ -1,0 +1,112 @@
+"""A side's hash chain is renewed before it runs out (issue 36, point 4): a table-top game with
+chains of 64 links goes on past 64 files a side, with a die rolled every round; every copy,
+`pbem verify`, `pbem audit` and the independent verifier accept the renewals, and the protocol
+refuses a link of the old chain after a renewal, a malformed anchor, and a renewal in a refereed
+game."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem_engine.protocol import match as protocol
+from tests import independent_verifier as iv
+from tests.conftest import invoke, pbem, read_envelope
+from tests.test_tabletop import MINI, Table
+from tests.test_tabletop_random import CHAINS, GAME, start
+
+
+@pytest.fixture(scope="module")
+def long_game(tmp_path_factory) -> Table:
+    root = tmp_path_factory.mktemp("renewal")
+    (root / "mini").mkdir()
+    (root / "mini" / "pack.toml").write_text(MINI)
+    t = Table(root, str(root / "mini"), ("red", "blue"), "--chain", "64")
+    for n in range(36):  # each round: red rolls, blue's file reveals (and resolves it), then both pass
+        t.act(t.a, "roll 2d6 for fire" if n % 2 else "roll d6")
+        t.act(t.b)
+        t.act(t.a, "pass")
+        t.act(t.b, "pass")
+    return t
+
+
+def _bodies(player) -> dict[int, dict]:
+    out = {}
+    for path in sorted((player.dir / "sent").glob("*-turn.pbem")):
+        env = read_envelope(path)
+        out[env.seq] = env.content["body"]
+    return out
+
+
+def test_the_game_goes_past_the_chain_and_each_side_renewed_once_before_it_ran_out(long_game):
+    t = long_game
+    for player in (t.a, t.b):
+        bodies = _bodies(player)
+        assert len(bodies) > 64, len(bodies)  # more turn files than links in the first chain
+        renewals = [n for n, seq in enumerate(sorted(bodies), 1) if "renew" in bodies[seq]]
+        assert renewals == [64 - protocol.RENEW_BEFORE + 1], renewals  # 15 links left after its reveal
+        status = pbem(t.runner, "status", "--campaign", player.dir, env=player.env).output
+        assert "envelopes" in status and "exhausted" not in status
+
+
+def test_every_copy_verify_audit_and_the_independent_verifier_accept_the_renewed_chains(long_game):
+    t = long_game
+    for player in (t.a, t.b):
+        verified = pbem(t.runner, "verify", player.dir, env=player.env).output
+        assert verified.startswith("OK: 146 envelopes"), verified
+        audited = invoke(t.runner, "audit", player.dir, env=player.env)
+        assert audited.exit_code == 0, audited.output
+        assert "roll 36:" in audited.output, audited.output  # every roll re-derived, those after the renewals too
+    texts = [p.read_text() for folder in ("sent", "received") for p in sorted((t.a.dir / folder).glob("*.pbem"))]
+    report = iv.verify_files(texts)
+    assert len(report.envelopes) == 146
+    assert {e.author for e in report.envelopes if e.kind == "turn" and "renew" in e.body} == {"red", "blue"}
+
+
+def test_a_file_that_drops_its_renewal_breaks_the_chain_for_every_verifier(long_game, tmp_path):
+    """Red's renewing file signed again without the anchor: red's next reveal, from the new chain,
+    hashes to nothing red committed, and the independent verifier refuses the history."""
+    from pbem.wire.envelope import seal
+    from pbem.wire.keys import KeyStore
+
+    t = long_game
+    sent = {read_envelope(p).seq: p for p in (t.a.dir / "sent").glob("*-red-turn.pbem")}
+    seq = next(s for s in sorted(sent) if "renew" in read_envelope(sent[s]).content["body"])
+    content = dict(read_envelope(sent[seq]).content)
+    content["body"] = {k: v for k, v in content["body"].items() if k != "renew"}
+    forged = seal(KeyStore(t.a.home).load("alice"), content)
+    texts = [p.read_text() for folder in ("sent", "received") for p in sorted((t.a.dir / folder).glob("*.pbem"))
+             if p != sent[seq]]
+    texts.append(forged.raw)
+    # the file after it names the real one as prev: with both, the verifier stops at the first difference
+    with pytest.raises(iv.Refused) as e:
+        iv.verify_files(texts)
+    assert e.value.code in ("bad-prev", "bad-reveal") and e.value.seq in (seq, seq + 1), (e.value.code, e.value.seq)
+
+
+def test_the_protocol_checks_a_renewal_and_the_links_of_the_new_chain():
+    m = start()
+    act = GAME.parse_order(m["game"], "red", "pass", {})
+    new = protocol.chain_links(m["game_id"], "red", b"N" * 32, 400)
+    reveal = CHAINS["red"][1].hex()
+    for anchor in ("zz" * 32, reveal, 7):
+        with pytest.raises(protocol.ProtocolError) as e:
+            protocol.advance(GAME, m, 2, "red", {"reveal": reveal, "actions": [act], "renew": anchor})
+        assert e.value.code == "bad-renewal"
+    m = protocol.advance(GAME, m, 2, "red", {"reveal": reveal, "actions": [act], "renew": new[0].hex()})[0]
+    assert m["chains"]["red"] == {"link": reveal, "index": 1, "renewed": new[0].hex()}
+    m = protocol.advance(GAME, m, 3, "blue", {"reveal": CHAINS["blue"][1].hex(),
+                                              "actions": [GAME.parse_order(m["game"], "blue", "pass", {})]})[0]
+    with pytest.raises(protocol.ProtocolError) as e:  # the old chain's next link: no longer committed
+        protocol.advance(GAME, m, 4, "red", {"reveal": CHAINS["red"][2].hex(), "actions": [act]})
+    assert e.value.code == "bad-reveal" and "renewed the chain" in str(e.value)
+    m = protocol.advance(GAME, m, 4, "red", {"reveal": new[1].hex(), "actions": [act]})[0]
+    assert m["chains"]["red"] == {"link": new[1].hex(), "index": 2}  # as any chain state: the renewal is spent
+
+
+def test_a_game_that_never_renews_keeps_its_chain_states():
+    """A chain state gains a member only in a renewing envelope: the golden games' state hashes
+    (tests/test_golden.py) are untouched."""
+    m = start()
+    act = GAME.parse_order(m["game"], "red", "pass", {})
+    m = protocol.advance(GAME, m, 2, "red", {"reveal": CHAINS["red"][1].hex(), "actions": [act]})[0]
+    assert set(m["chains"]["red"]) == {"link", "index"}
