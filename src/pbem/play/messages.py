@@ -172,18 +172,37 @@ def _open(secret: bytes, box: Any, game: str, seq: int, author: str, index: int,
     return text if plain_text(text) else None
 
 
+INDEX = "messages"  # ledger setting: the numbers of the envelopes that carry messages, so none is read for nothing
+
+
+def index(ledger: Any, envelopes: list[Any]) -> None:
+    """Inside the transaction that stores ``envelopes``: note those that carry messages."""
+    seqs = [e.seq for e in envelopes if e.kind == "turn" and "messages" in e.content["body"]]
+    if seqs:
+        ledger.put_setting(INDEX, json.dumps(sorted(set(_indexed(ledger)) | set(seqs))))
+
+
+def _indexed(ledger: Any) -> list[int]:
+    try:
+        seqs = json.loads(ledger.setting(INDEX) or "[]")
+    except ValueError:
+        return []
+    return [s for s in seqs if isinstance(s, int)] if isinstance(seqs, list) else []
+
+
 def in_chain(camp: Campaign, since: int = -1, upto: int | None = None) -> list[dict[str, Any]]:
     """Every message of the chain after ``since`` (up to ``upto``), as signed: ``{seq, author,
     index, to, text}``, ``text`` None where sealed, ``box`` and ``copy`` kept for opening."""
     out: list[dict[str, Any]] = []
-    for seq, _, author, kind, raw, _ in camp.ledger.envelopes():
-        if seq <= since or (upto is not None and seq > upto) or kind != "turn":
+    for seq in _indexed(camp.ledger):
+        raw = None if seq <= since or (upto is not None and seq > upto) else camp.ledger.raw(seq)
+        if raw is None:
             continue
         # stored, so checked when it came: the signed JSON is read as it is (signature | key | JSON)
-        body = json.loads(find_blocks(raw)[0].payload[96:])["body"]
-        said = body.get("messages") or []
+        content = json.loads(find_blocks(raw)[0].payload[96:])
+        author, said = content["author"], content["body"].get("messages") or []
         try:  # a referee game's copies check only the chain's public part: the shape is checked here
-            check_messages(said, parties(camp.genesis), author) if said else None
+            check_messages(said, parties(camp.genesis), author)
         except ValueError as e:
             out.append({"seq": seq, "author": author, "index": 0, "to": None, "text": None, "bad": str(e)})
             continue
