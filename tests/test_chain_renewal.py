@@ -93,7 +93,7 @@ def test_the_protocol_checks_a_renewal_and_the_links_of_the_new_chain():
             protocol.advance(GAME, m, 2, "red", {"reveal": reveal, "actions": [act], "renew": anchor})
         assert e.value.code == "bad-renewal"
     m = protocol.advance(GAME, m, 2, "red", {"reveal": reveal, "actions": [act], "renew": new[0].hex()})[0]
-    assert m["chains"]["red"] == {"link": reveal, "index": 1, "renewed": new[0].hex()}
+    assert m["chains"]["red"] == {"link": reveal, "index": 1, "renewed": new[0].hex(), "seen": 0}
     m = protocol.advance(GAME, m, 3, "blue", {"reveal": CHAINS["blue"][1].hex(),
                                               "actions": [GAME.parse_order(m["game"], "blue", "pass", {})]})[0]
     with pytest.raises(protocol.ProtocolError) as e:  # the old chain's next link: no longer committed
@@ -110,3 +110,25 @@ def test_a_game_that_never_renews_keeps_its_chain_states():
     act = GAME.parse_order(m["game"], "red", "pass", {})
     m = protocol.advance(GAME, m, 2, "red", {"reveal": CHAINS["red"][1].hex(), "actions": [act]})[0]
     assert set(m["chains"]["red"]) == {"link", "index"}
+
+
+def test_an_unsealed_roll_cannot_use_a_new_chain_on_a_link_seen_before_it_was_chosen():
+    """Unsealed dice (this game's mode) roll at once on the other side's last link: a side that
+    renews and signs again before the other answers could have picked its new chain to suit that
+    link, so such a roll is refused until the other side reveals again."""
+    m = start()
+    assert m["mode"] == "unsealed"
+    new = protocol.chain_links(m["game_id"], "red", b"N" * 32, 400)
+    mark = GAME.parse_order(m["game"], "red", "mark hill with smoke", {})
+    m = protocol.advance(GAME, m, 2, "red", {"reveal": CHAINS["red"][1].hex(), "actions": [mark],
+                                             "renew": new[0].hex()})[0]
+    roll = GAME.parse_order(m["game"], "red", "roll d6", {})
+    with pytest.raises(protocol.ProtocolError) as e:
+        protocol.advance(GAME, m, 3, "red", {"reveal": new[1].hex(), "actions": [roll]})
+    assert e.value.code == "too-early"
+    m = protocol.advance(GAME, m, 3, "red", {"reveal": new[1].hex(),
+                                             "actions": [GAME.parse_order(m["game"], "red", "pass", {})]})[0]
+    m = protocol.advance(GAME, m, 4, "blue", {"reveal": CHAINS["blue"][1].hex(),
+                                              "actions": [GAME.parse_order(m["game"], "blue", "pass", {})]})[0]
+    rolled = protocol.advance(GAME, m, 5, "red", {"reveal": new[2].hex(), "actions": [roll]})[2]
+    assert rolled and rolled[0]["links"][0]["link"] == new[2].hex()  # after blue's reveal: its new chain rolls

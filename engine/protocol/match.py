@@ -259,7 +259,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         why = renewal_problem(side, chains[side], body["renew"], match["mode"])
         if why:
             raise ProtocolError(*why)
-        chains[side] = dict(chains[side], renewed=body["renew"])
+        chains[side] = dict(chains[side], renewed=body["renew"], seen=chains[_other(game, side)]["index"])
     if match["mode"] == "referee":  # the referee adjudicates even the move that ends the game
         return _advance_referee(game, match, seq, side, body, chains, build)
     unknown = sorted(set(body) - TURN_FIELDS)
@@ -509,11 +509,13 @@ def _seeding(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
         declarations = declarations_hash(as_signed(actions[:i + 1], ctx))
         own = {"side": side, "index": chains[side]["index"], "link": body["reveal"]}
         other = _other(game, side)
-        if mode == "unsealed" and needs_opening(game, dict(match, chains=chains), side):
-            # The actor uses the other side's last revealed link: no round trip, but the
-            # actor could compute the roll before signing.  Labelled UNSEALED everywhere.
-            raise ProtocolError("too-early", f"{side} cannot roll unsealed dice on {other}'s anchor, which it "
-                                f"saw before committing; wait for {other}'s opening reveal")
+        if mode == "unsealed" and (needs_opening(game, dict(match, chains=chains), side)
+                                   or match["chains"][side].get("seen", -1) == chains[other]["index"]):
+            # The actor uses the other side's last revealed link: no round trip, but the actor could
+            # compute the roll before signing (labelled UNSEALED everywhere); never on a link it saw
+            # before committing its chain (the other's anchor, or the link it had when it renewed).
+            raise ProtocolError("too-early", f"{side} cannot roll unsealed dice on {other}'s link, which it "
+                                f"saw before committing its chain; wait for {other}'s next reveal")
         # at_once(): the other side's link of the envelope just before this one; unsealed: its last
         other_link = {"side": other, "index": chains[other]["index"], "link": chains[other]["link"]}
         seed = roll_seed(match["game_id"], seq, own["link"], other_link["link"], declarations)
