@@ -6,6 +6,8 @@ game."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from pbem_engine.protocol import match as protocol
@@ -132,3 +134,31 @@ def test_an_unsealed_roll_cannot_use_a_new_chain_on_a_link_seen_before_it_was_ch
                                               "actions": [GAME.parse_order(m["game"], "blue", "pass", {})]})[0]
     rolled = protocol.advance(GAME, m, 5, "red", {"reveal": new[2].hex(), "actions": [roll]})[2]
     assert rolled and rolled[0]["links"][0]["link"] == new[2].hex()  # after blue's reveal: its new chain rolls
+
+
+def test_a_kill_between_keeping_the_new_chain_and_storing_its_file_loses_nothing(tmp_path):
+    """`pbem play` killed after the new chain's secret is kept but before the renewing file is
+    stored: the next play renews again at the same link (the kept renewal is replaced), and the
+    game goes on, both copies verifying."""
+    from tests.test_crash_safety import killed, run
+
+    (tmp_path / "mini").mkdir()
+    (tmp_path / "mini" / "pack.toml").write_text(MINI)
+    t = Table(tmp_path, str(tmp_path / "mini"), ("red", "blue"), "--chain", "64")
+    for _ in range(64 - protocol.RENEW_BEFORE):  # red's next reveal is the one that renews
+        t.act(t.a, "pass")
+        t.act(t.b, "pass")
+    head = len(list((t.a.dir / "sent").glob("*-turn.pbem")))
+    rc, out, err = run(t.a, "play", "pass", "--campaign", t.a.dir, crash="sign:before-store")
+    assert killed(rc), (rc, out, err)
+    assert len(list((t.a.dir / "sent").glob("*-turn.pbem"))) == head  # nothing signed was stored
+    kept = json.loads((t.a.dir / "secrets" / "chain.json").read_text())
+    assert len(kept["renewals"]) == 1
+    t.act(t.a, "pass")
+    again = json.loads((t.a.dir / "secrets" / "chain.json").read_text())
+    assert len(again["renewals"]) == 1 and again["renewals"][0]["from"] == kept["renewals"][0]["from"]
+    for _ in range(3):  # red's links now come from the new chain
+        t.act(t.b, "pass")
+        t.act(t.a, "pass")
+    for player in (t.a, t.b):
+        assert pbem(t.runner, "verify", player.dir, env=player.env).output.startswith("OK: ")
