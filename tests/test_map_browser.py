@@ -9,6 +9,8 @@ the bytes."""
 from __future__ import annotations
 
 import html
+import os
+import re
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from tests import browser
 from tests.conftest import pbem
 
 GAMES = {"gallipoli-blocks": "test_golden_blocks", "assault-on-gallipoli": "test_golden_assault",
-         "blood-on-the-tigris": "test_golden_tigris"}  # Hill 60, Raid and Barrage have no map yet
+         "blood-on-the-tigris": "test_golden_tigris", "hill60": None}  # Hill 60: its demo; Raid and Barrage: no map yet
 VIEWS = {"desktop": {"viewport": {"width": 1280, "height": 900}},
          "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
                    "device_scale_factor": 2}}
@@ -68,7 +70,10 @@ def reports(tmp_path_factory) -> dict[str, dict[str, Path]]:
     out = {}
     for game, module in GAMES.items():
         root = tmp_path_factory.mktemp(game)
-        importlib.import_module(f"tests.{module}").play_golden(root)
+        if module is None:
+            pbem(CliRunner(), "demo", "--game", game, "--dir", root)
+        else:
+            importlib.import_module(f"tests.{module}").play_golden(root)
         out[game] = {}
         for who in ("alice", "bob"):
             page = root / f"report-{who}.html"
@@ -93,6 +98,10 @@ def test_the_map_reads_at_play_size(chromium, reports, game, view):
         context, tab, requests = _open(chromium, page, view)
         try:
             got = tab.evaluate(MEASURE)
+            shots = os.environ.get("PBEM_SCREENSHOTS")
+            if shots and who == "bob":  # the README's pictures, at play size (the second side: the block game's Ottoman)
+                tab.locator(".map").first.scroll_into_view_if_needed()
+                tab.screenshot(path=str(Path(shots) / f"map-{game}{'-phone' if view == 'phone' else ''}.png"))
         finally:
             context.close()
         assert got["viewport"] and not requests, (who, requests)
@@ -161,3 +170,146 @@ def test_the_enemys_concealed_blocks_are_not_in_the_bytes(reports):
     for name in names:
         assert name not in theirs and html.escape(name) not in theirs, name
     assert 'data-face="down"' in theirs
+
+
+CONTRACT = """() => {
+  const locs = [...document.querySelectorAll('svg.pbem-map g.loc')];
+  const bad = locs.filter(g => !g.dataset.id || !g.querySelector(':scope > polygon, :scope > path, :scope > circle, :scope > rect')
+                               || !g.querySelector(':scope > text')).map(g => g.dataset.id || '?');
+  const hexes = locs.filter(g => g.dataset.cr).filter(g => !g.querySelector(':scope > polygon.hex')).map(g => g.dataset.id);
+  const areas = [...document.querySelectorAll('svg.pbem-map g.loc > polygon.area')].length;
+  const pieces = document.querySelectorAll('svg.pbem-map g.piece').length;
+  const faces = document.querySelectorAll('svg.pbem-map g.piece > rect.face').length;
+  const tired = [...document.querySelectorAll('svg.pbem-map g.piece.exhausted')];
+  return {locs: locs.length, bad: bad, hexes: hexes, areas: areas, pieces: pieces, faces: faces, exhausted: tired.length,
+          unmarked: tired.filter(g => !g.querySelector('rect.status[data-status=EXH]')).length,
+          loose: document.querySelectorAll('svg.pbem-map > text.n').length};
+}"""
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_the_markup_every_location_and_piece_can_be_found_by(chromium, reports, game):
+    """Point 7: every location a g.loc with data-id, its shape (outline, hexagon or space) and its
+    label inside it; every hex location a hexagon; every area an outline; every piece a g.piece;
+    every exhausted counter marked EXH."""
+    context, tab, _ = _open(chromium, reports[game]["alice"], "desktop")
+    try:
+        got = tab.evaluate(CONTRACT)
+    finally:
+        context.close()
+    assert got["locs"] > 0 and got["bad"] == [] and got["hexes"] == [] and got["loose"] == 0, got
+    assert got["pieces"] == got["faces"] > 0, got
+    assert got["unmarked"] == 0, got  # an exhausted counter: pale, and an EXH marker
+    if game == "assault-on-gallipoli":
+        assert got["areas"] == got["locs"], got  # every area an outline, none a circle
+        assert got["exhausted"] > 0, got
+
+
+TILES = """() => {
+  const svg = document.querySelector('svg.pbem-map');
+  const polys = [...svg.querySelectorAll('g.loc > polygon.area')];
+  const centre = g => { const c = g.dataset.centre.split(',').map(Number); const p = svg.createSVGPoint(); p.x = c[0]; p.y = c[1]; return p; };
+  const wrong = [];
+  polys.forEach(poly => {
+    const p = centre(poly.parentNode);
+    if (!poly.isPointInFill(p)) wrong.push(poly.parentNode.dataset.id + ' not in its own outline');
+    polys.forEach(other => { if (other !== poly && other.isPointInFill(p)) wrong.push(poly.parentNode.dataset.id + ' in ' + other.parentNode.dataset.id); });
+  });
+  const land = [...svg.querySelectorAll('g.land > *')];
+  const ashore = g => land.some(s => s.isPointInFill(centre(g)));
+  const sea = polys.filter(p => p.parentNode.dataset.terrain === 'sea');
+  return {areas: polys.length, wrong: wrong, sea: sea.length,
+          seaFill: sea.map(p => p.getAttribute('fill')), seaClipped: sea.filter(p => p.getAttribute('clip-path')).length,
+          landClipped: polys.filter(p => p.parentNode.dataset.terrain !== 'sea' && p.getAttribute('clip-path') === 'url(#land)').length,
+          ashore: [...svg.querySelectorAll('g.loc')].filter(g => g.dataset.terrain !== 'sea' && g.dataset.terrain !== 'hq').map(ashore),
+          provisional: [...svg.querySelectorAll('g.legend text')].some(t => /PROVISIONAL.*coast and outlines computed/.test(t.textContent)),
+          seaDrawn: !!svg.querySelector('rect.sea')};
+}"""
+
+
+def test_assault_on_gallipolis_areas_tile_the_land_and_the_sea_areas_are_sea(chromium, reports):
+    """Each area's outline holds its own centre and no other area's holds it (the cells tile, none
+    overlaps); land areas are cut to the land, sea areas drawn as sea; the legend says provisional."""
+    context, tab, _ = _open(chromium, reports["assault-on-gallipoli"]["alice"], "desktop")
+    try:
+        got = tab.evaluate(TILES)
+    finally:
+        context.close()
+    assert got["areas"] >= 20 and got["wrong"] == [], got["wrong"]
+    assert got["sea"] >= 1 and set(got["seaFill"]) == {"#cfe3f3"} and got["seaClipped"] == 0, got
+    assert got["landClipped"] == got["areas"] - got["sea"] and all(got["ashore"]) and got["provisional"], got
+
+
+def test_the_block_games_spaces_stand_on_a_land_outline_in_the_sea(chromium, reports):
+    context, tab, _ = _open(chromium, reports["gallipoli-blocks"]["alice"], "desktop")
+    try:
+        got = tab.evaluate(TILES)
+    finally:
+        context.close()
+    assert got["seaDrawn"] and got["provisional"] and len(got["ashore"]) >= 25 and all(got["ashore"]), got
+
+
+STACK = """(at) => {
+  at = at || [...document.querySelectorAll('svg g.piece rect.count')].map(r => r.parentNode.dataset.at)[0];
+  const pieces = [...document.querySelectorAll('svg g.piece')].filter(g => g.dataset.at === at);
+  const boxes = () => pieces.map(g => g.querySelector('rect.face').getBoundingClientRect());
+  const overlapping = bs => bs.some((a, i) => bs.slice(i + 1).some(b => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1
+                                                                      && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1));
+  return {at: at, n: pieces.length, before: overlapping(boxes())};
+}"""
+
+
+@pytest.mark.parametrize("view", sorted(VIEWS))
+def test_a_stack_opens_at_a_click_into_whole_counters(chromium, reports, view):
+    """A fanned stack (its count on top) opens at a click: every counter whole, none over another,
+    each at least 24 px; Escape closes it."""
+    context, tab, _ = _open(chromium, reports["assault-on-gallipoli"]["alice"], view)
+    try:
+        got = tab.evaluate(STACK, None)
+        assert got["n"] > 1 and got["before"], got  # fanned: each counter partly under the next
+        top = tab.locator(f"svg g.piece[data-at='{got['at']}']").last
+        top.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")
+        top.click()
+        opened = tab.eval_on_selector_all("svg g.piece.opened rect.face", "rs => rs.map(r => r.getBoundingClientRect())")
+        again = tab.evaluate(STACK, got["at"])
+        tab.keyboard.press("Escape")
+        closed = tab.eval_on_selector_all("svg g.piece.opened", "gs => gs.length")
+    finally:
+        context.close()
+    assert len(opened) == got["n"] and not again["before"], (opened, again)
+    assert min(min(b["width"], b["height"]) for b in opened) >= 24 and closed == 0
+
+
+def _legend_colour(page: str, side: str) -> str:
+    m = re.search(r'<rect x="\d+" y="10" width="14" height="14" fill="(#[0-9a-f]{6})"/><text class="t" x="\d+" y="22">'
+                  + re.escape(side) + "</text>", page)
+    assert m, side
+    return m.group(1)
+
+
+def test_the_ottomans_are_never_blue(chromium, reports, tmp_path):
+    """Side colours by nation: the Ottoman (Turkish) side is red in every game and in every pack,
+    the gallipoli-1915 pack too, where it sits first (it was drawn blue)."""
+    from tests.test_tabletop import Table
+
+    red, blue = "#a8322d", "#2f5d9e"
+    for game, side in (("gallipoli-blocks", "ottoman"), ("assault-on-gallipoli", "turkish"),
+                       ("blood-on-the-tigris", "turkish"), ("hill60", "ottoman")):
+        page = reports[game]["alice"].read_text()
+        assert _legend_colour(page, side) == red, game
+        faces = re.findall(rf'<g class="piece[^"]*" data-at="[^"]+" data-side="{side}"[^>]*>.*?class="face"[^>]* fill="([^"]+)"',
+                           page)
+        assert (faces or game == "hill60") and blue not in faces, (game, set(faces))  # Hill 60's demo: no Ottoman left
+    shots = os.environ.get("PBEM_SCREENSHOTS")
+    for pack, sides in (("gallipoli-1915", ("ottoman", "entente")), ("gallipoli-blocks", ("allied", "ottoman")),
+                        ("assault-on-gallipoli", ("anzac", "turkish")), ("blood-on-the-tigris", ("british", "turkish"))):
+        t = Table(tmp_path / pack, pack, sides)
+        out = tmp_path / f"{pack}.html"
+        pbem(t.runner, "report", "--campaign", t.a.dir, "--html", "-o", out, env=t.a.env)
+        enemy = "ottoman" if "ottoman" in sides else "turkish"
+        assert _legend_colour(out.read_text(), enemy) == red, pack
+        assert _legend_colour(out.read_text(), next(s for s in sides if s != enemy)) != red, pack
+        if shots and pack != "gallipoli-blocks":  # the README's pictures of a table-top game's report
+            context, tab, _ = _open(chromium, out, "desktop")
+            tab.screenshot(path=str(Path(shots) / f"report-tabletop-{pack}.png"), full_page=False)
+            context.close()

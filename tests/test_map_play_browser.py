@@ -11,6 +11,8 @@ that move, and the campaign verifies."""
 from __future__ import annotations
 
 import hashlib
+import html
+import os
 from pathlib import Path
 
 import pytest
@@ -75,12 +77,22 @@ def _at_a_move(root: Path):
             result = camps[side].play(who[side], [], ask_for(camps[side]))
             if result.envelope is None:
                 assert side == "ottoman" and moves
-                return root / "bob", bob, moves
+                return root / "bob", bob, moves, _concealed_allied(a)
             camps["ottoman" if side == "allied" else "allied"].ingest([("x", result.envelope.raw)])
         raise AssertionError("the Ottoman never moved blocks from his HQ")
     finally:
         a.close()
         b.close()
+
+
+def _concealed_allied(camp) -> dict[str, str]:
+    """The Allied blocks concealed from the Ottoman now: token -> name (as alice's tool knows it)."""
+    from pbem_engine.games.gallipoli_blocks.data import BLOCKS
+
+    match = camp.ledger.state(camp.ledger.head()[0])[1]
+    known = camp.knowledge(match)
+    return {t: BLOCKS[known[t].split(":")[0]][0] for t, b in match["game"]["blocks"].items()
+            if b["army"] == "allied" and b["id"] is None and t in known and known[t].split(":")[0] in BLOCKS}
 
 
 @pytest.fixture(scope="module")
@@ -155,9 +167,12 @@ def _signed_moves(page: Page, campaign: Path) -> list[dict]:
 
 @pytest.mark.parametrize("view", sorted(VIEWS))
 def test_a_block_then_a_space_by_clicks_gives_that_legal_move(chromium, tmp_path, view):
-    campaign, identity, moves = _at_a_move(tmp_path)
+    campaign, identity, moves, hidden = _at_a_move(tmp_path)
     page = Page(chromium, campaign, identity, view)
     try:
+        svg = page.page.inner_html("#map")  # the enemy's concealed blocks: neither their tokens nor their names
+        assert hidden and not [t for t in hidden if t in page.page.content()], hidden
+        assert not [n for n in hidden.values() if n in svg or html.escape(n) in svg], hidden
         got = page.page.evaluate(LIT)
         assert got["title"].startswith("Your move: "), got["title"]
         assert set(moves) <= set(got["pieces"]), (sorted(moves), got["pieces"])  # every block that may move: lit
@@ -174,6 +189,8 @@ def test_a_block_then_a_space_by_clicks_gives_that_legal_move(chromium, tmp_path
                                                     "rs => rs.map(r => r.getBoundingClientRect())")
             assert min(min(b["width"], b["height"]) for b in opened) >= 24
         assert "selected" in block.get_attribute("class")
+        if os.environ.get("PBEM_SCREENSHOTS"):  # the README's picture: a block taken, where it can go lit
+            page.page.screenshot(path=str(Path(os.environ["PBEM_SCREENSHOTS"]) / f"serve-play-on-the-map-{view}.png"))
         targets = page.page.evaluate(LIT)["targets"]
         assert sorted(targets) == sorted(set(moves[token])), (targets, moves[token])
         shown = page.page.eval_on_selector_all("#choices li:not([hidden]) button", "bs => bs.map(b => b.dataset.label)")
@@ -193,7 +210,7 @@ def test_a_block_then_a_space_by_clicks_gives_that_legal_move(chromium, tmp_path
 
 
 def test_a_block_and_a_space_reached_by_the_keyboard_give_the_order(chromium, tmp_path):
-    campaign, identity, moves = _at_a_move(tmp_path)
+    campaign, identity, moves, _ = _at_a_move(tmp_path)
     page = Page(chromium, campaign, identity, "desktop")
     active = "() => { const a = document.activeElement; return a && a.closest ? " \
              "[a.getAttribute('class') || a.tagName, a.dataset.piece || a.dataset.id || ''] : null; }"

@@ -32,7 +32,8 @@ def board(view: dict[str, Any]) -> dict[str, Any]:
     """The units where they are (steps as pips), the trenches, the turn and who acts."""
     pieces = []
     for unit in data.UNITS:
-        at, steps = view["units"][unit.id]["space"], view["units"][unit.id]["steps"]
+        seen = view["units"].get(unit.id)  # a view that hides a unit (fog of war) leaves it off the map
+        at, steps = (seen["space"], seen["steps"]) if seen else (None, 0)
         if at in data.SPACES:
             pieces.append({"at": at, "side": unit.side, "id": unit.id, "kind": KIND.get(unit.id, "infantry"),
                            "label": f"{unit.name} ({steps} of {unit.steps} steps)", "badge": str(steps), "concealed": False})

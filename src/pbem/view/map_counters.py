@@ -25,6 +25,7 @@ FAN, RISE = 4, 17  # each next counter of a stack this far right and up: the one
 FAN_MAX = 3  # half, its values and its centre (a click or a drag reaches it); past three, the count says the rest
 LIFT = 0  # a stack's bottom edge this far below its location's centre (its lower half stays free to click)
 STATUS_COLOURS = ("#e07b00", "#7b3fa0", "#0a8f8f", "#c2185b")
+EXHAUSTED = "#555"  # the EXH tab under an exhausted counter
 
 # NATO-style symbols, drawn at the origin in a 16 x 11 frame (land units) or free (ships, aircraft)
 _FRAME = '<rect x="0" y="0" width="16" height="11" fill="#fff" stroke="#111" stroke-width="1"/>'
@@ -171,9 +172,10 @@ def counter(piece: dict[str, Any], px: float, py: float, colour: str, status_col
             for j in range(min(whole, 4)):
                 parts.append(f'<rect x="{px + s - 4.5:.1f}" y="{py + 9 + j * 4.5:.1f}" width="3" height="3" '
                              f'fill="{"#fff" if j < left else "#333"}" stroke="#111" stroke-width=".5"/>')
-    for j, code in enumerate(piece.get("status", [])[:2]):  # status markers: a labelled tab under the counter
+    codes = (["EXH"] if exhausted else []) + list(piece.get("status", []))  # exhausted: a marker too, not only pale
+    for j, code in enumerate(codes[:2]):  # status markers: a labelled tab under the counter
         parts.append(f'<rect class="status" data-status="{escape(code)}" x="{px + j * s / 2:.1f}" y="{py + s + 0.5:.1f}" '
-                     f'width="{s / 2:.1f}" height="7" fill="{status_colour.get(code, "#000")}"/>'
+                     f'width="{s / 2:.1f}" height="7" fill="{status_colour.get(code, EXHAUSTED if code == "EXH" else "#000")}"/>'
                      f'<text class="cs" x="{px + j * s / 2 + s / 4:.1f}" y="{py + s + 6.3:.1f}">{escape(code)}</text>')
     if count > 1:  # the stack's count, on its top counter
         parts.append(f'<rect class="count" x="{px + s - 8:.1f}" y="{py - 7:.1f}" width="14" height="11" rx="5.5" '

@@ -334,7 +334,8 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
             cube = (f'<rect class="cube" data-side="{escape(str(cubes[lid]))}" x="{x - radius + 2:.1f}" '
                     f'y="{y - 5:.1f}" width="10" height="10" fill="{c}" stroke="#fff" stroke-width="1">'
                     f'<title>VP cube: {escape(str(cubes[lid]))}</title></rect>')
-        out.append(f'<g class="loc" data-id="{escape(lid)}"{cr}{faded}><title>{escape(tip)}</title>{shape}'
+        out.append(f'<g class="loc" data-id="{escape(lid)}" data-terrain="{escape(str(terrain))}" data-centre="{x},{y}"'
+                   f'{cr}{faded}><title>{escape(tip)}</title>{shape}'
                    f'{named}{under}{cube}</g>')
         if lid in marks:
             moved = all(m == MOVED for m in marks[lid])  # only changed: blue; a battle or landing: red
@@ -371,7 +372,7 @@ def _is_land(loc: dict[str, Any]) -> bool:
 
 def _more_legend(board: dict[str, Any], links: bool) -> list[str]:
     """The legend's further lines (what this board uses), joined by " · " up to about 120 characters a line."""
-    more = (["pale counter: exhausted"] if any(p.get("exhausted") for p in board.get("pieces", [])) else []) + \
+    more = (["pale counter, grey EXH tab: exhausted"] if any(p.get("exhausted") for p in board.get("pieces", [])) else []) + \
         (["small square: the VP cube's colour"] if board.get("cubes") else []) + \
         (["faded area: not in play"] if board.get("off") else []) + \
         (["lines: brown road, blue river, red dashed no movement"] if links else []) + \
