@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from tests.conftest import Duel, assert_no_traceback, assert_refused, db_bytes, invoke
+from tests.conftest import Duel, assert_no_traceback, assert_refused, db_bytes, invoke, read_envelope
 
 START = datetime(2026, 12, 1, 9, 0, tzinfo=timezone.utc)
 
@@ -149,3 +149,48 @@ def test_clock_options_are_checked_before_anything_is_made(tmp_path, runner):
         assert result.exit_code == 2, (args, result.output)
         assert_no_traceback(result)
         assert not (tmp_path / "x").exists()
+
+
+def test_a_leave_notice_travels_by_mail_and_is_ingested_once(tmp_path, runner, clock):
+    d = duel(tmp_path, runner)
+    day = (clock.at + timedelta(days=2)).date().isoformat()
+    out = d.run(d.bob, "leave", "--from", day, "--days", "3", "--campaign", d.bob.dir).output
+    mail = next((d.bob.dir / "outbox").glob("*-blue-leave-*-red.eml"))
+    assert f"ready to send: {mail}" in out
+    assert f"blue on leave: 3 day(s) from {day}" in mail.read_text()
+    maildir = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    (maildir / "new" / "1.eml").write_bytes(mail.read_bytes())
+    for _ in range(2):  # the second fetch finds it held already
+        result = invoke(d.runner, "mail", "fetch", "--maildir", maildir, "--campaign", d.alice.dir, env=d.alice.env)
+        assert_no_traceback(result)
+        assert result.exit_code == 0, result.output
+    assert f"LEAVE declared by blue: 3 day(s) from {day}" in status(d, "alice")
+    assert "1 leave notice(s)" in d.run(d.alice, "verify", d.alice.dir).output
+
+
+def test_forged_clock_claims_and_leave_notices_are_refused_with_nothing_changed(tmp_path, runner, clock):
+    from tests.conftest import forge
+
+    d = duel(tmp_path, runner)
+    d.turn("red")
+    clock.advance(hours=49)
+    d.run(d.alice, "claim-timeout", "--campaign", d.alice.dir)
+    honest = read_envelope(next((d.alice.dir / "sent").glob("*-claim-*.pbem")))
+    leave = {"from": (clock.at + timedelta(days=1)).date().isoformat(), "days": 1, "declared_at": clock.at.isoformat()}
+    forged = {
+        "time left": dict(honest.content, body=dict(honest.content["body"], clock={"left_minutes": 30, "at_zero": "loss"})),
+        "other terms": dict(honest.content, body=dict(honest.content["body"],
+                                                      clock={"left_minutes": -60, "at_zero": "adjudication"})),
+        "no clock said": dict(honest.content, body={k: v for k, v in honest.content["body"].items() if k != "clock"}),
+        "leave too long": dict(honest.content, kind="leave", body=dict(leave, days=15)),
+        "leave no date": dict(honest.content, kind="leave", body=dict(leave, **{"from": "soon"})),
+        "leave extra": dict(honest.content, kind="leave", body=dict(leave, hours=3)),
+    }
+    before = db_bytes(d.bob.dir)
+    for name, content in forged.items():
+        path = forge(d.identity(d.alice), content, tmp_path / f"{name}.pbem")
+        result = d.ingest("bob", path)
+        assert_refused(result, "bad-leave" if name.startswith("leave") else "bad-claim")
+        assert db_bytes(d.bob.dir) == before, name

@@ -41,6 +41,11 @@ def leave(ctx: click.Context, first: date, days: int, campaign: Path | None) -> 
     identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
     from ..play.timebank import declare_leave
 
+    from ..mailbox.mail import mail_for_file
+
     envelope = declare_leave(camp, identity, first, days)
-    click.echo(f"signed a leave notice: {days} day(s) from {first}: {camp.dir / 'sent' / file_name(envelope)}")
-    click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']} (pbem mail send FILE, or attach it).")
+    path = camp.dir / "sent" / file_name(envelope)
+    click.echo(f"signed a leave notice: {days} day(s) from {first}: {path}")
+    for mail in mail_for_file(camp, path):
+        click.echo(f"ready to send: {mail} (pbem mail send)")
+    click.echo(f"Send it to {camp.genesis['body']['sides'][camp.opponent]['name']}.")

@@ -174,6 +174,8 @@ def _status(campaign, envelope, to_side: str) -> str:
     body = envelope.content["body"]
     if envelope.kind == "genesis":
         return f"invitation to {campaign.game.title}: you play {to_side}"
+    if envelope.kind == "leave":  # pbem.play.timebank
+        return f"{envelope.author} on leave: {body['days']} day(s) from {body['from']}"
     if campaign.refereed:
         if envelope.kind == "join":
             return f"{envelope.author} joins the game"
@@ -339,6 +341,10 @@ def _body(campaign, envelope, to_side: str) -> str:
     if envelope.kind == "join":
         return (f"{me} joins {title} (game {game[:8]}) as {envelope.author}.\n\n"
                 "Ingest the attached turn file: pbem ingest, pbem mail fetch, or a referee's pbem mail run.")
+    if envelope.kind == "leave":
+        body = envelope.content["body"]
+        return (f"{me} ({envelope.author}) declares leave in {title}: {body['days']} day(s) from {body['from']} "
+                "(UTC), when the clock of that side stops.\n\nIngest the attached notice: pbem ingest or pbem mail fetch.")
     if envelope.kind == "claim":
         body = envelope.content["body"]
         return (f"{me} ({envelope.author}) claims a timeout: {body['owed_by']} has owed turn file "
