@@ -150,3 +150,31 @@ def test_the_readme_s_chat_hook_posts_each_event_to_a_webhook(tmp_path, runner, 
     assert len(texts) == 2 and texts[0].startswith("pbem: your move in Hill 60") and "Choose" in texts[0], texts
     assert texts[1] == "pbem: reminder for Hill 60, August 1915 (allied, turn file #1): 4 h left on your clock for " \
                        "turn file #2", texts
+
+
+def test_a_watching_mailbox_wakes_in_time_for_the_next_reminder(tmp_path, runner, monkeypatch):
+    from pbem.mailbox.mail_watch import until_reminder
+    from pbem.play.campaign import Campaign
+
+    clock = FakeClock(monkeypatch)
+    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
+    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub, "--campaign", alice.dir,
+         "--clock", "10+2/12", env=alice.env)
+    pbem(runner, "join", next((alice.dir / "sent").glob("*genesis.pbem")), "--key", "bob", "--campaign", bob.dir,
+         env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, next((bob.dir / "sent").glob("*join.pbem")), env=alice.env)
+
+    def wake():
+        camp = Campaign.open(alice.dir, readonly=True)
+        try:
+            return until_reminder(camp)
+        finally:
+            camp.ledger.close()
+
+    assert wake() == 5 * 3600  # at half of the 10 h
+    clock.advance(hours=6)
+    assert wake() == 1.5 * 3600  # 4 h left: the quarter, at 2 h 30 min
+    clock.advance(hours=3, minutes=30)
+    assert wake() == 30 * 60  # 30 min left: zero next
+    clock.advance(hours=1)
+    assert wake() is None  # out of time: nothing more to remind

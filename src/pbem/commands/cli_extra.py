@@ -470,7 +470,7 @@ def _watch(camp, campaign: Path | None, identity, config, smtp: str | None, imap
     """``mail run`` again each time mail may have come, the campaign left free between runs."""
     from ..mailbox.mail_run import run
     from ..mailbox.mail_send import pending_outbox
-    from ..mailbox.mail_watch import wait_for_mail
+    from ..mailbox.mail_watch import until_reminder, wait_for_mail
 
     while True:
         try:
@@ -479,13 +479,14 @@ def _watch(camp, campaign: Path | None, identity, config, smtp: str | None, imap
                 click.echo(line, err=err)
             total, over = result.fetched.total, camp.waiting() is None and not pending_outbox(camp)
             waiting = set(pending_outbox(camp))  # what waits to be tried again later wakes no one
+            wake = min(every, until_reminder(camp) or every)  # a clock's next reminder comes on time
         finally:
             camp.close()  # a person may play while we wait
         if over:
             click.echo("The game is over.")
             return
         try:
-            wait_for_mail(config, imap, maildir, every, total, lambda: bool(set(pending_outbox(camp)) - waiting))
+            wait_for_mail(config, imap, maildir, wake, total, lambda: bool(set(pending_outbox(camp)) - waiting))
         except PbemError as e:  # the server is away: try again after the wait
             click.echo(f"{e.code}: {e}" + (f" ({e.detail})" if e.detail else "") + f"; trying again in {every} s",
                        err=True)

@@ -4,7 +4,8 @@ Between two runs the mailbox is watched without holding the campaign (a person m
 meanwhile): the IMAP folder with IDLE (RFC 2177), so a turn file is read within seconds of its
 arrival; a server without IDLE, or a Maildir, is looked at every few seconds.  The wait also
 ends when the outbox holds a message to send (the person signed a turn meanwhile) or after
-``seconds`` (IDLE is renewed well inside the 29 minutes a server may allow it).
+``seconds`` (IDLE is renewed well inside the 29 minutes a server may allow it).  In a game with
+a clock the watcher wakes in time for the next reminder (``until_reminder``).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..errors import PbemError
+from ..play import timebank
 from .mail import MailConfig
 from .mail_fetch import imap_folder
 
@@ -40,6 +42,17 @@ def wait_for_mail(config: MailConfig, password: str | None, maildir: Path | None
             client.logout()
             return _poll(lambda: False, deadline, outbox)
         return _idle(client, min(deadline, time.monotonic() + LONGEST), outbox)
+
+
+def until_reminder(campaign) -> float | None:
+    """Seconds until the time left to the side that owes falls to its next reminder level (a
+    fraction of what its move began with, or zero), or None without a clock or once at zero.
+    Leave is not counted: waking early only finds nothing to say."""
+    clock = timebank.read(campaign)
+    if clock is None or clock.owed_by is None or clock.left <= 0:
+        return None
+    marks = [clock.began_with * p // 100 for p in timebank.REMIND] + [0]
+    return float(max(1, min(clock.left - m for m in marks if m < clock.left)))
 
 
 def _exists(client) -> int | None:
