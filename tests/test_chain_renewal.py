@@ -162,3 +162,23 @@ def test_a_kill_between_keeping_the_new_chain_and_storing_its_file_loses_nothing
         t.act(t.a, "pass")
     for player in (t.a, t.b):
         assert pbem(t.runner, "verify", player.dir, env=player.env).output.startswith("OK: ")
+
+
+def test_the_spec_s_renewal_vector_holds_for_the_protocol_and_the_independent_verifier():
+    """docs/vectors/primitives.json, chain_renewal: each reveal hashes to the link before it, or to
+    the anchor revealed beside the one before; a link of the old chain after the renewal does not."""
+    from pathlib import Path
+
+    vector = json.loads((Path(__file__).parent.parent / "docs" / "vectors" / "primitives.json").read_text())
+    v = vector["chain_renewal"]
+    chain = {"link": v["old_links"][0], "index": 0}
+    for step in v["reveals"]:
+        assert protocol.reveal_problem(v["game"], v["side"], chain, step["reveal"]) is None, step
+        assert iv.H("chain", v["game"], v["side"], bytes.fromhex(step["reveal"])).hex() == \
+            chain.get("renewed", chain["link"])
+        chain = {"link": step["reveal"], "index": step["index"]}
+        if "renew" in step:
+            assert protocol.renewal_problem(v["side"], chain, step["renew"], "sealed") is None
+            chain["renewed"] = step["renew"]
+            assert protocol.reveal_problem(v["game"], v["side"], chain, v["old_links"][3]) is not None
+    assert protocol.chain_links(v["game"], v["side"], bytes.fromhex(v["new_secret"]), 3)[0].hex() == v["new_links"][0]

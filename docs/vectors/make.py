@@ -196,6 +196,17 @@ def _refused(data: bytes) -> str:
     raise AssertionError(f"{data!r} is canonical")
 
 
+def _renewal(game: str, side: str, secret: bytes) -> dict[str, Any]:
+    """Section 8.1: a chain of 3 renewed beside its link 2; the reveals in order, with their index."""
+    old, new_secret = chains.chain_links(game, side, secret, 3), bytes(range(32, 64))
+    new = chains.chain_links(game, side, new_secret, 3)
+    return {"game": game, "side": side, "length": 3, "old_links": [x.hex() for x in old],
+            "new_secret": new_secret.hex(), "new_links": [y.hex() for y in new],
+            "reveals": [{"index": 1, "reveal": old[1].hex()},
+                        {"index": 2, "reveal": old[2].hex(), "renew": new[0].hex()},
+                        {"index": 3, "reveal": new[1].hex()}, {"index": 4, "reveal": new[2].hex()}]}
+
+
 def primitive_vectors() -> dict[str, Any]:
     seed = hashlib.sha256(b"pbem spec vector").digest()
     game, side = "00112233445566778899aabbccddeeff", "red"
@@ -233,6 +244,7 @@ def primitive_vectors() -> dict[str, Any]:
                         for k in (bytes(range(32)), base64.b64decode("3Eeo6ZRNmRAO5stbmI7NpOH/TTRdlub6xd7/xX9jgu0="))],
         "chain": {"game": game, "side": side, "secret": secret.hex(), "length": 3,
                   "links": [x.hex() for x in chains.chain_links(game, side, secret, 3)]},
+        "chain_renewal": _renewal(game, side, secret),
         "dice": {"seed": seed.hex(), "blocks": blocks, "words": words[:16],
                  "d6": d6, "uniform_3000000000": wide,
                  "coin": Dice(seed).coin("vector"), "shuffle_10": Dice(seed).shuffle(list(range(10)), "vector"),
