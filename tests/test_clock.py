@@ -194,3 +194,39 @@ def test_forged_clock_claims_and_leave_notices_are_refused_with_nothing_changed(
         result = d.ingest("bob", path)
         assert_refused(result, "bad-leave" if name.startswith("leave") else "bad-claim")
         assert db_bytes(d.bob.dir) == before, name
+
+
+GOOD = {"bank_hours": 48, "increment_hours": 12, "cap_hours": 60, "at_zero": "loss", "leave_days": 14}
+BAD_CLOCKS = {
+    "not an object": 72,
+    "a field missing": {k: v for k, v in GOOD.items() if k != "cap_hours"},
+    "an unknown field": dict(GOOD, grace_hours=3),
+    "a bank of 0": dict(GOOD, bank_hours=0),
+    "a cap below the bank": dict(GOOD, cap_hours=24),
+    "a cap of 10^9 hours": dict(GOOD, cap_hours=10**9),
+    "hours as text": dict(GOOD, bank_hours="48"),
+    "hours as true": dict(GOOD, increment_hours=True),
+    "a negative increment": dict(GOOD, increment_hours=-1),
+    "leave of 10^6 days": dict(GOOD, leave_days=10**6),
+    "an unknown meaning at zero": dict(GOOD, at_zero="a duel at dawn"),
+    "and a deadline": "deadline",
+}
+
+
+@pytest.mark.parametrize("what", sorted(BAD_CLOCKS))
+def test_a_hostile_clock_in_an_invitation_is_refused_before_anything_is_written(tmp_path, runner, what):
+    from pbem.wire.keys import KeyStore
+    from tests.conftest import forge, new_player, pbem
+
+    alice, bob = new_player(runner, tmp_path, "alice", "red"), new_player(runner, tmp_path, "bob", "blue")
+    pbem(runner, "new", "barrage", "--as", "red", "--key", "alice", "--opponent", bob.pub, "--campaign",
+         tmp_path / "a", "--clock", "48+12/60", env=alice.env)
+    content = read_envelope(next((tmp_path / "a" / "sent").glob("*genesis.pbem"))).content
+    if BAD_CLOCKS[what] == "deadline":
+        content["body"]["deadline_hours"] = 24
+    else:
+        content["body"]["clock"] = BAD_CLOCKS[what]
+    path = forge(KeyStore(alice.home).load("alice"), content, tmp_path / "hostile.pbem")
+    result = invoke(runner, "join", path, "--key", "bob", "--campaign", tmp_path / "b", env=bob.env)
+    assert_refused(result, "bad-genesis")
+    assert not (tmp_path / "b" / "campaign.db").exists()
