@@ -1,19 +1,19 @@
 """``pbem bench``: verify and ingest timed against floors measured in the same run.
 
-Targets (reported, never asserted by a timed test):
-  * verify of a long history within 1.5x the bare cost of the same Ed25519
-    verifications (by libsodium, the faster of the two libraries pbem has) and
-    HMAC-SHA256 derivations (reported as pbem runs it, with
-    signatures checked on a second core where there is one, and in one process);
+Targets (reported, never asserted by a timed test; the methods: docs/benchmarks.md):
+  * verify of a long history, in one process, within 1.5x the bare cost of the same Ed25519
+    verifications (by libsodium, the faster of the two libraries pbem has) and HMAC-SHA256
+    derivations; the time with its signature worker on a second core is printed beside it,
+    labelled as needing a free core;
   * verify's peak memory flat in the history: at most 1.2x from the small
     history to the long one;
-  * one cold ``pbem ingest`` within 1.3x of starting Python and importing
-    click, jinja2, cryptography and sqlite3, and not growing with the length
-    of the history (100 vs 10,000 envelopes: at most 1.15x);
-  * a cold ``pbem report``, ``pbem status`` and ``pbem play`` (which signs a turn
-    file and writes its mail) on the long history within 1.3x of the same floor;
-  * the block game (bench/replay.py): replay at most 0.6x, verify at most 1.2x of a
-    stdlib floor per action.
+  * cold ``pbem status``, ``report``, ``play`` (which signs a turn file and writes its mail) and
+    ``ingest`` within 1.3x of their own import floors (bench/cold.py, bench/floors.py: Python
+    importing exactly what that command imports from outside pbem), each timed in turn with its
+    floor; ingest not growing with the length of the history (100 vs 10,000 envelopes: at most 1.15x);
+  * the block game (bench/replay.py): replay of whole games, hashing included, at most 1.2x and
+    verify at most 1.5x their per-envelope floors, and per action beside Rally the Troops'
+    replay timed in the same run (bench/rally.py, where a copy of its rules is given).
 
 ``PARTS`` name what a run may be limited to (``pbem bench --only replay,report``).
 
@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import hmac
 import os
-import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -50,10 +48,7 @@ from pbem.check.verify import verify_ledger
 
 TARGET = 1.5
 PARTS = ("verify", "memory", "ingest", "report", "handovers", "decks", "replay")
-LATENCY = 1.3  # cold commands, to the import floor
-GROWTH = 1.15  # cold ingest, long history to short
 MEMORY = 1.2  # verify's peak RSS, long history to short
-FLOOR_COMMAND = [sys.executable, "-c", "import click, jinja2, cryptography, sqlite3"]  # what every cold command imports anyway
 
 
 def build(directory: Path, envelopes: int, dice: int) -> tuple[Path, Envelope]:
@@ -182,36 +177,8 @@ def _env() -> dict[str, str]:
     return env
 
 
-def _cold(cmd: list[str], repeat: int, prepare: Callable[[], None] | None = None) -> float:
-    times = []
-    for i in range(repeat + 1):
-        if prepare:
-            prepare()
-        start = time.perf_counter()
-        subprocess.run(cmd, check=True, capture_output=True, env=_env())
-        if i:  # the first run writes the bytecode: not timed
-            times.append(time.perf_counter() - start)
-    return statistics.median(times)
-
-
-def _ingest_time(db: Path, extra: Envelope, work: Path, repeat: int) -> float:
-    work.mkdir(parents=True, exist_ok=True)
-    turn = work / "next.pbem"
-    turn.write_text(extra.raw)
-    target = work / "campaign"
-    target.mkdir(exist_ok=True)
-
-    def fresh() -> None:  # each run ingests into an untouched copy, already written to disk
-        shutil.copyfile(db, target / "campaign.db")
-        for folder in ("received",):
-            shutil.rmtree(target / folder, ignore_errors=True)
-        os.sync()
-
-    return _cold([sys.executable, "-m", "pbem", "ingest", "--campaign", str(target), str(turn)], repeat, fresh)
-
-
 def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repeat: int = 7,
-        only: set[str] | None = None) -> dict[str, float]:
+        only: set[str] | None = None, rally: Path | None = None) -> dict[str, float]:
     """Every part of the bench, or those ``only`` names (``PARTS``); the figures measured."""
     parts = set(PARTS) if not only else set(only)
     unknown = sorted(parts - set(PARTS))
@@ -232,11 +199,12 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
         if "verify" in parts:
             verify_time, floor, calls, dice_checked, alone = _verify_floor(big_db)
             v_ratio, a_ratio = verify_time / floor, alone / floor
-            echo(f"verify: {envelopes} envelopes, {dice_checked} dice in {verify_time:.3f} s; floor "
+            echo(f"verify (one process): {envelopes} envelopes, {dice_checked} dice in {alone:.3f} s; floor "
                  f"({envelopes} Ed25519 verifications by libsodium + {calls} HMAC-SHA256) {floor:.3f} s; "
-                 f"ratio {v_ratio:.2f} (target <= {TARGET}) {'OK' if v_ratio <= TARGET else 'MISSED'} (best of 3 runs each)")
-            echo(f"  in one process (no signature worker: PBEM_VERIFY_WORKER=0, or one core): {alone:.3f} s, "
-                 f"ratio {a_ratio:.2f}")
+                 f"ratio {a_ratio:.2f} (target <= {TARGET}) {'OK' if a_ratio <= TARGET else 'MISSED'} (best of 3 "
+                 f"runs each, taken in turn)")
+            echo(f"  with its signature worker on a second core (needs a free core; PBEM_VERIFY_WORKER=0 turns it "
+                 f"off): {verify_time:.3f} s, ratio {v_ratio:.2f}")
             out.update(verify_ratio=v_ratio, verify_ratio_one_process=a_ratio)
         if "memory" in parts:
             rss_small, rss_big = _verify_rss(small_db), _verify_rss(big_db)
@@ -245,22 +213,12 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
                  f"ratio {m_ratio:.2f} (target <= {MEMORY}) {'OK' if m_ratio <= MEMORY else 'MISSED'}")
             out.update(memory_ratio=m_ratio)
 
-        if "ingest" in parts:
-            floor_cold = _cold(FLOOR_COMMAND, repeat)
-            small_time = _ingest_time(small_db, small_extra, root / "small-ingest", repeat)
-            big_time = _ingest_time(big_db, big_extra, root / "big-ingest", repeat)
-            r_small, r_big = small_time / floor_cold, big_time / floor_cold
-            growth = big_time / small_time
-            ok = max(r_small, r_big) <= LATENCY
-            echo(f"ingest (cold process, median of {repeat}): history {small}: {small_time * 1000:.0f} ms, "
-                 f"history {envelopes}: {big_time * 1000:.0f} ms; floor (python -c 'import click, jinja2, "
-                 f"cryptography, sqlite3') {floor_cold * 1000:.0f} ms")
-            echo(f"  ratios {r_small:.2f} and {r_big:.2f} (target <= {LATENCY}) {'OK' if ok else 'MISSED'}; "
-                 f"growth {envelopes} vs {small} envelopes: {growth:.2f}x (target <= {GROWTH}) "
-                 f"{'OK' if growth <= GROWTH else 'MISSED'}")
-            out.update(ingest_ratio_small=r_small, ingest_ratio_big=r_big, growth=growth)
-        if "report" in parts:
-            out.update(_commands(big_db.parent, big_extra, root / "play", envelopes, repeat, echo))
+        if parts & {"ingest", "report"}:  # cold commands, each in turn with its own import floor
+            from . import cold
+
+            timed = cold.measure((big_db, big_extra), (small_db, small_extra), root / "cold", 3 * repeat, _env(),
+                                 parts & {"ingest", "report"})
+            out.update(cold.report(timed, envelopes, small, echo))
         if "handovers" in parts:
             from .handovers_report import report as handovers_report
 
@@ -279,61 +237,9 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
 
             deck_files(echo)
         if "replay" in parts:
-            from .replay import report as replay_report  # the block game per action, to a stdlib floor
+            from .replay import report as replay_report  # the block game, to per-envelope floors and beside Rally
 
-            m = replay_report(echo)
+            m = replay_report(echo, rally=rally)
             out.update(block_replay_ratio=m["replay_ratio"], block_verify_ratio=m["verify_ratio"])
         return out
 
-
-def _play_ready(campaign: Path, extra: Envelope, work: Path) -> Path:
-    """A copy of red's campaign where red is to play: ``extra`` (the next envelope) ingested
-    first if it is blue's."""
-    ready = work / "ready"
-    shutil.copytree(campaign, ready)
-    if extra.author != "red":
-        camp = Campaign.open(ready)
-        try:
-            camp.ingest([("next", extra.raw)])
-        finally:
-            camp.ledger.close()
-    return ready
-
-
-def _commands(campaign: Path, extra: Envelope, work: Path, envelopes: int, repeat: int,
-              echo: Callable[[str], None]) -> dict[str, float]:
-    """Cold ``pbem report``, ``pbem status`` and ``pbem play`` of the long history, to the import
-    floor: the four run in turn, ``3 * repeat`` rounds, so that each command and its floor are timed
-    under the same load (a floor timed in a block of its own before moved the report's ratio by
-    0.15 from run to run). Medians: on this loaded machine the best runs of a command this short
-    varied more. ``pbem play`` signs red's next turn file (choice 1, fire) and writes its mail, each
-    time in a fresh copy of the campaign (copied and synced untimed)."""
-    ready = _play_ready(campaign, extra, work)
-    played = work / "played"
-    names = ("report", "status", "play")
-    cmds = {"floor": FLOOR_COMMAND, **{n: [sys.executable, "-m", "pbem", n, "--campaign", str(campaign)]
-                                       for n in names[:2]},
-            "play": [sys.executable, "-m", "pbem", "play", "--campaign", str(played), "1"]}
-    env = dict(_env(), PBEM_HOME=str(campaign.parent / "home"))
-    times: dict[str, list[float]] = {k: [] for k in cmds}
-    rounds = 3 * repeat  # short commands on a loaded machine: more rounds than for a long ingest
-    for i in range(rounds + 1):
-        for k, cmd in cmds.items():
-            if k == "play":
-                shutil.rmtree(played, ignore_errors=True)
-                shutil.copytree(ready, played)
-                os.sync()
-            start = time.perf_counter()
-            subprocess.run(cmd, check=True, capture_output=True, env=env, stdin=subprocess.DEVNULL)
-            if i:  # the first round writes the bytecode: not timed
-                times[k].append(time.perf_counter() - start)
-    floor_median, floor_best = statistics.median(times["floor"]), min(times["floor"])
-    out = {}
-    for name in names:
-        took = statistics.median(times[name])
-        ratio, best = took / floor_median, min(times[name]) / floor_best
-        echo(f"pbem {name} (cold process, median of {rounds} taken in turn with the floor), history {envelopes}: "
-             f"{took * 1000:.0f} ms, ratio {ratio:.2f} to the import floor ({floor_median * 1000:.0f} ms; target <= "
-             f"{LATENCY}) {'OK' if ratio <= LATENCY else 'MISSED'}; best of each {best:.2f}")
-        out[f"{name}_ratio"] = ratio
-    return out

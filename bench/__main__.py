@@ -5,5 +5,6 @@ import sys
 import click
 
 from . import run
+from .rally import where
 
-run(10_000, 200_000, 100, click.echo, only=set(sys.argv[1:]) or None)
+run(10_000, 200_000, 100, click.echo, only=set(sys.argv[1:]) or None, rally=where())

@@ -185,13 +185,18 @@ def demo(directory: Path | None, module: str | None, refereed: bool) -> None:
 @click.option("--only", default="", metavar="PARTS",
               help="Run only these parts, comma-separated: verify, memory, ingest, report (pbem report and "
                    "status), handovers, decks, replay (the block game).")
-def bench(envelopes: int, dice: int, small: int, only: str) -> None:
+@click.option("--rally", default=None, metavar="DIR", envvar="PBEM_BENCH_RALLY",
+              type=click.Path(file_okay=False, path_type=Path),
+              help="Your copy of Rally the Troops' Hammer of the Scots rules (rules.js, data.js): its replay is "
+                   "timed beside the block game's, under Node [env: PBEM_BENCH_RALLY].")
+def bench(envelopes: int, dice: int, small: int, only: str, rally: Path | None) -> None:
     """Benchmark verify, ingest, report and replay against floors measured in the same run.
 
     \b
     Examples:
         pbem bench --envelopes 1000 --dice 20000
         pbem bench --only replay,report
+        pbem bench --only replay --rally ~/src/hammer-of-the-scots
     """
     from pbem.bench import PARTS, run
 
@@ -199,7 +204,7 @@ def bench(envelopes: int, dice: int, small: int, only: str) -> None:
     if parts - set(PARTS):
         raise click.BadParameter(f"no part {sorted(parts - set(PARTS))[0]!r}; the parts: {', '.join(PARTS)}",
                                  param_hint="--only")
-    run(envelopes, dice, small, click.echo, only=parts or None)
+    run(envelopes, dice, small, click.echo, only=parts or None, rally=rally)
 
 
 @click.command()
