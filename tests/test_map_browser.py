@@ -100,7 +100,7 @@ def test_the_map_reads_at_play_size(chromium, reports, game, view):
             got = tab.evaluate(MEASURE)
             shots = os.environ.get("PBEM_SCREENSHOTS")
             if shots and who == "bob":  # the README's pictures, at play size (the second side: the block game's Ottoman)
-                tab.locator(".map").first.scroll_into_view_if_needed()
+                tab.evaluate("() => { document.querySelector('.map').scrollIntoView(); window.scrollBy(0, -40); }")
                 tab.screenshot(path=str(Path(shots) / f"map-{game}{'-phone' if view == 'phone' else ''}.png"))
         finally:
             context.close()
@@ -208,7 +208,8 @@ def test_the_markup_every_location_and_piece_can_be_found_by(chromium, reports, 
 TILES = """() => {
   const svg = document.querySelector('svg.pbem-map');
   const polys = [...svg.querySelectorAll('g.loc > polygon.area')];
-  const centre = g => { const c = g.dataset.centre.split(',').map(Number); const p = svg.createSVGPoint(); p.x = c[0]; p.y = c[1]; return p; };
+  const shape = g => g.querySelector(':scope > [data-centre]');
+  const centre = g => { const c = shape(g).dataset.centre.split(',').map(Number); const p = svg.createSVGPoint(); p.x = c[0]; p.y = c[1]; return p; };
   const wrong = [];
   polys.forEach(poly => {
     const p = centre(poly.parentNode);
@@ -217,11 +218,12 @@ TILES = """() => {
   });
   const land = [...svg.querySelectorAll('g.land > *')];
   const ashore = g => land.some(s => s.isPointInFill(centre(g)));
-  const sea = polys.filter(p => p.parentNode.dataset.terrain === 'sea');
+  const terrain = g => shape(g).dataset.terrain;
+  const sea = polys.filter(p => terrain(p.parentNode) === 'sea');
   return {areas: polys.length, wrong: wrong, sea: sea.length,
           seaFill: sea.map(p => p.getAttribute('fill')), seaClipped: sea.filter(p => p.getAttribute('clip-path')).length,
-          landClipped: polys.filter(p => p.parentNode.dataset.terrain !== 'sea' && p.getAttribute('clip-path') === 'url(#land)').length,
-          ashore: [...svg.querySelectorAll('g.loc')].filter(g => g.dataset.terrain !== 'sea' && g.dataset.terrain !== 'hq').map(ashore),
+          landClipped: polys.filter(p => terrain(p.parentNode) !== 'sea' && p.getAttribute('clip-path') === 'url(#land)').length,
+          ashore: [...svg.querySelectorAll('g.loc')].filter(g => terrain(g) !== 'sea' && terrain(g) !== 'hq').map(ashore),
           provisional: [...svg.querySelectorAll('g.legend text')].some(t => /PROVISIONAL.*coast and outlines computed/.test(t.textContent)),
           seaDrawn: !!svg.querySelector('rect.sea')};
 }"""
@@ -311,5 +313,6 @@ def test_the_ottomans_are_never_blue(chromium, reports, tmp_path):
         assert _legend_colour(out.read_text(), next(s for s in sides if s != enemy)) != red, pack
         if shots and pack != "gallipoli-blocks":  # the README's pictures of a table-top game's report
             context, tab, _ = _open(chromium, out, "desktop")
+            tab.evaluate("() => { document.querySelector('.map').scrollIntoView(); window.scrollBy(0, -40); }")
             tab.screenshot(path=str(Path(shots) / f"report-tabletop-{pack}.png"), full_page=False)
             context.close()

@@ -250,6 +250,12 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
         out += map_hex.terrain_tiles(hexes, at, base, covered, TERRAIN)
     out += _tiles(board, at, points)  # whole-hex areas (marsh, lake), then lines along hexsides
     out += _lines(board, at, points)
+    if cells:  # the areas' colours, under every label (a label may stand over a neighbour's area)
+        out.append('<g class="cells">' + "".join(
+            f'<polygon points="{map_areas.points(cells[lid])}" fill="{_fill(by_id[lid])}"'
+            + ("" if by_id[lid].get("terrain") == "sea" else ' clip-path="url(#land)"')
+            + (' opacity="0.35"' if lid in board.get("off", []) else "") + "/>"
+            for lid in sorted(cells)) + "</g>")
     for lid in sorted(points):  # connections, each once
         for other in sorted(by_id[lid].get("adjacent", [])):
             if other in points and lid < other:
@@ -314,8 +320,8 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
                      + (f'stroke="#c89b00" stroke-width="3"' if objective else 'stroke="none"') + "/>")
         elif lid in cells:  # the area's outline: its cell of the land (or of the sea)
             clip = "" if terrain == "sea" else ' clip-path="url(#land)"'
-            shape = (f'<polygon class="area" points="{map_areas.points(cells[lid])}" fill="{fill}"{clip} '
-                     f'stroke="{stroke}" stroke-width="{width_px + 0.5}" stroke-linejoin="round"{dash}/>')
+            shape = (f'<polygon class="area" points="{map_areas.points(cells[lid])}" fill="{fill}" fill-opacity="0"'
+                     f'{clip} stroke="{stroke}" stroke-width="{width_px + 0.5}" stroke-linejoin="round"{dash}/>')
         elif "hq" in tags:
             shape = (f'<rect x="{x - radius}" y="{y - radius}" width="{2 * radius}" height="{2 * radius}" '
                      f'fill="{fill}" stroke="{stroke}" stroke-width="{width_px}"{dash}/>')
@@ -334,8 +340,9 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
             cube = (f'<rect class="cube" data-side="{escape(str(cubes[lid]))}" x="{x - radius + 2:.1f}" '
                     f'y="{y - 5:.1f}" width="10" height="10" fill="{c}" stroke="#fff" stroke-width="1">'
                     f'<title>VP cube: {escape(str(cubes[lid]))}</title></rect>')
-        out.append(f'<g class="loc" data-id="{escape(lid)}" data-terrain="{escape(str(terrain))}" data-centre="{x},{y}"'
-                   f'{cr}{faded}><title>{escape(tip)}</title>{shape}'
+        about = f' data-terrain="{escape(str(terrain))}" data-centre="{x},{y}"'  # on the shape: the tag stays as it was
+        shape = shape[:-2] + about + "/>"
+        out.append(f'<g class="loc" data-id="{escape(lid)}"{cr}{faded}><title>{escape(tip)}</title>{shape}'
                    f'{named}{under}{cube}</g>')
         if lid in marks:
             moved = all(m == MOVED for m in marks[lid])  # only changed: blue; a battle or landing: red
@@ -363,6 +370,11 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
                        outline))
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _fill(loc: dict[str, Any]) -> str:
+    """A location's colour: its terrain's (an HQ's white)."""
+    return TERRAIN.get("hq" if "hq" in loc.get("tags", []) else loc.get("terrain"), TERRAIN[None])
 
 
 def _is_land(loc: dict[str, Any]) -> bool:
