@@ -212,3 +212,24 @@ def test_in_a_refereed_game_sealed_words_reach_their_addressee_only(tmp_path: Pa
         assert words not in bobs, words  # ...and what is sealed to others is not
     alices = every_byte(alice.dir) + every_byte(ref.dir / "sent" / "to-allied")
     assert b"you attack at dawn" in alices and b"hold the hill" not in alices
+
+
+def test_a_message_is_not_sent_twice_after_a_kill(tmp_path: Path):
+    """Killed after the file that carried the waiting messages was stored, before the queue was
+    emptied: the next file does not carry them again."""
+    from pbem.store import vault
+
+    runner = CliRunner()
+    alice, bob = hill60_pair(runner, tmp_path)
+    pbem(runner, "say", "--campaign", alice.dir, "only once", env=alice.env)
+    talk = alice.dir / "secrets" / "talk.json"
+    pbem(runner, "play", "--campaign", alice.dir, "1", "end turn", env=alice.env)
+    assert vault.read(talk)["queue"] == []
+    vault.write(talk, dict(vault.read(talk), queue=[{"to": None, "text": "only once"}], signing=2))  # the kill
+    assert "waiting for your next" not in pbem(runner, "messages", "--campaign", alice.dir, env=alice.env).output
+    pbem(runner, "ingest", "--campaign", bob.dir, only_file(alice.dir / "sent", "*-0002-*"), env=bob.env)
+    pbem(runner, "play", "--campaign", bob.dir, "1", "end turn", env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, only_file(bob.dir / "sent", "*-0003-*"), env=alice.env)
+    pbem(runner, "play", "--campaign", alice.dir, "say a new one", "1", "end turn", env=alice.env)
+    body = read_envelope(only_file(alice.dir / "sent", "*-0004-allied-turn.pbem")).content["body"]
+    assert body["messages"] == [{"say": "a new one"}]

@@ -279,7 +279,17 @@ def shown(camp: Campaign, side: str, since: int = -1, upto: int | None = None) -
 
 def waiting(camp: Campaign) -> list[dict[str, Any]]:
     """The messages given that wait for our next turn file."""
-    return list(read_talk(camp).get("queue") or [])
+    return _queue(camp, read_talk(camp))
+
+
+def _queue(camp: Campaign, talk: dict[str, Any]) -> list[dict[str, Any]]:
+    """What waits, unless the envelope it was being signed into is stored as ours (a command killed
+    between storing it and emptying the queue): then it went out, and is not sent twice."""
+    signing = talk.get("signing")
+    if isinstance(signing, int) and signing in _indexed(camp.ledger) \
+            and (camp.ledger.envelope_index(signing) or ("", ""))[1] == camp.side:
+        return []
+    return list(talk.get("queue") or [])
 
 
 def waiting_lines(camp: Campaign) -> list[dict[str, Any]]:
@@ -297,20 +307,20 @@ def wait(camp: Campaign, said: list[dict[str, Any]]) -> None:
     if not said:
         return
     talk = read_talk(camp)
-    queue = list(talk.get("queue") or []) + said
+    queue = _queue(camp, talk) + said
     if len(queue) > MESSAGES:
         raise PbemError(f"at most {MESSAGES} messages go with one turn file",
                         f"{len(queue) - len(said)} already wait for your next one ('pbem messages' lists them)",
                         code="bad-message")
-    keep_talk(camp, dict(talk, queue=queue))
+    keep_talk(camp, {**{k: v for k, v in talk.items() if k != "signing"}, "queue": queue})
     camp.notice(f"{len(queue)} message(s) wait for your next turn file")
 
 
 def withdraw(camp: Campaign) -> int:
     """Take back every message that waits (not yet signed); how many there were."""
     talk = read_talk(camp)
-    queue = talk.get("queue") or []
-    if queue:
+    queue = _queue(camp, talk)
+    if talk.get("queue"):
         keep_talk(camp, dict(talk, queue=[]))
     return len(queue)
 
@@ -333,11 +343,12 @@ def attach(camp: Campaign, body: dict[str, Any], seq: int) -> dict[str, Any]:
     said = outgoing(camp, camp.said, seq)
     if not said:
         return body
-    texts = [m["text"] for m in waiting(camp) + camp.said]
+    talk = read_talk(camp)
+    queue = _queue(camp, talk)
+    texts = [m["text"] for m in queue + camp.said]
     ours = {_key(seq, i, m["box"]): text for i, (m, text) in enumerate(zip(said, texts)) if "box" in m}
-    if ours:  # our own sealed words, kept to show us (the copy box opens them too, with our identity)
-        talk = read_talk(camp)
-        keep_talk(camp, dict(talk, opened={**(talk.get("opened") or {}), **ours}))
+    if ours or queue:  # our own sealed words, kept to show us; and which envelope takes the queue
+        keep_talk(camp, dict(talk, opened={**(talk.get("opened") or {}), **ours}, signing=seq))
     return dict(body, messages=said)
 
 
@@ -354,8 +365,8 @@ def sent(camp: Campaign, envelopes: list[Any]) -> None:
     """Stored: if one is our turn file with messages, what waited went with it."""
     if any(e.author == camp.side and "messages" in e.content["body"] for e in envelopes):
         talk = read_talk(camp)
-        if talk.get("queue"):
-            keep_talk(camp, dict(talk, queue=[]))
+        if talk.get("queue") or "signing" in talk:
+            keep_talk(camp, {**{k: v for k, v in talk.items() if k != "signing"}, "queue": []})
 
 
 def read_talk(camp: Campaign) -> dict[str, Any]:
