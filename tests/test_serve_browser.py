@@ -205,7 +205,8 @@ def test_two_players_play_the_block_game_by_clicks_and_both_campaigns_verify(chr
         shown = alice.page.eval_on_selector_all("#choices li:not([hidden]) button", "bs => bs.map(b => b.dataset.label)")
         assert shown and all("British HQ" in label for label in shown), shown
         assert "activate ANZAC HQ" in alice.labels()  # still there, only not shown
-        alice.page.evaluate("window.scrollTo(0, 0)")
+        alice.page.evaluate("() => { document.querySelector('#map g.loc.selected').scrollIntoView({block: 'center', "
+                            "inline: 'center'}); window.scrollTo(0, 0); }")
         alice.shot("block-game")
         alice.choice("activate British HQ")
         moves = [m for m in map(re.compile(r"^move (.+) to (.+)$").match, alice.labels()) if m]
