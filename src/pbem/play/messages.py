@@ -91,7 +91,9 @@ def listen(camp: Campaign, orders: list[str], ask: Any) -> tuple[list[dict[str, 
     messages typed at a prompt (noted, then asked again).
 
     :raises PbemError: ``bad-message``."""
-    own_say = not camp.refereed and rules_say(camp.game, camp.match()["game"], camp.side)  # table-top's say
+    match = camp.match()  # (a refereed player's copy has no game state: the probe needs none)
+    state = match.get("game") or (match.get("full") or {}).get("game") or {}
+    own_say = camp.side in camp.game.sides and rules_say(camp.game, state, camp.side)  # table-top's say
     said, rest = split(orders, camp.genesis, camp.side, own_say)
     if ask is None:
         return said, rest, None
