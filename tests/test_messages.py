@@ -49,6 +49,12 @@ def every_byte(folder: Path) -> bytes:
     return b"\n".join(out)
 
 
+def number_of(listing: str, words: str) -> str:
+    """The number ``pbem play`` printed beside the first choice whose label starts with ``words``."""
+    return next(line.split(".")[0].strip() for line in listing.splitlines()
+                if line.startswith("  ") and line.split(". ", 1)[-1].startswith(words))
+
+
 def only_file(folder: Path, pattern: str) -> Path:
     [path] = sorted(folder.glob(pattern))
     return path
@@ -57,7 +63,9 @@ def only_file(folder: Path, pattern: str) -> Path:
 def test_said_and_sealed_words_travel_between_two_homes(tmp_path: Path):
     runner = CliRunner()
     alice, bob = hill60_pair(runner, tmp_path)
-    out = pbem(runner, "play", "--campaign", alice.dir, "say good luck", "tell ottoman: are you sure?", "1", "end turn",
+    listing = pbem(runner, "play", "--campaign", alice.dir, env=alice.env).output
+    move, end = number_of(listing, "move "), number_of(listing, "end turn")
+    out = pbem(runner, "play", "--campaign", alice.dir, "say good luck", "tell ottoman: are you sure?", move, end,
                env=alice.env).output
     assert "signed turn file #2" in out
     sent = only_file(alice.dir / "sent", "*-0002-allied-turn.pbem")
