@@ -230,3 +230,13 @@ def test_a_hostile_clock_in_an_invitation_is_refused_before_anything_is_written(
     result = invoke(runner, "join", path, "--key", "bob", "--campaign", tmp_path / "b", env=bob.env)
     assert_refused(result, "bad-genesis")
     assert not (tmp_path / "b" / "campaign.db").exists()
+
+
+def test_two_leave_notices_over_the_same_days_stop_the_clock_once(tmp_path, runner, clock):
+    d = duel(tmp_path, runner, "--leave-days", "6")
+    d.turn("red")
+    day = (clock.at + timedelta(days=1)).date().isoformat()
+    for days in ("2", "3"):  # the second covers the first's two days and one more
+        d.run(d.bob, "leave", "--from", day, "--days", days, "--campaign", d.bob.dir)
+    clock.advance(days=4)  # 15 h, 72 h of leave (not 120), then 9 h: 24 h charged of 48
+    assert "clock blue: 24 h left, owes #3" in status(d, "bob")

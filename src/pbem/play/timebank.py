@@ -117,11 +117,17 @@ def read(camp: Campaign, at: datetime | None = None, upto: tuple[int, str] | Non
 
 
 def _charged(side: str, start: datetime, end: datetime, leave: list[tuple[str, datetime, datetime]]) -> int:
-    """Seconds from ``start`` to ``end``, less ``side``'s leave inside them."""
+    """Seconds from ``start`` to ``end``, less ``side``'s leave inside them (notices that overlap
+    count their common days once)."""
     if end <= start:
         return 0
-    off = sum(max(0.0, (min(end, b) - max(start, a)).total_seconds()) for s, a, b in leave if s == side)
-    return int((end - start).total_seconds() - off)
+    off, upto = 0.0, start
+    for a, b in sorted((max(a, start), min(b, end)) for s, a, b in leave if s == side):
+        a = max(a, upto)
+        if b > a:
+            off += (b - a).total_seconds()
+            upto = b
+    return max(0, int((end - start).total_seconds() - off))
 
 
 # --- leave ----------------------------------------------------------------------------------
