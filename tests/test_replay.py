@@ -87,7 +87,7 @@ def rebuilt(data: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 PIECE = re.compile(r'<g (?:transform="translate\(([\d.-]+) ([\d.-]+)\)" )?class="piece[^"]*" data-at="([^"]*)" '
-                   r'data-side="([^"]*)"><title>([^<]*)</title><rect x="([\d.-]+)" y="([\d.-]+)"')
+                   r'data-side="([^"]*)"[^>]*><title>([^<]*)</title><rect x="([\d.-]+)" y="([\d.-]+)"')
 
 
 def pieces(svg: str) -> list[tuple[str, str, str, float, float]]:
