@@ -127,16 +127,23 @@ ALL_HEXES_SET = frozenset(ALL_HEXES)
 
 # -- hexsides: rivers, seasonal water, wadi ---------------------------------------------------
 
-def _vertices(side: str) -> list[tuple[str, str, str]]:
+@cache  # the river joins at import visit each hexside many times: computed once each
+def _vertices(side: str) -> tuple[tuple[str, str, str], ...]:
     """The two corners of a hexside, each named by its three hexes (off the map included)."""
     a, b = side_hexes(side)
     ca, cb = col_row(a), col_row(b)
     common = sorted(set(_grid_neighbours(*ca)) & set(_grid_neighbours(*cb)))
-    return [tuple(sorted((a, b, hex_id(*c)))) for c in common if min(c) >= 0]  # type: ignore[misc]
+    return tuple(tuple(sorted((a, b, hex_id(*c)))) for c in common if min(c) >= 0)  # type: ignore[misc]
 
 
-def _corner_sides(v: tuple[str, str, str]) -> list[str]:
-    return [hexside(v[0], v[1]), hexside(v[0], v[2]), hexside(v[1], v[2])]
+@cache
+def _corner_sides(v: tuple[str, str, str]) -> tuple[str, str, str]:
+    return hexside(v[0], v[1]), hexside(v[0], v[2]), hexside(v[1], v[2])
+
+
+@cache
+def _side_on_map(side: str) -> bool:
+    return all(on_map(x) for x in side_hexes(side))
 
 
 def _join(start: str, end: str) -> list[str]:
@@ -157,7 +164,7 @@ def _join(start: str, end: str) -> list[str]:
             return [s for i, s in enumerate(out) if i == 0 or s != out[i - 1]]
         for side in _corner_sides(v):
             for w in _vertices(side):
-                if w not in prev and all(on_map(x) for x in side_hexes(side)):
+                if w not in prev and _side_on_map(side):
                     prev[w] = (v, side)
                     queue.append(w)
     raise ValueError(f"map data: no line of hexsides from {start} to {end}")
