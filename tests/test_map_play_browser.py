@@ -2,9 +2,9 @@
 skipped, saying why, without them): the block game's Ottoman player at the decision that moves
 blocks from the Ottoman HQ (reached by the demo player and the real tool, from the golden
 game's keys).  On the page, at 1280 px and in phone emulation (390 px): the pieces and spaces
-the legal choices name are lit and each is a click target of at least 24 CSS px; a click on the
-stack opens it; a block, then a space, gives the one legal move naming both (the numbered list
-stays); by the keyboard alone, Tab reaches a block, Enter takes it and goes on to a space it can
+the legal choices name are lit and each is a click target of at least 24 CSS px; a block taken
+comes on top of its stack; a block, then a space, gives the one legal move naming both (the numbered list
+stays); Blood on the Tigris: a unit, then a plain hex of the grid, gives 'move UNIT to HEX'; by the keyboard alone, Tab reaches a block, Enter takes it and goes on to a space it can
 reach, Enter gives that order; the title says "Your move"; the turn file signed at the end holds
 that move, and the campaign verifies."""
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import html
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -46,7 +47,7 @@ def _entropy(party: str):
 def _at_a_move(root: Path):
     """Both campaigns of a block game, played by the demo player until the Ottoman moves blocks
     from his HQ (several legal moves); that decision stays open. Returns (campaign dir, identity,
-    {block token: [spaces]})."""
+    {block token: [spaces]}, {Allied concealed block token: name})."""
     from pbem.commands.demo import policy
     from pbem.play.campaign import Campaign
     from tests.test_golden import identity
@@ -182,13 +183,13 @@ def test_a_block_then_a_space_by_clicks_gives_that_legal_move(chromium, tmp_path
         listed = page.page.locator("#choices button.choice").count()
         token = next(t for t in sorted(moves) if len(moves[t]) > 1)
         block = page.shown(f"#map g.piece[data-piece='{token}']")
-        block.click()  # in a stack, the click opens it (whole counters side by side) and takes the block
-        if page.page.locator(f"#map g.piece[data-at='{block.get_attribute('data-at')}']").count() > 1:
-            assert "opened" in block.get_attribute("class")
-            opened = page.page.eval_on_selector_all("#map g.piece.opened rect.face",
-                                                    "rs => rs.map(r => r.getBoundingClientRect())")
-            assert min(min(b["width"], b["height"]) for b in opened) >= 24
-        assert "selected" in block.get_attribute("class")
+        block.click()  # taken: on top of its stack, which stays closed so that the places around can be clicked
+        assert "selected" in block.get_attribute("class") and not page.page.locator("#map g.piece.opened").count()
+        on_top = page.page.evaluate("t => { const g = document.querySelector(`#map g.piece[data-piece='${t}']`); "
+                                    "const b = g.querySelector('rect.face').getBoundingClientRect(); "
+                                    "return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2).closest('g.piece') === g; }",
+                                    token)
+        assert on_top
         if os.environ.get("PBEM_SCREENSHOTS"):  # the README's picture: a block taken, where it can go lit
             page.page.screenshot(path=str(Path(os.environ["PBEM_SCREENSHOTS"]) / f"serve-play-on-the-map-{view}.png"))
         targets = page.page.evaluate(LIT)["targets"]
@@ -237,3 +238,83 @@ def test_a_block_and_a_space_reached_by_the_keyboard_give_the_order(chromium, tm
     finally:
         page.close()
     assert {"do": "move", "block": token, "to": where} in signed, signed
+
+
+def _tigris_movement(root: Path):
+    """Blood on the Tigris played by the demo player to the first movement phase whose orders are
+    typed ('move UNIT to HEX'); that decision stays open.  Returns (campaign dir, identity, side)."""
+    from pbem.commands.demo import policy
+    from pbem.play.campaign import Campaign
+    from tests.test_golden import identity
+
+    alice, bob = identity("alice"), identity("bob")
+    a, genesis = Campaign.new(root / "alice", "blood-on-the-tigris", "british", alice, bob.public, bob.name, None,
+                              {}, entropy=_entropy("tigris-alice"))
+    b, joined = Campaign.join(root / "bob", genesis.raw, bob, entropy=_entropy("tigris-bob"))
+    a.ingest([("join", joined.raw)])
+    camps, who, dirs = {"british": a, "turkish": b}, {"british": alice, "turkish": bob}, {"british": "alice",
+                                                                                            "turkish": "bob"}
+    try:
+        for _ in range(40):
+            side = a.waiting()["side"]
+            demo = policy(camps[side])
+            result = camps[side].play(who[side], [], lambda p, e, r, f: None if p.free and "'move UNIT to HEX'" in p.text
+                                      else demo(p, e, r, f))
+            if result.envelope is None:
+                return root / dirs[side], who[side], side
+            camps["turkish" if side == "british" else "british"].ingest([("x", result.envelope.raw)])
+        raise AssertionError("no movement phase")
+    finally:
+        a.close()
+        b.close()
+
+
+def test_blood_on_the_tigris_a_unit_then_a_plain_hex_gives_the_move_order(chromium, tmp_path):
+    """A hex map: a unit clicked, then a hex no location names (part of the drawn grid), gives the
+    order the prompt quotes, 'move UNIT to HEX', with that hex's printed number; the rules take it."""
+    import shutil
+
+    from pbem.web.serve_game import Seat
+    from pbem_engine.games.blood_on_the_tigris import hexmap
+
+    campaign, identity, side = _tigris_movement(tmp_path)
+    seat = Seat(campaign, identity)
+    pieces = seat.page()["map_svg"]
+    mine = re.findall(rf'<g class="piece[^"]*" data-at="(\d{{4}})" data-side="{side}" data-piece="([^"]+)"', pieces)
+    named = set(re.findall(r'<g class="loc" data-id="(\d{4})"', pieces))
+    legal = None
+    for at, unit in mine:  # a move the rules allow, to a hex no location draws, found on a copy of the campaign
+        for to in sorted(set(hexmap.neighbours(at)) - named):
+            trial = tmp_path / "trial"
+            shutil.rmtree(trial, ignore_errors=True)
+            shutil.copytree(campaign, trial)
+            try:
+                Seat(trial, identity).choose(f"move {unit} to {to}")
+            except Exception:  # noqa: BLE001 - an illegal move: try the next
+                continue
+            legal = (at, unit, to)
+            break
+        if legal:
+            break
+    assert legal, mine
+    at, unit, to = legal
+    page = Page(chromium, campaign, identity, "desktop")
+    try:
+        assert page.page.title().startswith("Your move: ")
+        page.shown(f"#map g.piece[data-piece='{unit}']").click()
+        c, r = hexmap.col_row(to)
+        point = page.page.evaluate("""([c, r]) => {  // the hex's centre on screen, from its column of the grid
+          const svg = document.querySelector('#map svg.pbem-map'), grid = svg.querySelector('g.hexgrid');
+          const col = [...grid.querySelectorAll('use.hexcol')].find(u => Number(u.dataset.c) === c);
+          const i = (r - Number(col.dataset.r)) / Number(grid.dataset.dr);
+          const p = svg.createSVGPoint(); p.x = Number(col.getAttribute('x')); p.y = Number(col.getAttribute('y')) + i * Number(grid.dataset.h);
+          const view = document.querySelector('#map .mapview'), vb = view.getBoundingClientRect();
+          let s = p.matrixTransform(svg.getScreenCTM());  // panned to the middle of the map's view, as a player pans
+          view.scrollLeft += s.x - (vb.left + vb.width / 2); view.scrollTop += s.y - (vb.top + vb.height / 2);
+          s = p.matrixTransform(svg.getScreenCTM()); return [s.x, s.y];
+        }""", [c, r])
+        page.settle(lambda: page.page.mouse.click(point[0], point[1]))
+        assert to in page.drafted() or to in page.page.inner_text("#draft"), page.drafted()
+        assert not page.errors, page.errors
+    finally:
+        page.close()

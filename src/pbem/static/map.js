@@ -216,6 +216,6 @@
   function init(root) {
     (root || document).querySelectorAll(".map").forEach(setup);
   }
-  window.pbemMap = {init: init};
+  window.pbemMap = {init: init, close: closeStacks};
   init(document); // the script comes after the map (the report) or is deferred (the serve page)
 }());

@@ -174,6 +174,7 @@
   }
 
   function unlight() {
+    document.querySelectorAll("#map polygon.hexpick").forEach(function (p) { p.remove(); });
     document.querySelectorAll("#map .selected, #map .target").forEach(function (g) {
       g.classList.remove("selected");
       g.classList.remove("target");
@@ -204,13 +205,50 @@
   function placeWord(g) { return g.hasAttribute("data-cr") ? g.dataset.id : locName(g); }
   function pieceWord(g) { return g.dataset.piece || pieceLabel(g).replace(/ \(face down\)$/, "").split(/ \(|, /)[0]; }
 
-  function clickLoc(g) {
-    var id = g.dataset.id, name = locName(g);
+  function placeOf(g) { return {id: g.dataset.id, name: locName(g), word: placeWord(g), el: g}; }
+
+  // a hex of a hex map that no location names (a plain hex is drawn as part of its column): the
+  // hex whose centre is nearest the click (the hexes are exactly those nearest regions), by its number
+  function hexAt(ev) {
+    var svg = document.querySelector("#map svg.pbem-map"), grid = svg && svg.querySelector("g.hexgrid");
+    if (!grid || !svg.contains(ev.target)) { return null; }
+    var pt = svg.createSVGPoint();
+    pt.x = ev.clientX; pt.y = ev.clientY;
+    var p = pt.matrixTransform(svg.getScreenCTM().inverse());
+    var h = Number(grid.dataset.h), dr = Number(grid.dataset.dr), best = null;
+    grid.querySelectorAll("use.hexcol").forEach(function (col) {
+      var x = Number(col.getAttribute("x")), y0 = Number(col.getAttribute("y")), n = Number(col.dataset.n);
+      if (Math.abs(x - p.x) > 2 * h) { return; }
+      var i = Math.round((p.y - y0) / h);
+      if (i < 0 || i >= n) { return; }
+      var d = Math.hypot(x - p.x, y0 + i * h - p.y);
+      if (!best || d < best.d) { best = {d: d, x: x, y: y0 + i * h, c: Number(col.dataset.c), r: Number(col.dataset.r) + i * dr}; }
+    });
+    if (!best || best.d > h * 0.6) { return null; }
+    var named = svg.querySelector('g.loc[data-cr="' + best.c + "," + best.r + '"]');
+    if (named) { return placeOf(named); }
+    function pad(v) { return (v < 10 ? "0" : "") + v; }
+    var number = grid.dataset.fmt === "ccrr" ? pad(best.c) + pad(best.r) : best.c + "." + best.r;
+    return {id: number, name: number, word: number, el: null, x: best.x, y: best.y};
+  }
+
+  function pick(place) { // the place clicked, outlined: a location's own shape, or a plain hex drawn for it
+    if (place.el) { place.el.classList.add("selected"); return; }
+    var svg = document.querySelector("#map svg.pbem-map"), r = 30;
+    var hex = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
+    hex.setAttribute("class", "hexpick");
+    hex.setAttribute("points", [[-r / 2, -26], [r / 2, -26], [r, 0], [r / 2, 26], [-r / 2, 26], [-r, 0]].map(function (d) {
+      return (place.x + d[0]).toFixed(1) + "," + (place.y + d[1]).toFixed(1); }).join(" "));
+    svg.insertBefore(hex, svg.querySelector("g.legend"));
+  }
+
+  function clickLoc(place) {
+    var id = place.id, name = place.name;
     var piece = selected && selected.kind === "piece" ? selected : null;
     showAll();
-    g.classList.add("selected");
-    if (fill(PLACE, placeWord(g))) { selected = {kind: "loc", at: id, name: name}; return; }
-    if (piece && piece.at !== id) { return moveTo(piece, g); }
+    pick(place);
+    if (fill(PLACE, place.word)) { selected = {kind: "loc", at: id, name: name}; return; }
+    if (piece && piece.at !== id) { return moveTo(piece, place); }
     selected = {kind: "loc", at: id, name: name};
     filter(function (b) { return concernsLoc(b, id, name); }, name);
   }
@@ -220,6 +258,13 @@
     showAll();
     g.classList.add("selected");
     selected = {kind: "piece", at: at, label: label, g: g};
+    var svg = g.ownerSVGElement;
+    if (window.pbemMap && svg) { // its stack closes (the places around free to click), the piece taken on top of it
+      window.pbemMap.close(svg);
+      var focused = document.activeElement === g;
+      svg.insertBefore(g, svg.querySelector("g.legend"));
+      if (focused) { g.focus(); }
+    }
     if (fill(PIECE, pieceWord(g))) { return; }
     var loc = locById(at);
     var name = loc ? locName(loc) : at;
@@ -242,8 +287,8 @@
     return found.filter(function (t) { return /^move\b/.test(t); })[0] || found[0] || null;
   }
 
-  function moveTo(piece, g) { // a piece, then a place: the legal choice that names both
-    var id = g.dataset.id, name = locName(g), from = locById(piece.at);
+  function moveTo(piece, place) { // a piece, then a place: the legal choice that names both
+    var id = place.id, name = place.name, from = locById(piece.at);
     var found = choices().filter(function (b) { return concernsPiece(b, piece.g) && concernsLoc(b, id, name); });
     if (!found.length) { // the piece goes with its group: the one order taking the group there
       found = choices().filter(function (b) {
@@ -263,7 +308,7 @@
     }
     var order = template();
     if (order) {
-      order = order.replace(PIECE_RE, pieceWord(piece.g)).replace(PLACE_RE, placeWord(g));
+      order = order.replace(PIECE_RE, pieceWord(piece.g)).replace(PLACE_RE, place.word);
       if (/\b[A-Z]{2,}\b/.test(order)) { $("order").value = order; $("order").focus(); return; }
       return choose(order); // the prompt's own order, filled in: the rules refuse an illegal one
     }
@@ -292,7 +337,9 @@
     var piece = t.closest && t.closest("#map g.piece");
     if (piece) { return clickPiece(piece); }
     var loc = t.closest && t.closest("#map g.loc");
-    if (loc) { return clickLoc(loc); }
+    if (loc) { return clickLoc(placeOf(loc)); }
+    var hex = hexAt(ev);
+    if (hex) { return clickLoc(hex); }
   });
 
   document.addEventListener("keydown", function (ev) { // a piece or a place with the focus: Enter or Space clicks it
@@ -321,9 +368,10 @@
     if (!from || Math.abs(ev.clientX - from.x) + Math.abs(ev.clientY - from.y) < 8) { return; }
     var under = document.elementFromPoint(ev.clientX, ev.clientY);
     var loc = under && under.closest && under.closest("#map g.loc");
-    if (loc && loc.dataset.id !== from.at) {
+    var place = loc ? placeOf(loc) : (under ? hexAt({target: under, clientX: ev.clientX, clientY: ev.clientY}) : null);
+    if (place && place.id !== from.at) {
       ev.preventDefault();
-      moveTo({kind: "piece", label: from.label, at: from.at, g: from.g}, loc);
+      moveTo({kind: "piece", label: from.label, at: from.at, g: from.g}, place);
     }
   });
 
