@@ -316,3 +316,27 @@ def test_the_ottomans_are_never_blue(chromium, reports, tmp_path):
             tab.evaluate("() => { document.querySelector('.map').scrollIntoView(); window.scrollBy(0, -40); }")
             tab.screenshot(path=str(Path(shots) / f"report-tabletop-{pack}.png"), full_page=False)
             context.close()
+
+
+def test_a_stack_in_a_replay_opens_and_goes_back_where_it_stood(chromium, reports, tmp_path):
+    """The replay draws each piece at the origin and moves it by a translate: a stack opened there
+    and closed again stands where it stood."""
+    out = tmp_path / "replay.html"
+    pbem(CliRunner(), "replay", "--campaign", reports["assault-on-gallipoli"]["alice"].parent / "alice", "-o", out)
+    context, tab, _ = _open(chromium, out, "desktop")
+    where = "at => [...document.querySelectorAll('#map svg g.piece')].filter(g => g.dataset.at === at)" \
+            ".map(g => { const b = g.querySelector('rect.face').getBoundingClientRect(); return [b.x, b.y]; })"
+    try:
+        tab.wait_for_selector("#map svg g.piece rect.count")
+        got = tab.evaluate(STACK, None)
+        top = tab.locator(f"#map svg g.piece[data-at='{got['at']}']").last
+        top.evaluate("e => e.scrollIntoView({block: 'center', inline: 'center'})")
+        before = tab.evaluate(where, got["at"])
+        top.click()
+        opened = tab.evaluate(STACK, got["at"])
+        tab.keyboard.press("Escape")
+        after = tab.evaluate(where, got["at"])
+    finally:
+        context.close()
+    assert got["n"] > 1 and not opened["before"], (got, opened)
+    assert all(abs(a - b) < 0.5 for p, q in zip(before, after) for a, b in zip(p, q)), (before, after)

@@ -44,8 +44,16 @@
     return Array.prototype.filter.call(svg.querySelectorAll("g.piece"), function (p) { return p.dataset.at === at; });
   }
   function face(g) { var r = g.querySelector("rect.face"); return {x: Number(r.getAttribute("x")), y: Number(r.getAttribute("y"))}; }
+  function placed(g) { // where the face is on the map: a replay draws each piece at the origin and moves it by a translate
+    var f = face(g), t = g.transform.baseVal.consolidate();
+    return t ? {x: f.x + t.matrix.e, y: f.y + t.matrix.f} : f;
+  }
   function closeStacks(svg) {
-    svg.querySelectorAll("g.piece.opened").forEach(function (p) { p.classList.remove("opened"); p.removeAttribute("transform"); });
+    svg.querySelectorAll("g.piece.opened").forEach(function (p) {
+      p.classList.remove("opened");
+      if (p.dataset.home) { p.setAttribute("transform", p.dataset.home); } else { p.removeAttribute("transform"); }
+      delete p.dataset.home;
+    });
     svg.querySelectorAll("rect.stackbox").forEach(function (r) { r.remove(); });
   }
   function openStack(g, raise) { // raise: drawn above its neighbours (a click; never on focus, which would
@@ -54,7 +62,7 @@
     if (pieces.length < 2 || g.classList.contains("opened")) { return false; }
     closeStacks(svg);
     var focused = document.activeElement;
-    var spots = pieces.map(face), n = pieces.length, cols = Math.min(n, ROW), rows = Math.ceil(n / cols);
+    var spots = pieces.map(placed), n = pieces.length, cols = Math.min(n, ROW), rows = Math.ceil(n / cols);
     var cx = spots[0].x + SIZE / 2, bottom = spots[0].y + SIZE;  // the bottom counter's place
     var width = cols * SIZE + (cols - 1) * GAP, left = cx - width / 2, top = bottom - rows * (SIZE + 12) + 12;
     var W = Number(svg.dataset.width);
@@ -71,7 +79,9 @@
     pieces.forEach(function (p, i) {
       var col = i % cols, row = Math.floor(i / cols);
       var x = left + col * (SIZE + GAP), y = top + row * (SIZE + 12);
-      p.setAttribute("transform", "translate(" + (x - spots[i].x).toFixed(1) + " " + (y - spots[i].y).toFixed(1) + ")");
+      var own = face(p);
+      p.dataset.home = p.getAttribute("transform") || "";
+      p.setAttribute("transform", "translate(" + (x - own.x).toFixed(1) + " " + (y - own.y).toFixed(1) + ")");
       p.classList.add("opened");
       if (raise) { svg.insertBefore(p, legend); }
     });
