@@ -46,11 +46,11 @@ from ..store.lock import CampaignLock, crash_point
 from ..wire.armor import find_blocks
 from ..wire.envelope import Envelope, open_block, seal
 from ..wire.keys import Identity
-from . import chains, founding
+from . import chains, clock, founding
 from . import messages as talk
 from . import results
 from .ingest import IngestResult, ingest
-from .plays import Ask, PlayResult, turn_file_name, unheaded
+from .plays import Ask, PlayResult, turn_file_name
 from .recovery import OutboxWriter, Recovered, json_setting, recover
 
 __all__ = ["Ask", "Campaign", "IngestResult", "PlayResult", "Recovered", "locate", "turn_file_name"]
@@ -545,22 +545,8 @@ class Campaign:
         """The secrets' passphrase (asked once) if they are encrypted: for what is kept beside them."""
         return self._unlock() if self._encrypted() else None
 
-    def check_turn(self, identity: Identity) -> dict[str, Any]:
-        """What we owe now (``waiting``), checking that ``identity`` plays this side and that it is our turn.
-
-        :raises PbemError: ``wrong-key``, ``game-over``, ``not-your-turn``."""
-        if identity.public != history.pinned_key(self.genesis, self.side):
-            raise PbemError("wrong identity for this campaign", f"{self.side} plays with '{self.identity_name}'",
-                            code="wrong-key")
-        waiting = self.waiting()
-        if waiting is None:
-            raise PbemError("the game is over", "the referee may now disclose it: pbem disclose" if self.refereed else
-                            "nothing is left to sign; 'pbem report --all' tells the whole game", code="game-over")
-        if waiting["side"] != self.side:
-            text = waiting["text"] if waiting["why"] != "decide" or waiting["text"].startswith("waiting for") else \
-                f"{waiting['side']}: {unheaded(waiting['side'], waiting['text'])}"
-            raise PbemError("not your turn", text, code="not-your-turn")
-        return waiting
+    # What we owe now, checking the identity and that it is our turn (pbem.play.clock).
+    check_turn = clock.check_turn
 
     def sign_turn(self, identity: Identity, body: dict[str, Any]) -> Envelope:
         """Sign our next turn with ``body`` ({reveal, actions, ...}) and store it (not yet written

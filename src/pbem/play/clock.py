@@ -8,12 +8,13 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from ..chain import history
-from ..errors import PbemError
+from ..errors import PbemError, RefusedTurn
 from ..store.ledger import now
 from ..wire.armor import find_blocks
 from ..wire.envelope import Envelope, open_block, seal
 from ..wire.keys import Identity
 from . import timebank
+from .plays import unheaded
 
 if TYPE_CHECKING:  # only for annotations: the campaign is handed in
     from .campaign import Campaign
@@ -98,6 +99,50 @@ def forfeit(camp: Campaign) -> dict[str, Any] | None:
     return None
 
 
+def ended_text(ended: dict[str, Any]) -> str:
+    """A claim at zero in a few words: what the invitation made of it."""
+    return "the game was lost on time" if ended["at_zero"] == "loss" else "the game awaits adjudication"
+
+
+def check_turn(camp: Campaign, identity: Identity) -> dict[str, Any]:
+    """What we owe now (``waiting``), checking that ``identity`` plays this side, that no claim at
+    zero has ended the game, and that it is our turn (``Campaign.check_turn``).
+
+    :raises PbemError: ``wrong-key``, ``game-over``, ``not-your-turn``."""
+    if identity.public != history.pinned_key(camp.genesis, camp.side):
+        raise PbemError("wrong identity for this campaign", f"{camp.side} plays with '{camp.identity_name}'",
+                        code="wrong-key")
+    ended = forfeit(camp) if timebank.terms(camp) else None
+    if ended is not None:  # the claim came first: nothing more is signed in this game
+        raise PbemError(ended_text(ended), ended["result"], code="game-over")
+    waiting = camp.waiting()
+    if waiting is None:
+        raise PbemError("the game is over", "the referee may now disclose it: pbem disclose" if camp.refereed else
+                        "nothing is left to sign; 'pbem report --all' tells the whole game", code="game-over")
+    if waiting["side"] != camp.side:
+        text = waiting["text"] if waiting["why"] != "decide" or waiting["text"].startswith("waiting for") else \
+            f"{waiting['side']}: {unheaded(waiting['side'], waiting['text'])}"
+        raise PbemError("not your turn", text, code="not-your-turn")
+    return waiting
+
+
+def refuse_after_forfeit(camp: Campaign, found: list[Envelope]) -> None:
+    """Ingest: once this copy holds a claim at zero the game is over (the claimant's clock counts,
+    docs/threat-model.md "Clocks"): a chain envelope past the one the claim names is refused.
+
+    :raises RefusedTurn: ``game-over``, naming the claim."""
+    if timebank.terms(camp) is None:
+        return
+    head = camp.ledger.head()
+    later = [e for e in found if e.game == camp.genesis["game"] and e.kind not in ("claim", "leave")
+             and head is not None and e.seq > head[0]]
+    ended = forfeit(camp) if later else None
+    if ended is not None:
+        env = min(later, key=lambda e: e.seq)
+        raise RefusedTurn(ended_text(ended), f"envelope #{env.seq} from {env.author} came after the claim at zero "
+                          f"this copy holds: {ended['result']}", code="game-over")
+
+
 def status_lines(camp: Campaign, late: dict[str, Any] | None) -> list[str]:
     """What ``pbem status`` says of the clock: each side's bank, who owes, the time left, a claim."""
     clock = late["clock"] if late else timebank.read(camp)
@@ -109,6 +154,7 @@ def status_lines(camp: Campaign, late: dict[str, Any] | None) -> list[str]:
     ended = forfeit(camp)
     if ended is not None:
         lines.append(f"OUT OF TIME: {ended['result']}")
+        lines.append(f"GAME OVER: {ended_text(ended)}; nothing more is signed or accepted in this game")
         if ended["disputed"] is not None:
             lines.append(f"DISPUTED: by this copy's clock {ended['owed_by']} still had "
                          f"{timebank.hours(ended['disputed'])} when the claim was signed")
