@@ -15,7 +15,7 @@ from ..store.files import atomic_write
 from ..store.lock import crash_point
 from ..wire.armor import find_blocks
 from ..wire.envelope import Envelope, open_block
-from . import timebank
+from . import clock, timebank
 
 if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
     from .campaign import Campaign
@@ -66,6 +66,7 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
     if views and not campaign.refereed:  # a referee's kind of file: here no one may sign one
         raise RefusedTurn("a view is for a refereed game", f"{views[0].kind} #{views[0].seq} from {views[0].author}: "
                           "this game has no referee", code="bad-kind")
+    clock.refuse_after_forfeit(campaign, [e for e in found if e.kind not in beside])  # a claim at zero ended it
     for env in sorted((e for e in found if e.kind not in beside), key=lambda e: e.seq):
         if env.game != genesis["game"]:
             raise RefusedTurn("turn file of another game", f"envelope #{env.seq} from {env.author} belongs to game "
