@@ -3,7 +3,7 @@ skipped, saying why, without them): the block game's Ottoman player at the decis
 blocks from the Ottoman HQ (reached by the demo player and the real tool, from the golden
 game's keys).  On the page, at 1280 px and in phone emulation (390 px): the pieces and spaces
 the legal choices name are lit and each is a click target of at least 24 CSS px; a block taken
-comes on top of its stack; a block, then a space, gives the one legal move naming both (the numbered list
+is whole on screen (its stack open); a block, then a space, gives the one legal move naming both (the numbered list
 stays); Blood on the Tigris: a unit, then a plain hex of the grid, gives 'move UNIT to HEX'; by the keyboard alone, Tab reaches a block, Enter takes it and goes on to a space it can
 reach, Enter gives that order; the title says "Your move"; the turn file signed at the end holds
 that move, and the campaign verifies."""
@@ -183,13 +183,17 @@ def test_a_block_then_a_space_by_clicks_gives_that_legal_move(chromium, tmp_path
         listed = page.page.locator("#choices button.choice").count()
         token = next(t for t in sorted(moves) if len(moves[t]) > 1)
         block = page.shown(f"#map g.piece[data-piece='{token}']")
-        block.click()  # taken: on top of its stack, which stays closed so that the places around can be clicked
-        assert "selected" in block.get_attribute("class") and not page.page.locator("#map g.piece.opened").count()
+        block.click()  # taken; its stack, if it is one, opens into whole counters (a click beside it closes it)
+        assert "selected" in block.get_attribute("class")
+        if page.page.locator(f"#map g.piece[data-at='{block.get_attribute('data-at')}']").count() > 1:
+            opened = page.page.eval_on_selector_all("#map g.piece.opened rect.face",
+                                                    "rs => rs.map(r => r.getBoundingClientRect())")
+            assert opened and min(min(b["width"], b["height"]) for b in opened) >= 24
         on_top = page.page.evaluate("t => { const g = document.querySelector(`#map g.piece[data-piece='${t}']`); "
                                     "const b = g.querySelector('rect.face').getBoundingClientRect(); "
                                     "return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2).closest('g.piece') === g; }",
                                     token)
-        assert on_top
+        assert on_top  # nothing hides the block taken
         if os.environ.get("PBEM_SCREENSHOTS"):  # the README's picture: a block taken, where it can go lit
             page.page.screenshot(path=str(Path(os.environ["PBEM_SCREENSHOTS"]) / f"serve-play-on-the-map-{view}.png"))
         targets = page.page.evaluate(LIT)["targets"]
@@ -311,8 +315,16 @@ def test_blood_on_the_tigris_a_unit_then_a_plain_hex_gives_the_move_order(chromi
           const view = document.querySelector('#map .mapview'), vb = view.getBoundingClientRect();
           let s = p.matrixTransform(svg.getScreenCTM());  // panned to the middle of the map's view, as a player pans
           view.scrollLeft += s.x - (vb.left + vb.width / 2); view.scrollTop += s.y - (vb.top + vb.height / 2);
-          s = p.matrixTransform(svg.getScreenCTM()); return [s.x, s.y];
+          // a visible part of the hex, as a player clicks it (the unit's open stack may cover some of it)
+          for (const [dx, dy] of [[0, 0], [0, 16], [0, -16], [16, 8], [-16, 8], [16, -8], [-16, -8]]) {
+            const q = svg.createSVGPoint(); q.x = p.x + dx; q.y = p.y + dy;
+            s = q.matrixTransform(svg.getScreenCTM());
+            const e = document.elementFromPoint(s.x, s.y);
+            if (e && !e.closest('g.piece, rect.stackbox, g.marker')) return [s.x, s.y];
+          }
+          return null;
         }""", [c, r])
+        assert point, "the hex is covered"
         page.settle(lambda: page.page.mouse.click(point[0], point[1]))
         assert to in page.drafted() or to in page.page.inner_text("#draft"), page.drafted()
         assert not page.errors, page.errors

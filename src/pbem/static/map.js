@@ -95,8 +95,10 @@
     var play = svg.closest("[data-play]");
     svg.addEventListener("click", function (ev) {
       var g = ev.target.closest("g.piece");
+      if (svg.querySelector("g.piece.opened") && !(g && g.classList.contains("opened"))) {
+        closeStacks(svg); // a click beside the open stack closes it, and is for what it was on (a place, a hex)
+      }
       if (g && openStack(g, true) && !play) { ev.stopPropagation(); ev.preventDefault(); return; }
-      if (!g) { closeStacks(svg); }
     }, true);
     var pressed = false; // a focus that a press gives is the click's to handle
     svg.addEventListener("pointerdown", function () { pressed = true; }, true);

@@ -259,8 +259,7 @@
     g.classList.add("selected");
     selected = {kind: "piece", at: at, label: label, g: g};
     var svg = g.ownerSVGElement;
-    if (window.pbemMap && svg) { // its stack closes (the places around free to click), the piece taken on top of it
-      window.pbemMap.close(svg);
+    if (svg && !g.classList.contains("opened")) { // the piece taken on top of its stack (an open stack shows it whole)
       var focused = document.activeElement === g;
       svg.insertBefore(g, svg.querySelector("g.legend"));
       if (focused) { g.focus(); }
