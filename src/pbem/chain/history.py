@@ -265,13 +265,13 @@ def _apply_referee(env: Envelope, genesis: dict[str, Any] | None, match: dict[st
         _check_disclosure(genesis, body["disclose"], where)
         events.append({"text": "the referee discloses its secrets: anyone can now replay the whole game"})
     elif full is not None and build:
-        turn = {"reveal": body["reveal"], "actions": []}
+        turn = {"reveal": body["reveal"], "actions": [], **({"renew": body["renew"]} if "renew" in body else {})}
         if c["author"] != referee.REFEREE:
             plain = referee.open_box(build["referee_box"], body["orders"], c["game"], "orders",
                                      referee.orders_aad(c["game"], c["seq"], c["author"]))
             turn["actions"] = _orders(plain, where)
         try:
-            full, more, rolls = protocol.advance(game, full, c["seq"], c["author"], turn, build)
+            full, more, rolls = protocol.advance(game, full, c["seq"], c["author"], turn, dict(build, chain=genesis["body"]["chain"]))
             events += more
         except protocol.ProtocolError as e:
             raise RefusedTurn(str(e), where, code=e.code) from None
