@@ -31,7 +31,7 @@ from .errors import PbemError
 
 class _Root(LazyGroup):
     LAZY = {"keys": "pbem.commands.cli_extra:keys", "pack": "pbem.commands.cli_extra:pack", "mail": "pbem.commands.cli_extra:mail",
-            "new": "pbem.commands.cli_new:new", "play": "pbem.commands.cli_game:play", "undo": "pbem.commands.cli_game:undo", "resend": "pbem.commands.cli_game:resend", "status": "pbem.commands.cli_game:status", "disclose": "pbem.commands.cli_game:disclose", "claim-timeout": "pbem.commands.cli_game:claim_timeout", "leave": "pbem.commands.cli_clock:leave", "report": "pbem.commands.cli_check:report", "replay": "pbem.commands.cli_check:replay", "verify": "pbem.commands.cli_check:verify", "rebuild": "pbem.commands.cli_check:rebuild", "demo": "pbem.commands.cli_check:demo", "bench": "pbem.commands.cli_check:bench", "audit": "pbem.commands.cli_check:audit",
+            "new": "pbem.commands.cli_new:new", "play": "pbem.commands.cli_game:play", "undo": "pbem.commands.cli_game:undo", "resend": "pbem.commands.cli_game:resend", "status": "pbem.commands.cli_game:status", "disclose": "pbem.commands.cli_game:disclose", "claim-timeout": "pbem.commands.cli_game:claim_timeout", "leave": "pbem.commands.cli_clock:leave", "report": "pbem.commands.cli_check:report", "replay": "pbem.commands.cli_check:replay", "verify": "pbem.commands.cli_check:verify", "rebuild": "pbem.commands.cli_check:rebuild", "demo": "pbem.commands.cli_check:demo", "bench": "pbem.commands.cli_check:bench", "audit": "pbem.commands.cli_check:audit", "takeback": "pbem.commands.cli_takeback:takeback",
             "serve": "pbem.commands.cli_serve:serve"}
     LAZY.update({name: f"pbem.commands.cli_table:{attr}" for name, attr in (  # around the board
         ("say", "say"), ("tell", "tell"), ("messages", "messages_command"), ("result", "result_command"),
@@ -295,5 +295,10 @@ def ingest(files: tuple[str, ...], campaign: Path | None) -> None:
         body = env.content["body"]
         click.echo(f"recorded a TIMEOUT CLAIM by {env.author} against {body['owed_by']}: envelope "
                    f"#{body['since'] + 1} owed since {body['hours']} h (claimed {body['claimed_at']})")
+    if result.takebacks:  # take-back proposals and answers (pbem takeback)
+        from .play.takeback import subject
+
+        for env in result.takebacks:
+            click.echo(subject(camp, env))
     if result.accepted:
         show_next(camp)

@@ -128,6 +128,8 @@ def apply(env: Envelope, genesis: dict[str, Any] | None, match: dict[str, Any] |
                 {"text": f"{c['author']} joins the game"}], []
         elif c["kind"] == "turn":
             new, events, rolls = protocol.advance(game, match, c["seq"], c["author"], c["body"], build, own=own)
+        elif c["kind"] == "fork":  # a take-back both sides signed (pbem.play.takeback)
+            return _apply_fork(env, genesis, match, head, game)
         else:
             raise RefusedTurn(f"unexpected {c['kind']} envelope", f"{_where(env)}: not part of the chain here", code="bad-kind")
     except protocol.ProtocolError as e:
@@ -246,6 +248,8 @@ def _apply_referee(env: Envelope, genesis: dict[str, Any] | None, match: dict[st
         return _finish_referee(env, new, [{"text": f"the referee creates a game of {game.title}"}], [])
     assert match is not None and head is not None
     _check_link(env, genesis, head)
+    if c["kind"] not in ("turn", "join"):  # a take-back in a refereed game is the referee's to decide
+        raise RefusedTurn(f"unexpected {c['kind']} envelope", f"{where}: not part of a refereed chain", code="bad-kind")
     game = game_of(genesis)
     if c["engine"].get("module") != game.name or c["engine"].get("module_version") != game.version:
         raise RefusedTurn("game module differs", f"{where} was made with {c['engine']}", code="module-version")
@@ -360,6 +364,139 @@ def _finish(env: Envelope, new: dict[str, Any], events: list[dict[str, Any]], ro
         raise RefusedTurn("state hash differs", f"{_where(env)}: its author computed state {env.content['state'][:16]}…, "
                           f"this pbem computes {digest[:16]}… (different rules or a forged result)", code="state-mismatch")
     return Applied(env, new, state_json, digest, events, rolls)
+
+
+# --- take-backs by agreement (pbem.play.takeback) ------------------------------
+
+TAKEBACK_MOST = 16  # envelopes one take-back may abandon: they travel inside it, twice armored
+SEEN = ("private", "decks", "private_secret", "renew")  # what an abandoned envelope may not carry
+
+
+def open_proposal(text: Any, genesis: dict[str, Any]) -> Envelope:
+    """A take-back proposal's text, checked on its own: one signed block, of this game, a side's
+    pinned key, a body naming the envelope to go back to and carrying the envelopes it abandons.
+
+    :raises RefusedTurn: ``bad-takeback`` (or the armor's and the signature's own refusals).
+    """
+    from ..wire.armor import find_blocks
+    from ..wire.envelope import open_block
+
+    blocks = find_blocks(text) if isinstance(text, str) else []
+    if len(blocks) != 1:
+        raise RefusedTurn("malformed take-back", "a take-back carries exactly one signed proposal", code="bad-takeback")
+    prop = open_block(blocks[0])
+    c, body = prop.content, prop.content["body"]
+    where = f"take-back proposal by {c['author']} at #{c['seq']}"
+    if prop.kind != "takeback" or set(body) != {"to", "to_hash", "abandon"}:
+        raise RefusedTurn("malformed take-back", f"{where}: a proposal is a takeback with to, to_hash and abandon",
+                          code="bad-takeback")
+    if c["game"] != genesis["game"]:
+        raise RefusedTurn("take-back of another game", f"{where} belongs to game {c['game']}", code="wrong-game")
+    if pinned_key(genesis, c["author"]) != prop.public or c["author"] not in genesis["body"]["sides"]:
+        raise RefusedTurn("signed by the wrong key", f"{where} is not signed by the key pinned for a side",
+                          code="wrong-key")
+    abandon = body["abandon"]
+    if not (type(body["to"]) is int and isinstance(body["to_hash"], str) and isinstance(abandon, list)
+            and 1 <= len(abandon) <= TAKEBACK_MOST and all(isinstance(t, str) for t in abandon)
+            and body["to"] + len(abandon) == c["seq"]):
+        raise RefusedTurn("malformed take-back", f"{where}: it must carry envelopes #{body['to']}+1..#{c['seq']} "
+                          f"(1 to {TAKEBACK_MOST} of them)", code="bad-takeback")
+    return prop
+
+
+def replay_abandoned(prop: Envelope, genesis: dict[str, Any], match: dict[str, Any],
+                     head: tuple[int, str]) -> tuple[list[Envelope], dict[str, Any]]:
+    """The envelopes a proposal abandons, each checked as it was when first applied, from the match
+    at the envelope it goes back to (``head``, ``match``); and the match at the head it abandons.
+
+    The limit of a take-back: no abandoned envelope settled a roll, drew, opened or dealt a hidden
+    item, revealed a private secret or renewed a chain.  Whoever has seen a result cannot undo the
+    decision that caused it, and the chains then move past every link revealed (``fork_chains``).
+
+    :raises RefusedTurn: ``past-roll`` (the limit), ``bad-takeback`` (not the history named).
+    """
+    from ..wire.armor import find_blocks
+    from ..wire.envelope import open_block
+
+    p = prop.content
+    where = f"take-back proposal by {p['author']} to #{p['body']['to']}"
+    if (p["body"]["to"], p["body"]["to_hash"]) != head:
+        raise RefusedTurn("take-back of another history", f"{where}: this history's #{head[0]} is "
+                          f"{head[1][:16]}…, the proposal names {p['body']['to_hash'][:16]}…", code="bad-takeback")
+    game = game_of(genesis)
+    envelopes = []
+    for text in p["body"]["abandon"]:
+        blocks = find_blocks(text)
+        if len(blocks) != 1:
+            raise RefusedTurn("malformed take-back", f"{where}: each abandoned envelope is one signed block",
+                              code="bad-takeback")
+        env = open_block(blocks[0])
+        if env.kind != "turn":
+            raise RefusedTurn("a take-back goes back over turns only", f"{where}: #{env.seq} is a {env.kind}",
+                              code="past-roll")
+        seen = [k for k in SEEN if k in env.content["body"]]
+        applied = apply(env, genesis, match, head)
+        if applied.rolls or seen:
+            what = "settled a roll" if applied.rolls else {"renew": "renewed a hash chain"}.get(
+                seen[0], "drew, opened or dealt a hidden item")
+            raise RefusedTurn("a take-back cannot go back past a roll, a draw or a reveal",
+                              f"{where}: envelope #{env.seq} ({env.author}) {what}; go back to #{env.seq} "
+                              "or later", code="past-roll")
+        match, head = applied.match, (env.seq, env.hash)
+        envelopes.append(env)
+    if head != (p["seq"], p["prev"]) or match_hash(match) != p["state"]:
+        raise RefusedTurn("take-back of another history", f"{where}: it abandons #{p['seq']} "
+                          f"{p['prev'][:16]}…, its envelopes lead to {head[1][:16]}…", code="bad-takeback")
+    if game.outcome(match["game"]) is not None:
+        raise RefusedTurn("the game is over", f"{where}: a finished game is not taken back", code="game-over")
+    return envelopes, match
+
+
+def match_hash(match: dict[str, Any]) -> str:
+    return hashlib.sha256(canonical_json(match, strict=False)).hexdigest()
+
+
+def fork_chains(at: dict[str, Any], abandoned: dict[str, Any]) -> dict[str, Any]:
+    """Each side's chain after a take-back: the last link it revealed, abandoned or not, so that no
+    link is used twice; marked seen by the other side (``seen``), so that no unsealed roll is seeded
+    by a link its actor saw before it chose again (pbem_engine.protocol.match)."""
+    chains = abandoned["chains"]
+    out = {}
+    for side in sorted(chains):
+        other = next(s for s in sorted(chains) if s != side)
+        out[side] = dict(chains[side], seen=chains[other]["index"])
+    return out
+
+
+def fork_match(match: dict[str, Any], chains: dict[str, Any], seq: int) -> dict[str, Any]:
+    """The match after a take-back numbered ``seq``: the one it goes back to, with ``fork_chains``."""
+    new = dict(match, seq=seq, chains=chains)
+    if "last" in new:
+        new["last"] = None  # no roll sealed at once (match.at_once): it waits for a link revealed after
+    return new
+
+
+def _apply_fork(env: Envelope, genesis: dict[str, Any], match: dict[str, Any], head: tuple[int, str],
+                game: Game) -> Applied:
+    """The countersigned take-back: the match at the envelope it goes back to, with the chains as
+    they stood at the abandoned head and no roll sealed at once on a link seen before it."""
+    c = env.content
+    if set(c["body"]) != {"proposal", "chains"}:
+        raise RefusedTurn("malformed take-back", f"{_where(env)}: a fork carries the proposal and the chains",
+                          code="bad-takeback")
+    prop = open_proposal(c["body"]["proposal"], genesis)
+    if prop.author == c["author"]:
+        raise RefusedTurn("a take-back is countersigned by the opponent",
+                          f"{_where(env)}: {c['author']} signed both the proposal and the acceptance", code="bad-takeback")
+    abandoned, after = replay_abandoned(prop, genesis, match, head)
+    chains = fork_chains(match, after)
+    if c["body"]["chains"] != {s: {"index": r["index"], "link": r["link"]} for s, r in chains.items()}:
+        raise RefusedTurn("take-back with the wrong chain links", f"{_where(env)}: the chains must go on from the "
+                          "last link each side revealed in the abandoned envelopes", code="bad-takeback")
+    new = fork_match(match, chains, c["seq"])
+    text = (f"{c['author']} accepts {prop.author}'s take-back: play goes back to envelope #{head[0]}; "
+            f"{len(abandoned)} envelope(s) abandoned by agreement")
+    return _finish(env, new, [{"text": text}], [])
 
 
 def state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, content: dict[str, Any],

@@ -326,6 +326,10 @@ def status(ctx: click.Context, campaign: Path | None, every: bool) -> None:
         click.echo(line)
     for line in notice_lines(camp):  # timeout claims and leave notices
         click.echo(line)
+    from ..play.takeback import status_lines as takebacks
+
+    for line in takebacks(camp):  # a take-back waiting for an answer, and those agreed
+        click.echo(line)
 
 
 @click.command()

@@ -15,7 +15,7 @@ from ..store.files import atomic_write
 from ..store.lock import crash_point
 from ..wire.armor import find_blocks
 from ..wire.envelope import Envelope, open_block
-from . import clock, timebank
+from . import clock, takeback, timebank
 
 if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
     from .campaign import Campaign
@@ -29,6 +29,7 @@ class IngestResult:
         self.skipped: list[tuple[Envelope, str]] = []
         self.claims: list[Envelope] = []
         self.leaves: list[Envelope] = []  # leave notices under a clock (pbem.play.timebank)
+        self.takebacks: list[Envelope] = []  # take-back proposals and answers recorded (pbem.play.takeback)
 
 
 def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: bool = False) -> IngestResult:
@@ -56,6 +57,7 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
     claims = [e for e in found if e.kind in ("claim", "leave")]
     beside = ("claim", "leave", "view", "join") if campaign.refereed else ("claim", "leave", "view")  # beside the chain
     views = [e for e in found if e.kind in beside and e.kind not in ("claim", "leave")]
+    beside += ("takeback",)
     build = campaign.replay_secrets()
     if skip_other_games:  # a mailbox holds other games' mail too: report it, do not refuse
         for env in [e for e in found if e.game != genesis["game"]]:
@@ -63,6 +65,12 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
         found = [e for e in found if e.game == genesis["game"]]
         views = [e for e in views if e.game == genesis["game"]]
         claims = [e for e in claims if e.game == genesis["game"]]
+    proposals = [e for e in found if e.kind == "takeback"]
+    for env in proposals:
+        if env.game != genesis["game"]:
+            raise RefusedTurn("take-back of another game", f"from {env.author}: game {env.game}", code="wrong-game")
+    taken_back = takeback.abandoned_hashes(campaign, found)  # never equivocation: both sides signed it away
+    fork_at: int | None = None
     if views and not campaign.refereed:  # a referee's kind of file: here no one may sign one
         raise RefusedTurn("a view is for a refereed game", f"{views[0].kind} #{views[0].seq} from {views[0].author}: "
                           "this game has no referee", code="bad-kind")
@@ -78,7 +86,26 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
         if pinned != env.public:
             raise RefusedTurn("signed by the wrong key", f"envelope #{env.seq} claims to be from {env.author} "
                               "but is not signed by the key pinned for that side at genesis", code="wrong-key")
+        if env.hash in taken_back:
+            result.skipped.append((env, "taken back by agreement"))
+            continue
         earlier = batch.get(env.seq)
+        if env.kind == "fork" and env.seq <= head[0] and not earlier:
+            stored = campaign.ledger.envelope_index(env.seq)
+            if stored and stored[0] == env.hash:
+                result.skipped.append((env, "already ingested"))
+                continue
+            if todo or fork_at is not None:
+                raise RefusedTurn("a take-back after other envelopes", f"take-back #{env.seq} comes with envelopes "
+                                  "it would take back: ingest it on its own", code="bad-takeback")
+            match, head = takeback.fork_base(campaign, env, head)
+            fork_at = head[0]
+            applied = history.apply(env, genesis, match, head, build)
+            todo.append(applied)
+            batch[env.seq] = env
+            match, head = applied.match, (env.seq, env.hash)
+            result.accepted.append(env)
+            continue
         if earlier is not None:  # the same number twice in this input (e.g. a quoted copy)
             if earlier.hash == env.hash:
                 result.skipped.append((env, "repeated in this input"))
@@ -112,12 +139,17 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
     if todo or result.claims or result.leaves or opened_views:
         beside_chain = result.claims + result.leaves
         owed = [("received", a.envelope) for a in todo] + [("received", c) for c in beside_chain]
+        if fork_at is not None:  # the envelopes after it go to the abandoned table in the same transaction
+            takeback.store_fork(campaign, todo, fork_at, beside_chain, owed)
+            return result
         campaign.store(todo, beside_chain, opened_views, owed=owed)
         crash_point("ingest:stored")
         for n, (folder, env) in enumerate(owed):
             campaign.archive(folder, env)
             if n == 0:
                 crash_point("ingest:received")
+    if proposals:
+        result.takebacks = takeback.receive(campaign, proposals, result.skipped)
     return result
 
 

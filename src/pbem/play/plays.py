@@ -36,7 +36,7 @@ Ask = Callable[[Prompt, list[dict[str, Any]], list[dict[str, Any]], str | None],
 
 def turn_file_name(env: Envelope) -> str:
     """The file name of an envelope's turn file: game, number, author and kind."""
-    suffix = f"-{env.hash[:8]}" if env.kind in ("claim", "leave") else ""  # several may name one envelope
+    suffix = f"-{env.hash[:8]}" if env.kind in ("claim", "leave", "takeback") else ""  # several may name one envelope
     return f"{env.game[:8]}-{env.seq:04d}-{env.author}-{env.kind}{suffix}.pbem"
 
 

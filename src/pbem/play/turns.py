@@ -18,6 +18,7 @@ from pbem_engine.protocol.core import IllegalAction, Prompt, find_choice, forced
 from ..errors import PbemError
 from ..store.lock import crash_point
 from ..wire.keys import Identity
+from . import takeback
 from .plays import Ask, PlayResult, free_order
 
 if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
@@ -132,6 +133,7 @@ def play(camp: Campaign, identity: Identity, orders: list[str], ask: Ask | None 
     :raises PbemError: not our turn, an order that is not a legal choice."""
     game, side = camp.game, camp.side
     waiting = camp.check_turn(identity)
+    takeback.check_not_waiting(camp)  # what our take-back proposal abandons stays the head until answered
     reveal = camp.next_link()
     if waiting["why"] == "secret":  # the game is over: open every hidden draw to the opponent
         body = {"reveal": reveal, "actions": [], **_secret_fields(camp)}

@@ -263,6 +263,37 @@ class Ledger:
         self.conn.execute("insert into claims (hash, seq, author, raw, received_at) values (?, ?, ?, ?, ?)",
                           (digest, seq, author, raw, received_at))
 
+    # -- take-backs (pbem.play.takeback) ------------------------------------------
+    # The table is made by the first take-back, in its own transaction: a campaign that never took
+    # one back keeps its schema, and an older copy opened read-only (status, verify) still opens.
+    ABANDONED = ("create table if not exists abandoned (hash text primary key, seq integer not null, "
+                 "author text not null, kind text not null, raw text not null, fork integer not null, "
+                 "received_at text)")
+
+    def abandoned(self) -> list[tuple[str, int, str, str, str, int]]:
+        """(hash, seq, author, kind, raw, fork) of every envelope (or timeout claim) a take-back
+        abandoned, ``fork`` the number of the envelope that took it back."""
+        try:
+            return list(self.conn.execute("select hash, seq, author, kind, raw, fork from abandoned order by fork, seq"))
+        except sqlite3.OperationalError:  # no take-back yet: no table
+            return []
+
+    def abandon(self, after: int, fork: int, claims: list[str]) -> int:
+        """Inside a transaction: move the envelopes after ``after`` (and the timeout claims
+        ``claims``, by hash) to ``abandoned``, and drop their derived rows.  How many moved."""
+        c = self.conn
+        c.execute(self.ABANDONED)
+        c.execute("insert into abandoned (hash, seq, author, kind, raw, fork, received_at) select hash, seq, author, "
+                  "kind, raw, ?, received_at from envelopes where seq > ?", (fork, after))
+        moved = c.execute("delete from envelopes where seq > ?", (after,)).rowcount
+        for digest in claims:
+            c.execute("insert into abandoned (hash, seq, author, kind, raw, fork, received_at) select hash, seq, "
+                      "author, 'claim', raw, ?, received_at from claims where hash = ?", (fork, digest))
+            c.execute("delete from claims where hash = ?", (digest,))
+        for table in ("states", "events", "rolls"):
+            c.execute(f"delete from {table} where seq > ?", (after,))
+        return moved
+
     def state_hash_at(self, seq: int) -> str | None:
         row = self.conn.execute("select hash from states where seq = ?", (seq,)).fetchone()
         return row[0] if row else None

@@ -22,7 +22,7 @@ from .keys import Identity, fingerprint
 
 DOMAIN = b"pbem/v1/envelope\0"
 FORMAT = 1
-KINDS = ("genesis", "join", "turn", "claim", "view", "leave")
+KINDS = ("genesis", "join", "turn", "claim", "view", "leave", "takeback", "fork")  # takeback, fork: pbem.play.takeback
 FIELDS = {"v", "game", "seq", "prev", "author", "kind", "engine", "body", "state"}
 MAX_SEQ = 2**31 - 1  # no game holds two billion turn files; bounds every sum made of a seq
 
