@@ -128,6 +128,8 @@ def commitments(ledger: Ledger) -> Commitments:
             renew = body.get("renew") if isinstance(body.get("renew"), str) else None
             envelopes[seq] = Reveal(seq, author, kind, index[author], body.get("reveal"), prefixes, renew)
         else:
+            if kind == "fork" and isinstance(body.get("chains"), dict):  # a take-back: the chains went on from
+                index.update({s: c["index"] for s, c in body["chains"].items()})  # the links abandoned (verify checks)
             envelopes[seq] = Reveal(seq, author, kind, None, None)
     if genesis is None:
         raise VerifyError("dice audit failed", "the campaign has no genesis envelope")

@@ -36,6 +36,8 @@ class Verified:
     match: dict[str, Any]
     claims: int = 0
     leaves: int = 0  # leave notices under a clock (pbem.play.timebank)
+    takebacks: int = 0  # take-backs both sides signed (pbem.play.takeback)
+    abandoned: int = 0  # the envelopes they abandoned, kept and checked
     referee_note: str = ""
     decks_note: str = ""  # the shared decks dealt to private hands (pbem_engine.hidden.deck_table.verdict)
 
@@ -43,6 +45,8 @@ class Verified:
         unsealed = f" ({self.unsealed} rolls UNSEALED: their actor could compute them before signing)" if self.unsealed else ""
         claims = f", {self.claims} timeout claim(s)" if self.claims else ""
         claims += f", {self.leaves} leave notice(s)" if self.leaves else ""
+        claims += (f", {self.takebacks} take-back(s) by agreement ({self.abandoned} envelope(s) abandoned, "
+                   "signed by both)") if self.takebacks else ""
         hidden = ""
         for side, record in sorted(self.match.get("private", {}).items()):
             drawn = sum(len(e.get("tokens", [])) for e in record["log"])
@@ -72,6 +76,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
     expected_seq = 0
     applied = None
     claimed = {seq for _, seq, *_ in ledger.claims()}  # the matches a claim must be checked against
+    forks: dict[int, list[str]] = {}  # each take-back's number: the hashes of the envelopes it abandoned
     replayed: dict[int, tuple[tuple[str, str], str, dict[str, Any] | None]] = {}  # for those only
     if rebuild:
         ledger.begin()
@@ -115,6 +120,8 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
                 ledger.derive(seq, applied.state_json, applied.state_hash, applied.events, applied.rolls)
             if genesis is None:
                 genesis = env.content
+            if kind == "fork":  # checked by the replay: the proposal inside it and what it abandons
+                forks[seq] = _abandoned_by(env.content)
             if seq in claimed:  # a copy: the next envelopes change this match's state in place, and one
                 # without actions shares it with the match after it
                 replayed[seq] = ((env.hash, env.author), applied.state_hash, copy_state(applied.match))
@@ -129,6 +136,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
         if stored is not None:
             stored.finish(expected_seq)
         claims, leaves = _verify_claims(ledger, genesis, replayed)
+        abandoned = _verify_abandoned(ledger, forks)
         if rebuild:
             ledger.commit()
     except BaseException:
@@ -142,7 +150,33 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
             checker.close()
     assert match is not None
     return Verified(expected_seq, actions, dice, unsealed, applied.state_hash, match, claims, leaves,
-                    decks_note=_decks(match))
+                    len(forks), abandoned, decks_note=_decks(match))
+
+
+def _abandoned_by(fork: dict[str, Any]) -> list[str]:
+    proposal = open_block(find_blocks(fork["body"]["proposal"])[0]).content
+    return [open_block(find_blocks(text)[0]).hash for text in proposal["body"]["abandon"]]
+
+
+def _verify_abandoned(ledger: Ledger, forks: dict[int, list[str]]) -> int:
+    """The ``abandoned`` table: each envelope in it is one a take-back of the history carries (so
+    both sides signed it away), stored as signed; each timeout claim in it a signed claim about an
+    envelope taken back there.  How many envelopes."""
+    count = 0
+    for digest, seq, author, kind, raw, fork in ledger.abandoned():
+        where = f"abandoned {kind} {str(digest)[:12]} (#{seq} by {author})"
+        try:
+            blocks = find_blocks(raw) if isinstance(raw, str) else []
+            env = open_block(blocks[0]) if len(blocks) == 1 else None
+        except PbemError as e:
+            raise VerifyError(f"{where}: {e}", e.detail) from None
+        if env is None or (env.hash, env.seq, env.author, env.kind) != (digest, seq, author, kind):
+            raise VerifyError("stored abandoned envelope does not match its index columns", where)
+        if fork not in forks or not (kind == "claim" and seq >= fork or digest in forks[fork]):
+            raise VerifyError("an abandoned envelope no take-back abandoned", f"{where}: no take-back at #{fork} "
+                              "of this history carries it; restore the campaign from a copy")
+        count += kind != "claim"
+    return count
 
 
 def _decks(match: dict[str, Any]) -> str:
