@@ -1,8 +1,8 @@
 """A side's hash chain is renewed before it runs out (issue 36, point 4): a table-top game with
 chains of 64 links goes on past 64 files a side, with a die rolled every round; every copy,
 `pbem verify`, `pbem audit` and the independent verifier accept the renewals, and the protocol
-refuses a link of the old chain after a renewal, a malformed anchor, and a renewal in a refereed
-game."""
+refuses a link of the old chain after a renewal and a malformed anchor (a refereed game's
+renewals: tests/test_chain_renewal_referee.py)."""
 
 from __future__ import annotations
 

@@ -256,10 +256,11 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
     chains = dict(match["chains"])
     chains[side] = _check_reveal(match["game_id"], side, chains[side], body.get("reveal"))
     if "renew" in body:  # a new chain: its next link must hash to this anchor (pbem_engine.protocol.chain)
-        why = renewal_problem(side, chains[side], body["renew"], match["mode"])
+        refereed = match["mode"] == "referee"  # there the referee's own must be its salt's (_advance_referee)
+        why = renewal_problem(side, chains[side], body["renew"], "sealed" if refereed else match["mode"])
         if why:
             raise ProtocolError(*why)
-        chains[side] = dict(chains[side], renewed=body["renew"], seen=chains[_other(game, side)]["index"])
+        chains[side] = dict(chains[side], renewed=body["renew"], **({} if refereed else {"seen": chains[_other(game, side)]["index"]}))
     if match["mode"] == "referee":  # the referee adjudicates even the move that ends the game
         return _advance_referee(game, match, seq, side, body, chains, build)
     unknown = sorted(set(body) - TURN_FIELDS)
@@ -409,6 +410,7 @@ def _advance_referee(game: Game, match: dict[str, Any], seq: int, side: str, bod
     from pbem_engine.protocol import referee
     from pbem_engine.hidden.referee_deck import order_key  # the order of the shuffles of decks the referee holds
 
+    referee.check_renewal(match["game_id"], side, chains[side], body, build, ProtocolError)
     return referee.advance(game, match, seq, side, body, chains, seeded, declarations_hash, ProtocolError,
                            order_key(salt))
 

@@ -37,11 +37,13 @@ party's latest link, each player's view naming only the cards it has seen.
 
 from __future__ import annotations
 
+import hmac
 from typing import Any
 
 from pbem_engine.hidden import referee_hidden  # referee_deck (and the deck modules) only where a game deals decks
 from pbem_engine.protocol.core import Game, IllegalAction, copy_state, forced, step
 from pbem_engine.chance.dice import Dice, DiceNotReady, NoDice
+from pbem_engine.protocol.chain import chain_links
 
 REFEREE = "referee"
 
@@ -74,6 +76,35 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any], state: d
         match["private"] = {side: new_side(pools.get(side, {}), "") for side in sorted(game.sides)}
         match["hidden"] = referee_hidden.new_record(list(game.sides))
     return match
+
+
+def renewal_secret(salt: bytes, index: int) -> bytes:
+    """The secret of the referee's new chain when it renews beside its link ``index``: fixed by the
+    salt it committed to at genesis, so the referee has no chain to choose.  A chain it chose could
+    be ground against the players' links it already holds, which later rolls meet with its new links
+    (docs/threat-model.md, section 5, "Chain renewal"); a player's new chain only ever meets links
+    the referee has not revealed yet, so a player chooses his freely."""
+    return hmac.digest(salt, b"pbem/v1/referee-renew\0" + index.to_bytes(8, "big"), "sha256")
+
+
+def renewal_anchor(game_id: str, salt: bytes, index: int, length: int) -> str:
+    """The anchor (hex) the referee's renewal beside its link ``index`` must carry."""
+    return chain_links(game_id, REFEREE, renewal_secret(salt, index), length)[0].hex()
+
+
+def check_renewal(game_id: str, side: str, chain: dict[str, Any], body: dict[str, Any],
+                  build: dict[str, Any] | None, error: type[Exception]) -> None:
+    """The full replay of a renewal (the referee's, or anyone's after disclosure): the referee's
+    new anchor must be the one its salt gives for the genesis's chain length (``build["chain"]``).
+    ``chain``: the side's chain after the renewing envelope's reveal."""
+    if side != REFEREE or "renew" not in body:
+        return
+    salt, length = (build or {}).get("referee_salt"), (build or {}).get("chain")
+    if salt is None or type(length) is not int:
+        raise error("needs-referee-secret", "the referee's renewal is checked with its salt and the chain length")
+    if body["renew"] != renewal_anchor(game_id, salt, chain["index"], length):
+        raise error("cheating", f"the referee's new chain anchor beside its link #{chain['index']} is not the one "
+                    "its salt committed at genesis gives: it chose its own chain")
 
 
 def waiting_for(game: Game, match: dict[str, Any]) -> dict[str, Any] | None:

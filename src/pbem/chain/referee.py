@@ -144,9 +144,14 @@ def public_advance(public: dict[str, Any], seq: int, author: str, kind: str, bod
     if chain is None:
         raise RefusedTurn("unknown author", f"#{seq}: {author} is not a party to this game", code="unknown-author")
     reveal = _hex(body.get("reveal"), "reveal")
-    if protocol.chain_step(public["game_id"], author, bytes.fromhex(reveal)).hex() != chain["link"]:
+    if protocol.chain_step(public["game_id"], author, bytes.fromhex(reveal)).hex() != chain.get("renewed", chain["link"]):
         raise RefusedTurn(f"{author}'s revealed link is not its committed chain", f"#{seq}", code="bad-reveal")
     new["chains"][author] = {"link": reveal, "index": chain["index"] + 1}
+    if "renew" in body:  # a new chain (spec 8.1): its next link must hash to this anchor
+        why = protocol.renewal_problem(author, {"link": reveal}, body["renew"], "sealed")  # malformed, or the link
+        if why:
+            raise RefusedTurn("a malformed chain renewal", f"#{seq}: {why[1]}", code=why[0])
+        new["chains"][author]["renewed"] = body["renew"]
     if author == REFEREE:
         if "disclose" in body:
             new["disclosed"] = seq

@@ -100,14 +100,13 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
 
     agreed = _clock(clock, at_zero, leave_days, deadline, as_referee)
     if as_referee:
-        if chain is not None:
-            raise click.UsageError("--chain is for two-player games (a referee's chain has 4096 links)")
         if side or opponent or mode != "sealed":
             raise click.UsageError("--referee takes --player SIDE=FILE for each side; not --as, --opponent or --dice "
                                    "(a referee game's dice always need the referee's and the player's links)")
         return _new_refereed(ctx, module, key_name, players, scenario, deadline, encrypt_secrets, campaign,
                              _with_charts(module, charts_file, _with_pack(module, pack_name, reveal_concealed,
-                                                                         _game_options(game_options, cards_file))))
+                                                                         _game_options(game_options, cards_file))),
+                             chain)
     if not side or not opponent or players:
         raise click.UsageError("a two-player game needs --as SIDE and --opponent FILE (--player is for --referee)")
     options = _with_charts(module, charts_file,
@@ -248,7 +247,7 @@ def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, 
 
 def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple[str, ...], scenario: str | None,
                   deadline: int | None, encrypt_secrets: bool, campaign: Path | None,
-                  options: dict[str, Any] | None = None) -> None:
+                  options: dict[str, Any] | None = None, chain: int | None = None) -> None:
     from ..play.campaign import Campaign
     from ..wire.keys import fingerprint
 
@@ -261,7 +260,7 @@ def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple
         named[side] = (public, comment.removeprefix("pbem:") or Path(file).stem)
     identity = keystore(ctx).load(key_name, identity_passphrase)
     camp, envelope = Campaign.new_refereed(campaign or Path("."), module, identity, named, scenario, options or None,
-                                           deadline, secrets_lock(encrypt_secrets))
+                                           deadline, secrets_lock(encrypt_secrets), **({"chain": chain} if chain else {}))
     record_game(ctx, camp)
     click.echo(f"created referee game {envelope.game} of {camp.game.title}")
     for side, (public, name) in sorted(named.items()):

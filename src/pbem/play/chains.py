@@ -60,16 +60,23 @@ def next_link(camp: Campaign) -> str:
 
 def renewed(camp: Campaign, body: dict[str, Any]) -> dict[str, Any]:
     """``body`` with ``renew`` (a new chain's anchor) when the chain its reveal comes from has fewer
-    than ``RENEW_BEFORE`` links left after it; the new chain's secret is kept first.  A refereed
-    game's chains are not renewed."""
-    if camp.refereed or "reveal" not in body or "renew" in body:
+    than ``RENEW_BEFORE`` links left after it; the new chain's secret is kept first.  A referee's
+    new secret is the one its salt gives (``pbem_engine.protocol.referee.renewal_secret``): it may
+    not choose it; a player's, as a two-player side's, is fresh."""
+    if "reveal" not in body or "renew" in body:
         return body
     data = camp.chain_secrets()
     index = _now(camp)["index"] + 1
     chain = chain_for(data, index)
     if chain["length"] - (index - chain["from"]) >= protocol.RENEW_BEFORE:
         return body
-    secret, length = secrets_mod.token_bytes(32), data["length"]
+    if camp.refereed and camp.side == "referee":
+        from pbem_engine.protocol.referee import renewal_secret  # loaded in a refereed game only
+
+        secret = renewal_secret(bytes.fromhex(camp.referee_disclosure()["salt"]), index)
+    else:
+        secret = secrets_mod.token_bytes(32)
+    length = data["length"]
     links = protocol.chain_links(data["game"], data["side"], secret, length)
     every = protocol.checkpoint_every(length)
     fresh = {"secret": secret.hex(), "from": index, "checkpoints": [c.hex() for c in links[every:length:every]]}

@@ -21,7 +21,7 @@ from ..store.files import atomic_write
 from ..wire.armor import find_blocks
 from ..wire.envelope import Envelope, open_block, seal
 from ..wire.keys import Identity
-from . import referee_orders
+from . import chains, referee_orders
 from . import messages as talk
 from .plays import Ask, PlayResult, turn_file_name
 from .referee_orders import latest_view
@@ -32,8 +32,8 @@ REFEREE = referee.REFEREE
 # --- creating and joining -------------------------------------------------------
 
 def new_genesis(module: str, identity: Identity, players: dict[str, tuple[bytes, str]], scenario: str | None = None,
-                options: dict[str, Any] | None = None, deadline_hours: int | None = None
-                ) -> tuple[Envelope, history.Applied, bytes, dict[str, str]]:
+                options: dict[str, Any] | None = None, deadline_hours: int | None = None,
+                chain: int = protocol.CHAIN_LENGTH) -> tuple[Envelope, history.Applied, bytes, dict[str, str]]:
     """The referee's genesis of a game for ``players`` ({side: (public key, name)}): the envelope,
     as applied, the referee's chain secret and what its campaign keeps secret beside it (its salt
     and box key, hex).  ``Campaign.new_refereed`` creates the referee's campaign with them."""
@@ -60,9 +60,9 @@ def new_genesis(module: str, identity: Identity, players: dict[str, tuple[bytes,
     game_id = secrets_mod.token_hex(16)
     chain_secret, salt = secrets_mod.token_bytes(32), secrets_mod.token_bytes(32)
     box_private, box_public = referee.box_keypair()
-    anchor = protocol.chain_links(game_id, REFEREE, chain_secret)[0]
+    anchor = protocol.chain_links(game_id, REFEREE, chain_secret, chain)[0]
     body = {"mode": "referee", "protocol": protocol.PROTOCOLS[-1], "scenario": scenario or next(iter(game.scenarios)), "options": options or {},
-            "title": game.title, "chain": protocol.CHAIN_LENGTH, "anchor": anchor.hex(), "deadline_hours": deadline_hours,
+            "title": game.title, "chain": chain, "anchor": anchor.hex(), "deadline_hours": deadline_hours,
             "referee": {"key": base64.b64encode(identity.public).decode(), "name": identity.name, "box": box_public.hex()},
             "sides": {side: {"key": base64.b64encode(key).decode(), "name": name} for side, (key, name) in players.items()},
             "salt_anchor": referee.salt_anchor(game_id, salt)}
@@ -330,7 +330,7 @@ def play(campaign, identity: Identity, orders: list[str], ask: Ask | None = None
     box = referee.seal_box(bytes.fromhex(campaign.match()["public"]["boxes"][REFEREE]),
                            canonical_json(actions), genesis["game"], "orders",
                            referee.orders_aad(genesis["game"], seq, campaign.side))
-    body = {"reveal": campaign.next_link(), "orders": box}
+    body = chains.renewed(campaign, {"reveal": campaign.next_link(), "orders": box})  # a new chain, when ours runs low
     if chosen:  # before the turn is stored: what we hid is never sent without our record of it
         campaign.remember_chosen(chosen)
     envelope = _sign_chain(campaign, identity, body)
@@ -370,7 +370,7 @@ def _adjudicate(campaign, identity: Identity):
     seq = head[0] + 1
     match = campaign.match()
     full = match["full"]
-    body: dict[str, Any] = {"reveal": campaign.next_link()}
+    body: dict[str, Any] = chains.renewed(campaign, {"reveal": campaign.next_link()})  # its salt's new chain, when low
     joins_bodies: dict[str, dict] = {}
     events: list[dict[str, Any]] = []
     if wait["why"] == "start":
@@ -387,8 +387,9 @@ def _adjudicate(campaign, identity: Identity):
     else:
         events += campaign.ledger.events(head[0] - 1)  # the orders being adjudicated (envelope #head)
     try:
-        new_full, new_events, rolls = protocol.advance(game, full, seq, REFEREE,
-                                                       {"reveal": body["reveal"], "actions": []}, secrets)
+        turn = {"reveal": body["reveal"], "actions": [], **({"renew": body["renew"]} if "renew" in body else {})}
+        new_full, new_events, rolls = protocol.advance(game, full, seq, REFEREE, turn,
+                                                       dict(secrets, chain=genesis["body"]["chain"]))
     except protocol.ProtocolError as e:
         raise PbemError("cannot adjudicate", str(e), code=e.code) from None
     events += new_events

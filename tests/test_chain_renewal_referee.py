@@ -1,0 +1,115 @@
+"""A refereed game outlives its hash chains (issue 36, point 4, for referee mode): a table-top
+game refereed with chains of 64 links goes on past 64 files of the referee and of a player,
+red rolling a die every round.  Red renews with a fresh chain; the referee with the one its salt
+committed at genesis gives (it has no chain to choose: docs/threat-model.md, section 5).  Every
+copy, `pbem verify` after the disclosure, and the independent verifier accept it; a referee
+renewal with a chain of its own choosing is caught as cheating once the salt is out."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from pbem_engine.protocol import match as protocol
+from tests.conftest import new_player, pbem, read_envelope
+from tests.test_tabletop import MINI
+
+ROUNDS = 66  # red files past the 64 links of its first chain, and so the referee too
+
+
+class Refereed:
+    def __init__(self, root: Path) -> None:
+        self.runner = CliRunner()
+        (root / "mini").mkdir()
+        (root / "mini" / "pack.toml").write_text(MINI)
+        self.ref, self.red, self.blue = (new_player(self.runner, root, n, s)
+                                         for n, s in (("ref", "referee"), ("alice", "red"), ("bob", "blue")))
+        self.players = {"red": self.red, "blue": self.blue}
+        self.run(self.ref, "new", "tabletop", "--referee", "--pack", str(root / "mini"), "--key", "ref", "--chain", "64",
+                 "--player", f"red={self.red.pub}", "--player", f"blue={self.blue.pub}", "--campaign", self.ref.dir)
+        invitation = next((self.ref.dir / "sent").glob("*genesis.pbem"))
+        for p in (self.red, self.blue):
+            self.run(p, "join", invitation, "--key", p.name, "--campaign", p.dir)
+            self.run(self.ref, "ingest", "--campaign", self.ref.dir, next((p.dir / "sent").glob("*join.pbem")))
+        self.adjudicate()
+
+    def run(self, p, *args):
+        return pbem(self.runner, *args, env=p.env)
+
+    def adjudicate(self) -> str:
+        out = self.run(self.ref, "play", "--campaign", self.ref.dir).output
+        sent = re.findall(r"for (\w+) \(\w+\): (\S+)", out)
+        assert sorted(s for s, _ in sent) == ["blue", "red"], out
+        for side, path in sent:
+            self.run(self.players[side], "ingest", "--campaign", self.players[side].dir, path)
+        return out
+
+    def act(self, p, *orders) -> None:
+        out = self.run(p, "play", *orders, "--campaign", p.dir).output
+        path = re.search(r"signed turn file #\d+: (\S+)", out).group(1)
+        self.run(self.ref, "ingest", "--campaign", self.ref.dir, path)
+        self.adjudicate()
+
+
+@pytest.fixture(scope="module")
+def game(tmp_path_factory) -> Refereed:
+    g = Refereed(tmp_path_factory.mktemp("referee-renewal"))
+    for n in range(ROUNDS):
+        g.act(g.red, "roll 2d6 for fire" if n % 2 else "roll d6")
+    g.act(g.red, "end red withdraws")
+    g.run(g.ref, "play", "--campaign", g.ref.dir)  # the referee discloses its salt and box key
+    disclosure = max((g.ref.dir / "sent").glob("*-referee-turn.pbem"), key=lambda p: p.name)
+    for p in (g.red, g.blue):
+        g.run(p, "ingest", "--campaign", p.dir, disclosure)
+    return g
+
+
+def _bodies(folder: Path, author: str) -> dict[int, dict]:
+    out = {}
+    for path in folder.glob("*-turn.pbem"):
+        env = read_envelope(path)
+        if env.author == author:
+            out[env.seq] = env.content["body"]
+    return out
+
+
+def test_the_referee_and_a_player_each_renew_once_and_go_past_their_first_chain(game):
+    for author, p in (("referee", game.ref), ("red", game.red)):
+        bodies = _bodies(p.dir / "sent", author)
+        assert len(bodies) > 64, (author, len(bodies))  # more files than links in the first chain
+        renewals = [n for n, seq in enumerate(sorted(bodies), 1) if "renew" in bodies[seq]]
+        assert renewals == [64 - protocol.RENEW_BEFORE + 1], (author, renewals)
+    salt = bytes.fromhex(json.loads(json.dumps(_disclosed(game)))["salt"])
+    from pbem_engine.protocol.referee import renewal_anchor
+
+    ref_bodies = _bodies(game.ref.dir / "sent", "referee")
+    seq = next(s for s in sorted(ref_bodies) if "renew" in ref_bodies[s])
+    game_id = read_envelope(next((game.ref.dir / "sent").glob("*genesis.pbem"))).content["game"]
+    assert ref_bodies[seq]["renew"] == renewal_anchor(game_id, salt, 64 - protocol.RENEW_BEFORE + 1, 64)
+
+
+def _disclosed(game) -> dict:
+    bodies = _bodies(game.ref.dir / "sent", "referee")
+    return bodies[max(bodies)]["disclose"]
+
+
+def test_every_copy_verifies_the_renewed_refereed_game(game):
+    for p in (game.ref, game.red, game.blue):
+        out = game.run(p, "verify", p.dir).output
+        assert out.startswith("OK: "), out
+        status = game.run(p, "status", "--campaign", p.dir).output
+        assert "exhausted" not in status
+
+
+def test_the_independent_verifier_accepts_the_refereed_game_and_its_renewals(game):
+    files = sorted((game.blue.dir / "received").glob("*.pbem")) + sorted((game.blue.dir / "sent").glob("*.pbem"))
+    done = subprocess.run([sys.executable, "tests/independent_verifier.py", *map(str, files)], capture_output=True,
+                          text=True, cwd=Path(__file__).parent.parent, timeout=300)
+    assert done.returncode == 0 and done.stdout.startswith("OK: "), done.stdout + done.stderr
+    assert "2 renewals" in done.stdout and "the referee's checked against its salt" in done.stdout, done.stdout
