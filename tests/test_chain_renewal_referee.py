@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from pbem_engine.protocol import match as protocol
-from tests.conftest import new_player, pbem, read_envelope
+from tests.conftest import invoke, new_player, pbem, read_envelope
 from tests.test_tabletop import MINI
 
 ROUNDS = 66  # red files past the 64 links of its first chain, and so the referee too
@@ -113,3 +113,31 @@ def test_the_independent_verifier_accepts_the_refereed_game_and_its_renewals(gam
                           text=True, cwd=Path(__file__).parent.parent, timeout=300)
     assert done.returncode == 0 and done.stdout.startswith("OK: "), done.stdout + done.stderr
     assert "2 renewals" in done.stdout and "the referee's checked against its salt" in done.stdout, done.stdout
+
+
+def test_a_referee_that_renews_with_a_chain_of_its_choosing_is_caught_at_disclosure(tmp_path, monkeypatch):
+    """A referee running modified software picks its new chain itself (it could grind it against the
+    links it holds).  The players' copies cannot tell before the salt is out; once it is, every
+    copy's verify names the renewal as cheating."""
+    import secrets
+
+    from pbem_engine.protocol import referee as engine_referee
+
+    g = Refereed(tmp_path)
+    with monkeypatch.context() as m:  # the referee's modified tool: its own choice, and no check of it
+        m.setattr(engine_referee, "renewal_secret", lambda salt, index: secrets.token_bytes(32))
+        m.setattr(engine_referee, "check_renewal", lambda *args: None)
+        for _ in range(52):  # the referee renews at its 49th file
+            g.act(g.red, "roll d6")
+    bodies = _bodies(g.ref.dir / "sent", "referee")
+    assert any("renew" in b for b in bodies.values())
+    for p in (g.red, g.blue):  # no copy can check it yet: the game goes on
+        assert g.run(p, "verify", p.dir).output.startswith("OK: ")
+    g.act(g.red, "end red withdraws")
+    g.run(g.ref, "play", "--campaign", g.ref.dir)  # the disclosure
+    disclosure = max((g.ref.dir / "sent").glob("*-referee-turn.pbem"), key=lambda p: p.name)
+    for p in (g.red, g.blue):
+        g.run(p, "ingest", "--campaign", p.dir, disclosure)
+        out = invoke(g.runner, "verify", p.dir, env=p.env)
+        assert out.exit_code == 1, out.output
+        assert "cheating" in out.stderr and "its salt committed at genesis" in out.stderr, out.stderr
