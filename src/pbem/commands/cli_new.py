@@ -139,8 +139,11 @@ def _clock(text: str | None, at_zero: str, leave_days: int, deadline: int | None
     bank, inc, cap = map(int, found.groups())
     if not 1 <= bank <= cap <= MAX_DEADLINE_HOURS or inc > cap:
         raise click.UsageError(f"--clock {text}: needs 1 <= BANK <= CAP <= {MAX_DEADLINE_HOURS} and INCREMENT <= CAP")
-    if deadline is not None or refereed:
-        raise click.UsageError("--clock replaces --deadline, and is for two-player games (not --referee)")
+    if refereed:  # why not: docs/threat-model.md, "Clocks"
+        raise click.UsageError("--clock is for two-player games: in a refereed game only the referee's copy sees "
+                               "when each player's orders arrive; agree a --deadline instead")
+    if deadline is not None:
+        raise click.UsageError("--clock replaces --deadline: give one of them")
     return {"bank_hours": bank, "increment_hours": inc, "cap_hours": cap, "at_zero": at_zero, "leave_days": leave_days}
 
 
