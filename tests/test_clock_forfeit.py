@@ -79,3 +79,13 @@ def test_a_file_in_time_is_accepted_and_no_claim_can_follow_it(tmp_path, runner,
     assert_refused(d.invoke(d.alice, "claim-timeout", "--campaign", d.alice.dir), "not-owed")
     assert "GAME OVER" not in status(d, "alice")
     assert invoke(runner, "play", "1", "--campaign", d.alice.dir, env=d.alice.env).exit_code == 0
+
+
+def test_a_refereed_game_is_refused_a_clock_saying_why(tmp_path, runner):
+    d = duel(tmp_path, runner)
+    ref = d.new_identity("ref", "referee")
+    result = d.invoke(ref, "new", "barrage", "--referee", "--key", "ref", "--player", f"red={d.alice.pub}",
+                      "--player", f"blue={d.bob.pub}", "--clock", "48+12/60", "--campaign", tmp_path / "refd")
+    assert result.exit_code == 2, result.output
+    assert "--clock is for two-player games: in a refereed game only the referee's copy sees" in result.output
+    assert "Traceback" not in result.output and not (tmp_path / "refd").exists()
