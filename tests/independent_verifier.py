@@ -2,22 +2,19 @@
 """An independent verifier of pbem turn files, written from docs/spec.md alone.
 
 It imports nothing of pbem (``pbem``, ``pbem_engine``): only Python's standard library and
-PyNaCl for Ed25519.  Given the turn files of a two-player game it checks, as the spec says:
-
-the armor, tolerant of what mail does (section 2); the Ed25519 signature (3); the canonical
+PyNaCl for Ed25519.  Given the turn files of a two-player game it checks, as the spec says: the armor, tolerant of what mail does (section 2); the Ed25519 signature (3); the canonical
 JSON, by its own encoder (4); the envelope's fields and headers (5); the chain of game id,
 numbers, pinned keys, previous hashes and revealed links (5.3, 8, 8.1); every private opening against
-its token, a revealed secret against its anchor and every nonce (10); the order of every
-shared-deck shuffle once both secrets are out, against the cards played face up (11).
+its token, a revealed secret against its anchor and every nonce (10); the order of every shared-deck
+shuffle once both secrets are out, against the cards played face up (11); take-backs (18, in
+tests/independent_verifier_forks.py).
 
 The state hash and which action rolled which dice need the game's rules, which this verifier
 does not have (section 13).  Given each roll's envelope numbers, actor and spec (what ``pbem
 audit`` prints), ``derive_rolls`` re-derives its seed from the revealed links and the signed
 actions, and its dice from the seed (section 9).
 
-    python tests/independent_verifier.py DIR_OR_FILES... [--rolls ROLLS.json]
-
-prints ``OK: ...`` or ``REFUSED #n: code: reason`` (exit 1).
+    python tests/independent_verifier.py DIR_OR_FILES... [--rolls ROLLS.json]: OK or REFUSED #n: code: reason
 """
 
 from __future__ import annotations
@@ -35,11 +32,14 @@ from typing import Any
 from nacl.exceptions import CryptoError
 from nacl.signing import VerifyKey
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling, run as a script or imported
+import independent_verifier_forks as forks  # noqa: E402
+
 BEGIN, END = "-----BEGIN PBEM TURN-----", "-----END PBEM TURN-----"
 HEADERS = ("Game", "Seq", "From", "Kind", "Signer")
 DOMAIN = b"pbem/v1/envelope\x00"
 FIELDS = {"v", "game", "seq", "prev", "author", "kind", "engine", "body", "state"}
-KINDS = ("genesis", "join", "turn", "claim", "view", "leave")
+KINDS = ("genesis", "join", "turn", "claim", "view", "leave", "takeback", "fork")
 MAX_BLOCK, MAX_TEXT = 1_048_576, 10_485_760
 MAX_DEPTH, MAX_INT, MAX_SEQ = 48, 2**63 - 1, 2**31 - 1
 GENESIS_PREV = "0" * 64
@@ -49,8 +49,7 @@ HEX32 = re.compile(r"[0-9a-f]{32}")
 
 
 class Refused(Exception):
-    """A file or a history that does not check out: ``code`` as the spec names it, ``seq`` the
-    envelope (or None)."""
+    """A file or a history that does not check out: ``code`` as the spec names it, ``seq`` the envelope."""
 
     def __init__(self, code: str, reason: str, seq: int | None = None) -> None:
         super().__init__(f"{'#%d: ' % seq if seq is not None else ''}{code}: {reason}")
@@ -280,11 +279,9 @@ class Report:
 
 def _key(genesis: dict[str, Any], side: str) -> bytes | None:
     entry = genesis["body"].get("sides", {}).get(side)
-    if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
-        return None
     try:
         return base64.b64decode(entry["key"], validate=True)
-    except ValueError:
+    except (ValueError, TypeError, KeyError, AttributeError):  # no key of this side, or not base64
         return None
 
 
@@ -303,8 +300,8 @@ def verify_files(texts: list[str]) -> Report:
         except Refused as e:  # unsigned or unreadable: named by its header, for the reason only
             seq = re.search(r"^[\s>]*Seq:\s*(\d+)", text, re.M)
             raise Refused(e.code, e.reason, e.seq if e.seq is not None else int(seq[1]) if seq else n) from None
-    found.sort(key=lambda e: e.seq)
-    report = Report()
+    kit = forks.Kit(H, Refused, lambda text: [open_block(*block) for block in find_blocks(text)], _key)
+    found, report = sorted(forks.live(kit, found), key=lambda e: e.seq), Report()
     chains, renewed = {}, {}  # side -> (index, link) revealed last; side -> its renewed chain's anchor (8.1)
     private: dict[str, dict[str, Any]] = {}  # side -> {"anchor", "openings": {token: opening}}
     decks = _Decks(report)
@@ -328,6 +325,9 @@ def verify_files(texts: list[str]) -> Report:
                 private[env.author] = {"anchor": _hex(env.body["private_anchor"], "private_anchor", env.seq),
                                        "openings": {}}
             report.links[env.seq] = (env.author, 0, chains[env.author][1])
+            continue
+        if env.kind == "fork":  # a take-back both sides signed (section 18)
+            chains, renewed = forks.check(kit, env, genesis, head, chains, renewed)
             continue
         if env.kind != "turn":
             raise Refused("bad-kind", f"a {env.kind} is not part of the chain", env.seq)
@@ -389,7 +389,6 @@ def _link_checks(env: Envelope, genesis: dict[str, Any], head: Envelope) -> None
     if (env.engine.get("module"), env.engine.get("module_version")) != (stamp.get("module"),
                                                                          stamp.get("module_version")):
         raise Refused("module-version", "made with another game module or version", env.seq)
-
 
 
 def _private(env: Envelope, game: str, private: dict[str, dict[str, Any]], report: Report) -> None:

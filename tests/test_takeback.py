@@ -19,6 +19,7 @@ from pbem_engine.protocol.chain import chain_step
 from pbem.chain import history
 from pbem.wire.envelope import seal
 from pbem.wire.keys import KeyStore
+from tests import independent_verifier as iv
 from tests.conftest import assert_refused, db_bytes, hill60_pair, invoke, pbem, read_envelope
 
 MOVE, BOMBARD, END = "1", "8", "10"  # Hill 60's allied choices at the start of turn 1
@@ -96,6 +97,17 @@ def test_a_take_back_agreed_between_two_homes(tmp_path: Path):
     assert results[0] == results[1]
     assert "OK: 4 envelopes" in results[0] and "1 take-back(s) by agreement (2 envelope(s) abandoned" in results[0]
     assert "audit OK" in pbem(runner, "audit", alice.dir, env=alice.env).output
+    # the second verifier, from the spec alone, over every file Alice holds (the abandoned ones too)
+    files = sorted((alice.dir / "sent").glob("*.pbem")) + sorted((alice.dir / "received").glob("*.pbem"))
+    assert len(files) == 7
+    report = iv.verify_files([f.read_text() for f in files])
+    assert len(report.envelopes) == 4 and f"state {report.state[:16]}" in results[0]
+    assert [e.kind for e in report.envelopes] == ["genesis", "join", "fork", "turn"]
+    try:  # without the fork, two envelopes #2 and two #3: no agreement, no history
+        iv.verify_files([f.read_text() for f in files if "fork" not in f.name])
+        raise AssertionError("a history with two envelopes #2 and no fork was accepted")
+    except iv.Refused as e:
+        assert e.code in ("gap", "bad-prev")
 
     # the abandoned files again: taken back by agreement, never a second envelope for #2 or #3
     before = db_bytes(bob.dir)
@@ -236,3 +248,34 @@ def test_a_take_back_checks_what_it_carries(tmp_path: Path):
     assert "countersigned by the opponent" in refused.stderr
     assert db_bytes(bob.dir) == before
     assert history.TAKEBACK_MOST >= 2
+
+
+def test_a_fork_that_sets_a_chain_back_is_refused_by_both_verifiers(tmp_path: Path):
+    """Bob's changed tool countersigns with Alice's chain set back to her anchor: her next link would
+    then be one Bob has already seen, and he could choose his rolls' declarations knowing it."""
+    runner = CliRunner()
+    alice, bob, a2, b3 = moved_and_answered(runner, tmp_path)
+    pbem(runner, "takeback", "propose", "--to", "1", "--campaign", alice.dir, env=alice.env)
+    proposal = sent(alice, "*-takeback-*.pbem")
+    genesis = read_envelope(sent(alice, "*-0000-allied-genesis.pbem")).content
+    rows = _rows(alice.db)
+    honest = {"allied": {"index": 1, "link": read_envelope(a2).content["body"]["reveal"]},
+              "ottoman": {"index": 1, "link": read_envelope(b3).content["body"]["reveal"]}}
+    chains, code = dict(honest, allied={"index": 0, "link": genesis["body"]["anchor"]}), "bad-takeback"
+    fork = seal(KeyStore(bob.home).load("bob"), {
+        "v": 1, "game": genesis["game"], "seq": 2, "prev": rows[1][0], "author": "ottoman", "kind": "fork",
+        "engine": genesis["engine"], "body": {"proposal": proposal.read_text(), "chains": chains},
+        "state": read_envelope(a2).content["state"]})
+    path = tmp_path / "fork.pbem"
+    path.write_text(fork.raw)
+    before = db_bytes(alice.dir)
+    refused = invoke(runner, "ingest", "--campaign", alice.dir, path, env=alice.env)
+    assert_refused(refused, code)
+    assert "the chains must go on from the last link each side revealed" in refused.stderr
+    assert db_bytes(alice.dir) == before
+    files = [sent(alice, "*-0000-*"), next((alice.dir / "received").glob("*-0001-*")), path]
+    try:
+        iv.verify_files([f.read_text() for f in files])
+        raise AssertionError("the independent verifier accepted a fork that sets a chain back")
+    except iv.Refused as e:
+        assert (e.code, e.seq) == (code, 2)
