@@ -20,7 +20,7 @@ from pbem.chain import history
 from pbem.wire.envelope import seal
 from pbem.wire.keys import KeyStore
 from tests import independent_verifier as iv
-from tests.conftest import assert_refused, db_bytes, hill60_pair, invoke, pbem, read_envelope
+from tests.conftest import assert_refused, db_bytes, hill60_pair, invoke, new_player, pbem, read_envelope
 
 MOVE, BOMBARD, END = "1", "8", "10"  # Hill 60's allied choices at the start of turn 1
 
@@ -279,3 +279,22 @@ def test_a_fork_that_sets_a_chain_back_is_refused_by_both_verifiers(tmp_path: Pa
         raise AssertionError("the independent verifier accepted a fork that sets a chain back")
     except iv.Refused as e:
         assert (e.code, e.seq) == (code, 2)
+
+
+def test_in_a_refereed_game_the_referee_decides(tmp_path: Path):
+    runner = CliRunner()
+    ref = new_player(runner, tmp_path, "ref", "referee")
+    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
+    pbem(runner, "new", "hill60", "--referee", "--key", "ref", "--player", f"allied={alice.pub}",
+         "--player", f"ottoman={bob.pub}", "--campaign", ref.dir, env=ref.env)
+    for p in (alice, bob):
+        pbem(runner, "join", sent(ref, "*genesis.pbem"), "--key", p.name, "--campaign", p.dir, env=p.env)
+        pbem(runner, "ingest", "--campaign", ref.dir, sent(p, "*join.pbem"), env=ref.env)
+    pbem(runner, "play", "--campaign", ref.dir, env=ref.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, sent(ref, "to-allied/*-0001-*"), env=alice.env)
+    pbem(runner, "play", "--campaign", alice.dir, MOVE, END, env=alice.env)
+    for player in (alice, ref):
+        before = db_bytes(player.dir)
+        refused = invoke(runner, "takeback", "propose", "--to", "1", "--campaign", player.dir, env=player.env)
+        assert_refused(refused, "refereed")
+        assert "ask your referee" in refused.stderr and db_bytes(player.dir) == before

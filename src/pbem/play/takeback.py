@@ -204,6 +204,9 @@ def receive(camp: Campaign, documents: list[Envelope], skipped: list[tuple[Envel
     checked, and the answer waiting recorded.  Those recorded are returned."""
     genesis, head = camp.genesis, camp.ledger.head()
     assert head is not None
+    if camp.refereed and documents:
+        raise RefusedTurn("in a refereed game, ask your referee", f"a take-back file from {documents[0].author} is "
+                          "not accepted here: the referee decides", code="refereed")
     kept = []
     for env in documents:
         body = env.content["body"]
@@ -227,9 +230,6 @@ def receive(camp: Campaign, documents: list[Envelope], skipped: list[tuple[Envel
         if (prop.seq, prop.content["prev"]) != head:  # answered by the play since: nothing to decide
             skipped.append((env, f"a take-back proposed at #{prop.seq}: the game has moved on since"))
             continue
-        if camp.refereed:
-            raise RefusedTurn("in a refereed game, ask your referee", "a take-back proposal is not accepted here",
-                              code="refereed")
         _check(camp, prop)
         if camp.ledger.setting(PENDING) == prop.raw:
             skipped.append((env, "already received"))
