@@ -138,3 +138,74 @@ def test_status_all_shows_each_clock_and_a_game_lost_on_time(tmp_path, runner, m
     lines = pbem(runner, "status", "--all", env=alice.env).output.splitlines()
     assert lines[-1].startswith("Barrage") and "alice (red) wins on time: bob (blue) ran out of time" in lines[-1], lines
     assert str(where["hill60"]) in lines[0] and "YOUR MOVE" in lines[0]
+
+
+def test_status_all_shows_new_messages_and_all_that_waits_to_be_sent(tmp_path, runner):
+    """Issue 36, point 1: each line says what came for him unread (messages of the others since his
+    last turn file, as `pbem messages --new`) and what waits to go out (the outbox, messages held
+    for his next turn file); both go when he has read and sent them."""
+    alice, bob, where = games(tmp_path, runner)
+    bob_barrage = tmp_path / "bob-barrage"
+    out = pbem(runner, "play", "1", "say good luck", "tell blue: you will need it", "--campaign", where["barrage"],
+               env=alice.env).output
+    turn = max((where["barrage"] / "sent").glob("*-0002-red-turn.pbem"))
+    pbem(runner, "ingest", "--campaign", bob_barrage, turn, env=bob.env)
+    line = next(x for x in pbem(runner, "status", "--all", env=bob.env).output.splitlines() if "Barrage" in x)
+    assert "; 2 new message(s) (pbem messages --new)" in line, line
+    mine = next(x for x in pbem(runner, "status", "--all", env=alice.env).output.splitlines() if "Barrage" in x)
+    assert "new message" not in mine, mine  # her own messages are not news to her
+    pbem(runner, "say", "--campaign", where["barrage"], "and", "farewell", env=alice.env)  # waits for her next file
+    maildir = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    invoke(runner, "mail", "run", "--all", "--maildir", maildir, env=alice.env)  # no SMTP: the mail waits
+    lines = pbem(runner, "status", "--all", env=alice.env).output.splitlines()
+    mine = next(x for x in lines if "Barrage" in x)
+    assert "1 message(s) waiting for your next turn file" in mine, mine
+    hill = next(x for x in lines if "Hill 60" in x)
+    assert "message(s) waiting" not in hill and "new message" not in hill, hill
+    outbox = sorted((where["barrage"] / "outbox").glob("*.eml"))
+    assert outbox and f"; {len(outbox)} mail(s) to send" in mine, (outbox, mine)
+    pbem(runner, "play", "--campaign", bob_barrage, env=bob.env)  # bob answers: the messages are old news
+    line = next(x for x in pbem(runner, "status", "--all", env=bob.env).output.splitlines() if "Barrage" in x)
+    assert "new message" not in line, line
+
+
+def test_mail_fetch_all_reads_every_game_s_mail_from_one_maildir(tmp_path, runner):
+    """Issue 36, point 1: `pbem mail fetch --all` over every recorded game from one mailbox: each
+    game takes its own turn files and passes over the others'; a second run reads nothing new."""
+    import mailbox
+    from email.message import EmailMessage
+
+    alice, bob, where = games(tmp_path, runner)
+    maildir = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    theirs = {}
+    for name, side in (("hill60", "allied"), ("barrage", "red")):  # alice plays; bob's copies get it by mail
+        for _ in range(12):  # the first choice each time, until the file is signed
+            if "signed turn file" in pbem(runner, "play", "1", "--campaign", where[name], env=alice.env).output:
+                break
+        theirs[name] = max((where[name] / "sent").glob(f"*-0002-{side}-turn.pbem"))
+    # bob's mailbox: one message from alice in each game
+    box = mailbox.Maildir(maildir)
+    for name, path in theirs.items():
+        msg = EmailMessage()
+        msg["From"], msg["To"], msg["Subject"] = "alice@example.org", "bob@example.org", f"pbem {name}"
+        msg.set_content(path.read_text())
+        box.add(msg)
+    before = {name: (tmp_path / f"bob-{name}" / "campaign.db").read_bytes() for name in theirs}
+    result = invoke(runner, "mail", "fetch", "--all", "--maildir", maildir, env=bob.env)
+    assert_no_traceback(result)
+    assert result.exit_code == 0, result.output + result.stderr
+    out = result.output
+    for name in theirs:
+        assert f"{tmp_path / f'bob-{name}'}:" in out or f"{(tmp_path / f'bob-{name}').resolve()}:" in out, out
+        assert (tmp_path / f"bob-{name}" / "campaign.db").read_bytes() != before[name]
+    assert out.count("accepted #2 from") == 2, out
+    again = invoke(runner, "mail", "fetch", "--all", "--maildir", maildir, env=bob.env)
+    assert again.exit_code == 0 and "accepted" not in again.output, again.output
+    misuse = invoke(runner, "mail", "fetch", "--all", "--campaign", tmp_path / "bob-hill60", "--maildir", maildir,
+                    env=bob.env)
+    assert misuse.exit_code == 2
+    assert_no_traceback(misuse)

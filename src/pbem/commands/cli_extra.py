@@ -357,20 +357,37 @@ def mail_send(ctx: click.Context, files: tuple[Path, ...], campaign: Path | None
 
 @mail.command("fetch")
 @click.option("--maildir", type=click.Path(file_okay=False, path_type=Path), help="Read this Maildir instead of IMAP.")
+@click.option("--all", "every_game", is_flag=True, help="Every game you made or joined under your home, one after "
+              "the other, with the one mailbox configuration.")
 @campaign_option
 @click.pass_context
-def mail_fetch(ctx: click.Context, maildir: Path | None, campaign: Path | None) -> None:
+def mail_fetch(ctx: click.Context, maildir: Path | None, every_game: bool, campaign: Path | None) -> None:
     """Ingest the new messages of the IMAP folder or a Maildir, each on its own; one line
     says what each message was and what was done with it (refused ones on stderr).
 
     \b
-    Example:
+    Examples:
         pbem mail fetch --campaign hill60
+        pbem mail fetch --all
     """
     from ..mailbox.mail_fetch import fetch
 
+    password = None if maildir else secret_env("PBEM_IMAP_PASSWORD", "IMAP")
+    if every_game:
+        if campaign is not None:
+            raise click.UsageError("--all reads the mail of every game: give it without --campaign")
+        from ..mailbox.mail_fetch import fetch_all
+        from ..store.games import known
+        from ..wire.keys import default_home
+
+        failed = fetch_all(known(home_dir(ctx) or default_home()), open_campaign, load_mail_config(ctx), password,
+                           maildir, lambda line, err: click.echo(line, err=err))
+        if failed:
+            raise PbemError(f"{len(failed)} game(s) could not read their mail in full", "each says why above",
+                            code=failed[0].code)
+        return
     camp = open_campaign(campaign)
-    result = fetch(camp, load_mail_config(ctx), None if maildir else secret_env("PBEM_IMAP_PASSWORD", "IMAP"), maildir)
+    result = fetch(camp, load_mail_config(ctx), password, maildir)
     for line, err in result.lines():
         click.echo(line, err=err)
     show_next(camp)

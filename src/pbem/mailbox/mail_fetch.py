@@ -129,6 +129,29 @@ def fetch(campaign, config: MailConfig, password: str | None, maildir: Path | No
     return out
 
 
+def fetch_all(folders: list[Path], opener, config: MailConfig, password: str | None, maildir: Path | None,
+              say) -> list[PbemError]:
+    """``fetch`` for each campaign of ``folders`` (``opener(folder)`` opens one for writing) from the
+    one mailbox: each game takes its own mail and reports the rest as another game's.  One that
+    cannot be read never stops the others: ``say(line, on_stderr)`` tells each; the errors met."""
+    failed: list[PbemError] = []
+    for folder in folders:
+        say(f"{folder}:", False)
+        try:
+            camp = opener(folder)
+            try:
+                result = fetch(camp, config, password, maildir)
+            finally:
+                camp.close()
+        except PbemError as e:
+            failed.append(e)
+            say(f"  {e.code}: {e}" + (f" ({e.detail})" if e.detail else ""), True)
+            continue
+        for line, err in result.lines():
+            say(f"  {line}", err)
+    return failed
+
+
 @contextmanager
 def imap_folder(config: MailConfig, password: str | None, otherwise: str):
     """The IMAP folder of ``config``, logged in and selected read only (nothing in it is ever

@@ -16,6 +16,7 @@ from ..errors import PbemError
 from ..store.games import known
 from .campaign import Campaign
 from .clock import forfeit, overdue
+from .messages import in_chain, waiting
 from .timebank import hours
 from .unattended import needs_person
 
@@ -55,9 +56,7 @@ def _describe(camp: Campaign, directory: Path) -> Game:
         names["referee"] = body["referee"]["name"]
     others = ", ".join(f"{names[s]} ({s})" for s in names if s != camp.side)
     head = f"{camp.game.title}, {body.get('scenario') or 'standard'}: you are {camp.side}, against {others}"
-    outbox = camp.dir / "outbox"
-    waiting_mail = len(list(outbox.glob("*.eml"))) if outbox.is_dir() else 0
-    tail = (f"; {waiting_mail} mail(s) to send" if waiting_mail else "") + f"  [{directory}]"
+    tail = "".join(f"; {part}" for part in unread(camp) + to_send(camp)) + f"  [{directory}]"
     late = overdue(camp)
     ended = forfeit(camp) if late is not None and late["clock"] is not None else None
     if ended is not None:  # a claim at zero: the game is lost on time, or waits for an adjudication
@@ -78,3 +77,26 @@ def _describe(camp: Campaign, directory: Path) -> Game:
         return Game(DECIDE, late["hours"], f"{head}. YOUR MOVE ({since}): {late['text']}{tail}")
     who = names.get(late["side"], late["side"])
     return Game(OTHERS, late["hours"], f"{head}. Waiting for {who} ({late['side']}, {since}){tail}")
+
+
+def unread(camp: Campaign) -> list[str]:
+    """What came for him and he has not seen in a turn of his own: the messages of the others he
+    may read since his last turn file (``pbem messages --new``)."""
+    head = camp.ledger.head()
+    own = camp.ledger.last_of(camp.side, head[0]) if head else None
+    new = [m for m in in_chain(camp, own if own is not None else -1)
+           if m["author"] != camp.side and m["to"] in (None, camp.side)]
+    return [f"{len(new)} new message(s) (pbem messages --new)"] if new else []
+
+
+def to_send(camp: Campaign) -> list[str]:
+    """Everything waiting to go out: signed files an interrupted command did not write, mail in
+    the outbox and mail set aside, messages waiting for his next turn file."""
+    out = [f"NOT YET WRITTEN: {name}" for name in camp.unfinished()]
+    box = camp.dir / "outbox"
+    mails = len(list(box.glob("*.eml"))) if box.is_dir() else 0
+    aside = len(list((box / "failed").glob("*.eml"))) if (box / "failed").is_dir() else 0
+    talk = len(waiting(camp)) if camp.secrets_readable() else 0
+    out += [f"{mails} mail(s) to send"] if mails else []
+    out += [f"{aside} mail(s) set aside, not sent (pbem status)"] if aside else []
+    return out + ([f"{talk} message(s) waiting for your next turn file"] if talk else [])
