@@ -10,7 +10,10 @@ even when it is signed with the right key.
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -298,3 +301,40 @@ def test_in_a_refereed_game_the_referee_decides(tmp_path: Path):
         refused = invoke(runner, "takeback", "propose", "--to", "1", "--campaign", player.dir, env=player.env)
         assert_refused(refused, "refereed")
         assert "ask your referee" in refused.stderr and db_bytes(player.dir) == before
+
+
+def _run(player, *args, crash: str | None = None) -> subprocess.CompletedProcess:
+    """The installed ``pbem`` as its own process, stopped at crash point ``crash`` (pbem.store.lock)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("PBEM_")}
+    env.update(player.env, **({"PBEM_CRASH_AT": crash} if crash else {}))
+    return subprocess.run([str(Path(sys.executable).parent / "pbem"), *map(str, args)], env=env, text=True,
+                          capture_output=True, timeout=120)
+
+
+def test_killed_while_answering_nothing_signed_is_lost(tmp_path: Path):
+    runner = CliRunner()
+    alice, bob, _, _ = moved_and_answered(runner, tmp_path)
+    pbem(runner, "takeback", "propose", "--to", "1", "--campaign", alice.dir, env=alice.env)
+    ingest(runner, bob, sent(alice, "*-takeback-*.pbem"))
+    # the fork is stored, its file not yet written: the next command writes it
+    assert _run(bob, "takeback", "accept", "--campaign", bob.dir, crash="takeback:forked").returncode == 197
+    assert not list((bob.dir / "sent").glob("*fork*"))
+    assert "NOT YET WRITTEN" in status(runner, bob)
+    pbem(runner, "resend", "--campaign", bob.dir, env=bob.env)
+    ingest(runner, alice, sent(bob, "*-0002-ottoman-fork.pbem"))
+    assert verify(runner, alice) == verify(runner, bob)
+    assert "1 take-back(s)" in verify(runner, alice)
+
+
+def test_killed_while_declining_the_decline_is_signed_again_byte_for_byte(tmp_path: Path):
+    runner = CliRunner()
+    alice, bob, _, _ = moved_and_answered(runner, tmp_path)
+    pbem(runner, "takeback", "propose", "--to", "1", "--campaign", alice.dir, env=alice.env)
+    ingest(runner, bob, sent(alice, "*-takeback-*.pbem"))
+    assert _run(bob, "takeback", "decline", "--campaign", bob.dir, crash="takeback:declined").returncode == 197
+    written = sent(bob, "*-takeback-*.pbem").read_bytes()
+    assert "TAKE-BACK proposed by allied" in status(runner, bob)  # not yet forgotten: decline again
+    pbem(runner, "takeback", "decline", "--campaign", bob.dir, env=bob.env)
+    assert sent(bob, "*-takeback-*.pbem").read_bytes() == written and "TAKE-BACK" not in status(runner, bob)
+    assert "take-back declined" in ingest(runner, alice, sent(bob, "*-takeback-*.pbem")).output
+    play(runner, alice, MOVE)

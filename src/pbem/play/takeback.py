@@ -158,11 +158,10 @@ def decline(camp: Campaign, identity: Identity) -> tuple[Envelope, Path]:
     assert head is not None
     env = _sign(camp, identity, "takeback", head[0], head[1], camp.ledger.state_hash_at(head[0]) or "",
                 {"decline": prop.hash})
-    camp.ledger.begin()
-    camp.ledger.delete_setting(PENDING)
-    camp.ledger.commit()
+    path = _write(camp, "sent", env)  # first: killed before the setting goes, a second decline signs these bytes
     crash_point("takeback:declined")
-    return env, _write(camp, "sent", env)
+    _set(camp, None)
+    return env, path
 
 
 # --- what ingest does with them ------------------------------------------------
@@ -282,6 +281,7 @@ def store_fork(camp: Campaign, applied: list[history.Applied], to: int, claims: 
         ledger.rollback()
         raise
     crash_point("takeback:forked")
+    camp.save_draft([])  # a draft of unsigned actions was made for a position that is gone
     for folder, env in owed:
         camp.archive(folder, env)
 
