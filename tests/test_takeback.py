@@ -338,3 +338,18 @@ def test_killed_while_declining_the_decline_is_signed_again_byte_for_byte(tmp_pa
     assert sent(bob, "*-takeback-*.pbem").read_bytes() == written and "TAKE-BACK" not in status(runner, bob)
     assert "take-back declined" in ingest(runner, alice, sent(bob, "*-takeback-*.pbem")).output
     play(runner, alice, MOVE)
+
+
+def test_proposals_crossed_in_the_post_both_copies_keep_the_same_one(tmp_path: Path):
+    runner = CliRunner()
+    alice, bob, _, _ = moved_and_answered(runner, tmp_path)
+    pbem(runner, "takeback", "propose", "--to", "2", "--campaign", alice.dir, env=alice.env)
+    pbem(runner, "takeback", "propose", "--to", "1", "--campaign", bob.dir, env=bob.env)
+    assert "crossed your own take-back proposal" in ingest(runner, bob, sent(alice, "*-takeback-*.pbem")).output
+    assert "TAKE-BACK proposed by ottoman" in ingest(runner, alice, sent(bob, "*-takeback-*.pbem")).output
+    assert "TAKE-BACK proposed by you (back to #1" in status(runner, bob)
+    assert "TAKE-BACK proposed by ottoman (back to #1" in status(runner, alice)
+    assert_refused(invoke(runner, "takeback", "accept", "--campaign", bob.dir, env=bob.env), "no-takeback")
+    pbem(runner, "takeback", "accept", "--campaign", alice.dir, env=alice.env)
+    ingest(runner, bob, sent(alice, "*-0002-allied-fork.pbem"))
+    assert verify(runner, alice) == verify(runner, bob)

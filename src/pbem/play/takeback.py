@@ -233,6 +233,13 @@ def receive(camp: Campaign, documents: list[Envelope], skipped: list[tuple[Envel
         if camp.ledger.setting(PENDING) == prop.raw:
             skipped.append((env, "already received"))
             continue
+        mine = pending(camp)
+        if mine is not None and mine.author == camp.side and \
+                (mine.content["body"]["to"], mine.hash) <= (prop.content["body"]["to"], prop.hash):
+            # proposals crossed in the post: both copies keep the one going further back (then the
+            # smaller hash), so each side knows which to answer
+            skipped.append((env, "crossed your own take-back proposal, which stands (it goes back further)"))
+            continue
         _set(camp, prop.raw)
         kept.append(env)
     for env in kept:
