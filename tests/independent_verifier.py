@@ -33,7 +33,7 @@ from nacl.exceptions import CryptoError
 from nacl.signing import VerifyKey
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling, run as a script or imported
-import independent_verifier_forks as forks  # noqa: E402
+import independent_verifier_forks as forks, independent_verifier_referee as refereed  # noqa: E401, E402
 
 BEGIN, END = "-----BEGIN PBEM TURN-----", "-----END PBEM TURN-----"
 HEADERS = ("Game", "Seq", "From", "Kind", "Signer")
@@ -248,8 +248,7 @@ def open_block(headers: dict[str, str], payload: bytes) -> Envelope:
     content = parse_canonical(data)
     if not isinstance(content, dict) or set(content) != FIELDS:
         raise Refused("malformed", "not the nine envelope fields")
-    types = {"v": int, "game": str, "seq": int, "prev": str, "author": str, "kind": str, "engine": dict,
-             "body": dict, "state": str}
+    types = {"v": int, "game": str, "seq": int, "prev": str, "author": str, "kind": str, "engine": dict, "body": dict, "state": str}
     if any(type(content[k]) is not t for k, t in types.items()) or content["v"] != 1:
         raise Refused("malformed", "a field of the wrong type, or a format other than 1")
     if content["kind"] not in KINDS or not 0 <= content["seq"] <= MAX_SEQ:
@@ -302,6 +301,8 @@ def verify_files(texts: list[str]) -> Report:
             raise Refused(e.code, e.reason, e.seq if e.seq is not None else int(seq[1]) if seq else n) from None
     kit = forks.Kit(H, Refused, lambda text: [open_block(*block) for block in find_blocks(text)], _key)
     found, report = sorted(forks.live(kit, found), key=lambda e: e.seq), Report()
+    if any(e.kind == "genesis" and e.body.get("mode") == "referee" for e in found):  # section 12, in its own module
+        return refereed.verify(found, sys.modules[__name__])
     chains, renewed = {}, {}  # side -> (index, link) revealed last; side -> its renewed chain's anchor (8.1)
     private: dict[str, dict[str, Any]] = {}  # side -> {"anchor", "openings": {token: opening}}
     decks = _Decks(report)

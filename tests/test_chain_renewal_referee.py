@@ -7,6 +7,7 @@ renewal with a chain of its own choosing is caught as cheating once the salt is 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import subprocess
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
+from pbem_engine.canonical import canonical_json
 from pbem_engine.protocol import match as protocol
 from tests.conftest import invoke, new_player, pbem, read_envelope
 from tests.test_tabletop import MINI
@@ -107,12 +109,58 @@ def test_every_copy_verifies_the_renewed_refereed_game(game):
         assert "exhausted" not in status
 
 
-def test_the_independent_verifier_accepts_the_refereed_game_and_its_renewals(game):
-    files = sorted((game.blue.dir / "received").glob("*.pbem")) + sorted((game.blue.dir / "sent").glob("*.pbem"))
-    done = subprocess.run([sys.executable, "tests/independent_verifier.py", *map(str, files)], capture_output=True,
+def _independent(player) -> subprocess.CompletedProcess:
+    folders = [str(player.dir / "received"), str(player.dir / "sent")]
+    return subprocess.run([sys.executable, "tests/independent_verifier.py", *folders], capture_output=True,
                           text=True, cwd=Path(__file__).parent.parent, timeout=300)
-    assert done.returncode == 0 and done.stdout.startswith("OK: "), done.stdout + done.stderr
-    assert "2 renewals" in done.stdout and "the referee's checked against its salt" in done.stdout, done.stdout
+
+
+def test_the_independent_verifier_accepts_the_refereed_game_and_its_renewals(game):
+    from tests import independent_verifier as iv
+
+    for p in (game.ref, game.red, game.blue):
+        done = _independent(p)
+        assert done.returncode == 0 and done.stdout.startswith("OK: "), done.stdout + done.stderr
+    texts = [f.read_text() for folder in ("received", "sent") for f in sorted((game.blue.dir / folder).glob("*.pbem"))]
+    report = iv.verify_files(texts)
+    assert report.renewals == {"referee": 1, "red": 1} and report.referee_renewals_checked == 1
+    assert report.envelopes[-1].body.get("disclose")  # read to the end, the disclosure included
+    # the referee's renewing file signed again without its anchor, and the two files after it again
+    # on top of it (their public states recomputed): the referee's next reveal, from the new chain,
+    # hashes to nothing it committed
+    from pbem.chain.referee import public_advance
+    from pbem.errors import RefusedTurn
+    from pbem.play.campaign import Campaign
+    from pbem.wire.envelope import seal
+    from pbem.wire.keys import KeyStore
+
+    keys = {"referee": KeyStore(game.ref.home).load("ref"), "red": KeyStore(game.red.home).load("alice")}
+    seq = next(e.seq for e in report.envelopes if e.author == "referee" and "renew" in e.body)
+    camp = Campaign.open(game.blue.dir, readonly=True)
+    public = camp.ledger.state(seq - 1)[1]["public"]
+    camp.ledger.close()
+    prev = next(e for e in report.envelopes if e.seq == seq - 1).hash
+    forged = []
+    for original in [e for e in report.envelopes if seq <= e.seq <= seq + 2]:
+        body = {k: v for k, v in original.body.items() if k != "renew" or original.seq != seq}
+        content = dict(original.content, body=body, prev=prev)
+        try:
+            public = public_advance(public, original.seq, original.author, "turn", body)
+            content["state"] = hashlib.sha256(canonical_json(public, strict=False)).hexdigest()
+        except RefusedTurn:  # pbem refuses it too: its state is left as it was
+            pass
+        envelope = seal(keys[original.author], content)
+        forged.append(envelope.raw)
+        prev = envelope.hash
+    before = [f.read_text() for f in sorted((game.blue.dir / "received").glob("*.pbem")) if int(f.name.split("-")[1]) < seq]
+    assert len(before) == seq  # the genesis, and every envelope up to the renewing one
+    assert iv.verify_files(before).envelopes[-1].seq == seq - 1
+    try:
+        iv.verify_files(before + forged)
+    except iv.Refused as e:
+        assert e.code == "bad-reveal" and e.seq == seq + 2, e
+    else:
+        raise AssertionError("a referee's chain switched without its renewal was accepted")
 
 
 def test_a_referee_that_renews_with_a_chain_of_its_choosing_is_caught_at_disclosure(tmp_path, monkeypatch):
@@ -141,3 +189,7 @@ def test_a_referee_that_renews_with_a_chain_of_its_choosing_is_caught_at_disclos
         out = invoke(g.runner, "verify", p.dir, env=p.env)
         assert out.exit_code == 1, out.output
         assert "cheating" in out.stderr and "its salt committed at genesis" in out.stderr, out.stderr
+    done = _independent(g.blue)
+    seq = next(s for s in sorted(bodies) if "renew" in bodies[s])
+    assert done.returncode == 1 and done.stdout.startswith(f"REFUSED #{seq}: cheating: the referee's new chain"), \
+        done.stdout + done.stderr

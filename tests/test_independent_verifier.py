@@ -103,14 +103,15 @@ def _claims(rolls: list[dict]) -> list[dict]:
 
 def test_the_verifier_imports_nothing_of_pbem_and_stays_small():
     imported = set()
-    for path in (VERIFIER, VERIFIER.with_name("independent_verifier_forks.py")):  # and its sibling (take-backs)
+    siblings = ("independent_verifier_forks", "independent_verifier_referee")  # take-backs, refereed games
+    for path in (VERIFIER, *(VERIFIER.with_name(f"{name}.py") for name in siblings)):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported |= {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
                      for alias in node.names}
         imported |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
-    assert imported <= set(sys.stdlib_module_names) | {"nacl", "independent_verifier_forks"}, imported
+    assert imported <= set(sys.stdlib_module_names) | {"nacl", *siblings}, imported
     assert "pbem" not in imported and "pbem_engine" not in imported
-    assert len(VERIFIER.read_text(encoding="utf-8").splitlines()) <= 600
+    assert all(len(p.read_text(encoding="utf-8").splitlines()) <= 600 for p in VERIFIER.parent.glob("independent_verifier*.py"))
 
 
 def test_the_verifier_runs_where_pbem_cannot_be_imported(root: Path):
