@@ -49,9 +49,20 @@ def test_a_file_after_a_claim_at_zero_is_refused_and_the_game_is_lost_on_time_in
         assert again.stderr.startswith("Error: game-over: the game was lost on time\n"), again.stderr
         assert "alice (red) wins on time" in again.stderr
         assert "1 timeout claim(s)" in d.run(p, "verify", p.dir).output
-    # the late file offered again, with the turn before it: refused all the same
+    # the late file offered again: refused all the same
     assert_refused(d.ingest("alice", late), "game-over")
     assert files_of(d, "alice") == before
+    # one result in both copies, though blue's holds its late file: the game ended at the claim's #2
+    for who in ("alice", "bob"):
+        p = d.player(who)
+        d.run(p, "result", "--campaign", p.dir)
+    added = d.invoke(d.alice, "result", "--add", d.bob.dir / "result.json", "--campaign", d.alice.dir)
+    assert added.exit_code == 0, added.output + added.stderr
+    import json
+
+    record = json.loads((d.alice.dir / "result.json").read_text())
+    assert sorted(record["signatures"]) == ["blue", "red"] and record["record"]["final"]["seq"] == 2, record
+    assert record["record"]["winner"] == "red" and record["record"]["how"] == "time"
 
 
 def test_after_a_claim_sent_to_adjudication_nothing_more_is_accepted_either(tmp_path, runner, clock):

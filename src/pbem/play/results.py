@@ -53,13 +53,14 @@ def record(camp: Campaign) -> dict[str, Any] | None:
             return None
         outcome = {"winner": lost["claimed_by"], "result": f"{lost['claimed_by']} wins on time",
                    "reason": lost["result"]}
-        how = "time"
+        how = "time"  # the game ended at the envelope the claim names, whatever the late side signed after
+        final = (lost["seq"], (camp.ledger.envelope_index(lost["seq"]) or ("",))[0])
     else:
         outcome = camp.outcome()
         if outcome is None:  # a refereed game disclosed before its end, say
             return None
         how = "players" if genesis["engine"]["module"] == "tabletop" else "rules"
-    head = camp.ledger.head()
+    head = final if how == "time" else camp.ledger.head()
     assert head is not None
     names = {side: entry["name"] for side, entry in sorted(body["sides"].items())}
     out = {"v": 1, "game": genesis["game"], "module": genesis["engine"]["module"],
