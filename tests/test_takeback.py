@@ -353,3 +353,27 @@ def test_proposals_crossed_in_the_post_both_copies_keep_the_same_one(tmp_path: P
     pbem(runner, "takeback", "accept", "--campaign", alice.dir, env=alice.env)
     ingest(runner, bob, sent(alice, "*-0002-allied-fork.pbem"))
     assert verify(runner, alice) == verify(runner, bob)
+
+
+def test_unsealed_dice_after_a_take_back_are_audited_from_the_links_it_carries(tmp_path: Path):
+    runner = CliRunner()
+    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
+    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub, "--dice", "unsealed",
+         "--campaign", alice.dir, env=alice.env)
+    pbem(runner, "join", sent(alice, "*genesis.pbem"), "--key", "bob", "--campaign", bob.dir, env=bob.env)
+    ingest(runner, alice, sent(bob, "*join.pbem"))
+    ingest(runner, bob, play(runner, alice, MOVE, END))
+    b3 = play(runner, bob, "1", "6")
+    ingest(runner, alice, b3)
+    pbem(runner, "takeback", "propose", "--to", "1", "--campaign", alice.dir, env=alice.env)
+    ingest(runner, bob, sent(alice, "*-takeback-*.pbem"))
+    pbem(runner, "takeback", "accept", "--campaign", bob.dir, env=bob.env)
+    ingest(runner, alice, sent(bob, "*-0002-ottoman-fork.pbem"))
+    a3 = play(runner, alice, BOMBARD)  # rolled at once, on Bob's link from the abandoned #3
+    ingest(runner, bob, a3)
+    with sqlite3.connect(bob.db) as conn:
+        links = {row[0] for row in conn.execute("select links from rolls where seq = 3")}
+    assert links and all(read_envelope(b3).content["body"]["reveal"] in text for text in links)
+    for player in (alice, bob):
+        assert "UNSEALED" in verify(runner, player)
+        assert "audit OK" in pbem(runner, "audit", player.dir, env=player.env).output

@@ -458,14 +458,10 @@ def match_hash(match: dict[str, Any]) -> str:
 
 def fork_chains(at: dict[str, Any], abandoned: dict[str, Any]) -> dict[str, Any]:
     """Each side's chain after a take-back: the last link it revealed, abandoned or not, so that no
-    link is used twice; marked seen by the other side (``seen``), so that no unsealed roll is seeded
-    by a link its actor saw before it chose again (pbem_engine.protocol.match)."""
-    chains = abandoned["chains"]
-    out = {}
-    for side in sorted(chains):
-        other = next(s for s in sorted(chains) if s != side)
-        out[side] = dict(chains[side], seen=chains[other]["index"])
-    return out
+    link seeds two rolls and neither side knows the other's next one.  (An unsealed roll may then
+    be seeded by the other side's abandoned link: its actor committed its own chain long before it
+    saw that link, and previews its unsealed rolls anyway.)"""
+    return {side: dict(record) for side, record in sorted(abandoned["chains"].items())}
 
 
 def fork_match(match: dict[str, Any], chains: dict[str, Any], seq: int) -> dict[str, Any]:

@@ -73,14 +73,18 @@ class Commitments:
     chain: int
     sides: tuple[str, ...]
     envelopes: dict[int, Reveal]
+    forked: list[Reveal] = field(default_factory=list)  # each side's link a take-back's fork goes on from
     _by_side: dict[str, list[int]] = field(default_factory=dict, repr=False)
+    _at: dict[tuple[str, int], Reveal] = field(default_factory=dict, repr=False)
     _renewals: dict[str, dict[int, str]] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
-        for seq in sorted(self.envelopes):
-            env = self.envelopes[seq]
-            if env.link is not None:
-                self._by_side.setdefault(env.author, []).append(seq)
+        # a fork carries, for each side, the last link revealed in the envelopes it took back: an
+        # unsealed roll after it is seeded by the other side's (pbem.play.takeback)
+        for env in sorted([e for e in self.envelopes.values() if e.link is not None] + self.forked,
+                          key=lambda e: e.seq):
+            self._by_side.setdefault(env.author, []).append(env.seq)
+            self._at[env.author, env.seq] = env
 
     def anchors(self) -> dict[str, str]:
         """Each side's chain anchor (link 0, from the genesis or the join)."""
@@ -99,13 +103,13 @@ class Commitments:
         """The last envelope revealing a link of ``side`` before envelope ``seq``."""
         seqs = self._by_side.get(side, [])
         i = bisect.bisect_left(seqs, seq)
-        return self.envelopes[seqs[i - 1]] if i else None
+        return self._at[side, seqs[i - 1]] if i else None
 
     def first_after(self, side: str, seq: int) -> Reveal | None:
         """The first envelope revealing a link of ``side`` after envelope ``seq``."""
         seqs = self._by_side.get(side, [])
         i = bisect.bisect_right(seqs, seq)
-        return self.envelopes[seqs[i]] if i < len(seqs) else None
+        return self._at[side, seqs[i]] if i < len(seqs) else None
 
 
 def commitments(ledger: Ledger) -> Commitments:
@@ -113,6 +117,7 @@ def commitments(ledger: Ledger) -> Commitments:
     genesis: dict[str, Any] | None = None
     index: dict[str, int] = {}
     envelopes: dict[int, Reveal] = {}
+    forked: list[Reveal] = []
     for seq, _, author, kind, raw, _ in ledger.envelopes():
         content = open_block(find_blocks(raw)[0]).content
         body = content["body"]
@@ -128,14 +133,15 @@ def commitments(ledger: Ledger) -> Commitments:
             renew = body.get("renew") if isinstance(body.get("renew"), str) else None
             envelopes[seq] = Reveal(seq, author, kind, index[author], body.get("reveal"), prefixes, renew)
         else:
-            if kind == "fork" and isinstance(body.get("chains"), dict):  # a take-back: the chains went on from
+            if kind == "fork" and isinstance(body.get("chains"), dict):  # a take-back: the chains go on from
                 index.update({s: c["index"] for s, c in body["chains"].items()})  # the links abandoned (verify checks)
+                forked += [Reveal(seq, s, kind, c["index"], c["link"]) for s, c in sorted(body["chains"].items())]
             envelopes[seq] = Reveal(seq, author, kind, None, None)
     if genesis is None:
         raise VerifyError("dice audit failed", "the campaign has no genesis envelope")
     gbody = genesis["body"]
     return Commitments(genesis["game"], gbody["mode"], int(gbody.get("chain", protocol.CHAIN_LENGTH)),
-                       tuple(sorted(gbody["sides"])), envelopes)
+                       tuple(sorted(gbody["sides"])), envelopes, forked)
 
 
 # --- re-deriving the rolls ----------------------------------------------------
