@@ -100,3 +100,22 @@ def test_a_refereed_game_is_refused_a_clock_saying_why(tmp_path, runner):
     assert result.exit_code == 2, result.output
     assert "--clock is for two-player games: in a refereed game only the referee's copy sees" in result.output
     assert "Traceback" not in result.output and not (tmp_path / "refd").exists()
+
+
+def test_the_late_side_s_mailbox_signs_nothing_after_the_claim(tmp_path, runner, clock):
+    """Blue's next file needs no person (barrage's only choice), so its mailbox would sign it
+    alone; once blue's copy holds the claim at zero, `pbem mail run` signs nothing and says no
+    move is blue's."""
+    d = duel(tmp_path, runner)
+    d.turn("red")
+    clock.advance(hours=49)
+    d.run(d.alice, "claim-timeout", "--campaign", d.alice.dir)
+    assert d.ingest("bob", next((d.alice.dir / "sent").glob("*-red-claim-*.pbem"))).exit_code == 0
+    maildir = tmp_path / "Maildir"
+    for sub in ("cur", "new", "tmp"):
+        (maildir / sub).mkdir(parents=True)
+    result = d.invoke(d.bob, "mail", "run", "--maildir", maildir, "--campaign", d.bob.dir)
+    assert "Traceback" not in result.output + result.stderr
+    assert "game-over" not in result.stderr and "answered" not in result.output, result.output + result.stderr
+    assert "your move" not in result.output
+    assert not list((d.bob.dir / "sent").glob("*-0003-*"))

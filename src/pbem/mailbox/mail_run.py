@@ -98,8 +98,9 @@ def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_
     else:
         result = RunResult(fetched)
     campaign.mail_outbox = True  # what it signs owes its mail: the next command writes it if this one is killed
+    ended = forfeit(campaign) is not None  # a claim at zero ended the game: nothing more is signed
     try:
-        signed = answer_alone(campaign, identity)
+        signed = [] if ended else answer_alone(campaign, identity)
     except PbemError as e:  # e.g. the secrets locked: what was read stays read, what waits is sent
         result.errors.append(e)
         signed = []
@@ -115,8 +116,8 @@ def run(campaign, identity, config: MailConfig, smtp_password: str | None, imap_
     result.reminders, result.reminded = remind(campaign, config.sender, notify, result.errors)
     _send(campaign, config, smtp_password, result)
     result.claim_told = tell_claims(campaign, notify, result.errors)
-    result.decision = decision(campaign)
-    if notify and forfeit(campaign) is not None:
+    result.decision = None if ended else decision(campaign)
+    if notify and ended:
         pass  # a claim at zero ended the game (or sent it to adjudication): the claim is the word told
     elif result.decision is not None and notify:
         result.notified = tell(campaign, notify, result.decision, result.errors)
