@@ -107,6 +107,8 @@ def test_every_copy_verifies_the_renewed_refereed_game(game):
         assert out.startswith("OK: "), out
         status = game.run(p, "status", "--campaign", p.dir).output
         assert "exhausted" not in status
+        audited = invoke(game.runner, "audit", p.dir, env=p.env)
+        assert audited.exit_code == 0 and f"audit OK: {ROUNDS} rolls re-derived" in audited.output, audited.output
 
 
 def _independent(player) -> subprocess.CompletedProcess:
