@@ -224,7 +224,7 @@ TILES = """() => {
           seaFill: sea.map(p => p.getAttribute('fill')), seaClipped: sea.filter(p => p.getAttribute('clip-path')).length,
           landClipped: polys.filter(p => terrain(p.parentNode) !== 'sea' && p.getAttribute('clip-path') === 'url(#land)').length,
           ashore: [...svg.querySelectorAll('g.loc')].filter(g => terrain(g) !== 'sea' && terrain(g) !== 'hq').map(ashore),
-          provisional: [...svg.querySelectorAll('g.legend text')].some(t => /PROVISIONAL.*coast and outlines computed/.test(t.textContent)),
+          provisional: [...svg.querySelectorAll('g.legend text')].some(t => /coast and outlines PROVISIONAL: computed/.test(t.textContent)),
           seaDrawn: !!svg.querySelector('rect.sea')};
 }"""
 

@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 from tests import browser
 from tests.conftest import pbem
+from tests.test_map_browser import MEASURE
 
 VIEWS = {"desktop": {"viewport": {"width": 1280, "height": 900}},
          "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
@@ -174,6 +175,8 @@ def test_a_block_then_a_space_by_clicks_gives_that_legal_move(chromium, tmp_path
         svg = page.page.inner_html("#map")  # the enemy's concealed blocks: neither their tokens nor their names
         assert hidden and not [t for t in hidden if t in page.page.content()], hidden
         assert not [n for n in hidden.values() if n in svg or html.escape(n) in svg], hidden
+        seen = page.page.evaluate(MEASURE)  # the play page's map reads as the report's does
+        assert seen["counter"] >= 24 and seen["label"] >= 11 and seen["overlaps"] == [] and seen["hidden"] == [], seen
         got = page.page.evaluate(LIT)
         assert got["title"].startswith("Your move: "), got["title"]
         assert set(moves) <= set(got["pieces"]), (sorted(moves), got["pieces"])  # every block that may move: lit
@@ -195,6 +198,7 @@ def test_a_block_then_a_space_by_clicks_gives_that_legal_move(chromium, tmp_path
                                     token)
         assert on_top  # nothing hides the block taken
         if os.environ.get("PBEM_SCREENSHOTS"):  # the README's picture: a block taken, where it can go lit
+            page.page.evaluate("window.scrollTo(0, 0)")
             page.page.screenshot(path=str(Path(os.environ["PBEM_SCREENSHOTS"]) / f"serve-play-on-the-map-{view}.png"))
         targets = page.page.evaluate(LIT)["targets"]
         assert sorted(targets) == sorted(set(moves[token])), (targets, moves[token])

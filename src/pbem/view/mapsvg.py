@@ -42,7 +42,7 @@ from typing import Any
 from . import map_areas, map_counters, map_hex, map_labels
 
 WIDTH = 960  # the width a map is laid out for on a page (the legend keeps within it)
-MIN_WIDTH = 900  # a small map (Hill 60's four spaces) still has room for its legend
+MIN_WIDTH = 1000  # a small map (Hill 60's four spaces) still has room for its legend
 SIDE_COLOURS = ("#2f5d9e", "#a8322d", "#4a7d3a", "#8a5a1c", "#6b3f8f", "#2d7f80")
 TERRAIN = {"beach": "#efe0b0", "hill": "#c8b08a", "fort": "#a9a9a9", "open": "#dde8cf", "hq": "#f5f5f5",
            "town": "#e3d3c3", "city": "#d9c2ad", "sea": "#cfe3f3", "desert": "#f3ecd9", "marsh": "#c9dcc9",
@@ -180,7 +180,9 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
     scale = (map_hex.H if hexmap else SPACING) / max(near, 1e-9)
     radius = map_hex.R if hexmap else SPACE_R
     links = any(loc.get("links") for loc in locations)
-    legend_lines = len(_more_legend(board, links))
+    reconstructed = provisional or any(loc.get("provisional") for loc in locations)
+    outline = not hexmap and background is None and reconstructed and sum(1 for lid in points if _is_land(by_id[lid])) >= 3
+    legend_lines = len(_more_legend(board, links, outline))
     legend_bottom = 100 + 22 * max(0, legend_lines - 1)
     pad_x, pad_top = 110, legend_bottom + 2 * map_counters.RISE + 16 + radius  # a stack of three clears the legend
     pad_x += max(0.0, MIN_WIDTH - ((max(xs) - min(xs)) * scale + 2 * pad_x)) / 2  # room for the legend
@@ -220,8 +222,6 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
     # spaces and areas on no map of the player's: sea, and land around the land locations (provisional)
     cells: dict[str, list[tuple[float, float]]] = {}
     land_defs = land_drawing = ""
-    reconstructed = provisional or any(loc.get("provisional") for loc in locations)
-    outline = not hexmap and background is None and reconstructed and sum(1 for lid in points if _is_land(by_id[lid])) >= 3
     if outline:
         box = (0.0, float(legend_bottom), float(width), float(height))
         ground = {lid: at(lid) for lid in points if _is_land(by_id[lid])}
@@ -382,9 +382,10 @@ def _is_land(loc: dict[str, Any]) -> bool:
     return loc.get("terrain") not in ("sea", "hq") and "hq" not in loc.get("tags", []) and "coords" in loc
 
 
-def _more_legend(board: dict[str, Any], links: bool) -> list[str]:
+def _more_legend(board: dict[str, Any], links: bool, outline: bool = False) -> list[str]:
     """The legend's further lines (what this board uses), joined by " · " up to about 120 characters a line."""
-    more = (["pale counter, grey EXH tab: exhausted"] if any(p.get("exhausted") for p in board.get("pieces", [])) else []) + \
+    more = (["coast and outlines PROVISIONAL: computed from the places, not the printed map"] if outline else []) + \
+        (["pale counter, grey EXH tab: exhausted"] if any(p.get("exhausted") for p in board.get("pieces", [])) else []) + \
         (["small square: the VP cube's colour"] if board.get("cubes") else []) + \
         (["faded area: not in play"] if board.get("off") else []) + \
         (["lines: brown road, blue river, red dashed no movement"] if links else []) + \
@@ -424,12 +425,10 @@ def _legend(board: dict[str, Any], palette: dict[str, str], provisional: bool, l
                  f'stroke-dasharray="4 3"/><text class="t" x="{x + 20}" y="22">changed since your last turn</text>')
     tracks = " · ".join(f"{name}: {value}" for name, value in board.get("tracks", []))
     parts.append(f'<text class="t" x="10" y="46">{escape(tracks)}</text>')
-    for i, line in enumerate(_more_legend(board, links)):
+    for i, line in enumerate(_more_legend(board, links, outline)):
         parts.append(f'<text class="t" x="10" y="{92 + 22 * i}">{escape(line)}</text>')
-    if provisional or outline:
-        what = ("Map geometry is PROVISIONAL: reconstructed, not from the rulebook (dashed)" if provisional else "")
-        if outline:
-            what += ("; " if what else "Coast is PROVISIONAL: ") + "coast and outlines computed from the places, not the printed map"
-        parts.append(f'<text class="t" x="10" y="69" fill="#8a6100">{what}.</text>')
+    if provisional:
+        parts.append('<text class="t" x="10" y="69" fill="#8a6100">Map geometry is PROVISIONAL: reconstructed, '
+                     'not from the rulebook (dashed outlines); a pack of your own can give better coordinates.</text>')
     parts.append("</g>")
     return "".join(parts)
