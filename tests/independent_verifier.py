@@ -328,7 +328,7 @@ def verify_files(texts: list[str]) -> Report:
             report.links[env.seq] = (env.author, 0, chains[env.author][1])
             continue
         if env.kind == "fork":  # a take-back both sides signed (section 18)
-            chains, renewed = forks.check(kit, env, genesis, head, chains, renewed)
+            chains, renewed = forks.check(kit, env, genesis, head, chains, renewed, report.links)
             continue
         if env.kind != "turn":
             raise Refused("bad-kind", f"a {env.kind} is not part of the chain", env.seq)

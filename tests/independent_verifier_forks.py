@@ -64,10 +64,12 @@ def live(kit: Kit, found: list[Any]) -> list[Any]:
 
 
 def check(kit: Kit, fork: Any, genesis: dict[str, Any], head: Any, chains: dict[str, tuple[int, str]],
-          renewed: dict[str, str]) -> tuple[dict[str, tuple[int, str]], dict[str, str]]:
+          renewed: dict[str, str], links: dict[float, tuple[str, int, str]]
+          ) -> tuple[dict[str, tuple[int, str]], dict[str, str]]:
     """A fork after ``head`` (its game, number, key and prev already checked as every envelope's):
     the chains after it, each side's last link revealed in the abandoned envelopes, and the renewed
-    anchors still to be revealed beside them."""
+    anchors still to be revealed beside them.  ``links`` (``Report.links``) gets the links it goes
+    on from (``fork_links``)."""
     prop = _proposal(kit, fork)
     game = genesis["game"]
     if prop.game != game or prop.author not in genesis["body"]["sides"] or kit.key(genesis, prop.author) != prop.public:
@@ -95,4 +97,11 @@ def check(kit: Kit, fork: Any, genesis: dict[str, Any], head: Any, chains: dict[
         raise kit.refused("bad-takeback", f"the abandoned envelopes do not lead to #{prop.seq}", fork.seq)
     if fork.body["chains"] != {s: {"index": i, "link": k} for s, (i, k) in chains.items()}:
         raise kit.refused("bad-takeback", "the chains do not go on from the last links revealed", fork.seq)
+    links.update(fork_links(fork, chains))
     return chains, renewed
+
+
+def fork_links(fork: Any, chains: dict[str, tuple[int, str]]) -> dict[float, tuple[str, int, str]]:
+    """The links a fork goes on from, numbered between it and the envelope after it (``Report.links``):
+    an unsealed roll right after it is seeded by the other side's; none is sealed at once on them."""
+    return {fork.seq + k / 10: (side, index, link) for k, (side, (index, link)) in enumerate(sorted(chains.items()))}

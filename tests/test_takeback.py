@@ -24,6 +24,7 @@ from pbem.wire.envelope import seal
 from pbem.wire.keys import KeyStore
 from tests import independent_verifier as iv
 from tests.conftest import assert_refused, db_bytes, hill60_pair, invoke, new_player, pbem, read_envelope
+from tests.test_independent_verifier import _audit_rolls, _claims
 
 MOVE, BOMBARD, END = "1", "8", "10"  # Hill 60's allied choices at the start of turn 1
 
@@ -377,3 +378,8 @@ def test_unsealed_dice_after_a_take_back_are_audited_from_the_links_it_carries(t
     for player in (alice, bob):
         assert "UNSEALED" in verify(runner, player)
         assert "audit OK" in pbem(runner, "audit", player.dir, env=player.env).output
+    # the second verifier re-derives the same dice from Bob's files, the fork's links among them
+    rolls = _audit_rolls(pbem(runner, "audit", bob.dir, env=bob.env).output)
+    files = [*(bob.dir / "sent").rglob("*.pbem"), *(bob.dir / "received").rglob("*.pbem")]
+    derived = iv.derive_rolls(iv.verify_files([f.read_text() for f in files]), _claims(rolls))
+    assert rolls and [d["seed"][:16] for d in derived] == [r["seed"] for r in rolls]
