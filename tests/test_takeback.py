@@ -383,3 +383,19 @@ def test_unsealed_dice_after_a_take_back_are_audited_from_the_links_it_carries(t
     files = [*(bob.dir / "sent").rglob("*.pbem"), *(bob.dir / "received").rglob("*.pbem")]
     derived = iv.derive_rolls(iv.verify_files([f.read_text() for f in files]), _claims(rolls))
     assert rolls and [d["seed"][:16] for d in derived] == [r["seed"] for r in rolls]
+
+
+def test_verify_refuses_an_abandoned_row_no_take_back_abandoned(tmp_path: Path):
+    runner = CliRunner()
+    alice, bob, _, _ = moved_and_answered(runner, tmp_path)
+    pbem(runner, "takeback", "propose", "--to", "1", "--campaign", alice.dir, env=alice.env)
+    ingest(runner, bob, sent(alice, "*-takeback-*.pbem"))
+    pbem(runner, "takeback", "accept", "--campaign", bob.dir, env=bob.env)
+    ingest(runner, alice, sent(bob, "*-0002-ottoman-fork.pbem"))
+    a3 = play(runner, alice, MOVE, END)
+    env = read_envelope(a3)
+    with sqlite3.connect(alice.db) as conn:  # Alice's own #3, slipped in among what was taken back
+        conn.execute("insert into abandoned (hash, seq, author, kind, raw, fork) values (?, 3, 'allied', 'turn', ?, 2)",
+                     (env.hash, a3.read_text()))
+    refused = invoke(runner, "verify", alice.dir, env=alice.env)
+    assert refused.exit_code == 1 and "an abandoned envelope no take-back abandoned" in refused.output + refused.stderr
