@@ -10,6 +10,7 @@ BUILTIN_GAMES: dict[str, str] = {
     "assault-on-gallipoli": "pbem_engine.games.assault_on_gallipoli:GAME",
     "barrage": "pbem_engine.games.barrage:GAME",
     "blood-on-the-tigris": "pbem_engine.games.blood_on_the_tigris:GAME",
+    "gallipoli-1915": "pbem_engine.games.gallipoli_1915:GAME",
     "gallipoli-blocks": "pbem_engine.games.gallipoli_blocks:GAME",
     "hill60": "pbem_engine.games.hill60:GAME",
     "raid": "pbem_engine.games.raid:GAME",

@@ -1,0 +1,48 @@
+"""A simple player for the demo and the tests: it keeps the game book's procedures (draws its
+naval gunfire, fires a fire chit once, lands within capacity, fires CD guns at what lands),
+rolls one die for the series rules each phase, and claims a modest result at the end.  Pure:
+it sees the state and its own hidden items (``known``) and answers with an order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import data
+from .procedures import due_cups, room_left
+
+LANDINGS = {"helles": ("w-beach", "x-beach", "y-beach"), "anzac": ("z-beach",), "peninsula": ("z-beach", "w-beach"),
+            "free-landing": ("gully-beach",)}
+
+
+def order(state: dict[str, Any], side: str, known: dict[str, str]) -> str:
+    did = [a for a in state["acts"] if a.startswith(side + ":")]
+    phase = state["phase"]
+    if phase == "victory":
+        claim = state["claim"]
+        if claim and claim["by"] != side:
+            return "accept"
+        if state["scenario"] == "peninsula":
+            return "claim anzac ottoman-minor helles entente-minor"
+        return f"claim {data.LEVELS[state['scenario']][1]}"
+    if side == "entente":
+        if phase == "reinforcement":
+            for cup in due_cups(state):
+                if cup not in state["ngf"]["drawn"]:
+                    return f"draw naval gunfire {cup}"
+        if phase == "amphibious-assault":
+            if state["scenario"] in ("helles", "peninsula") and not state["clyde"] and state["turn"] >= 2:
+                return "land river clyde"  # 103.7: two steps of V Beach's capacity
+            for beach in LANDINGS.get(state["scenario"], ()):
+                steps = min(room_left(state, beach), 3)
+                if f"entente:land:{beach}" not in did and steps > 0:
+                    return f"land {steps} steps at {data.BEACHES[beach]}"
+        if phase == "activations":
+            for cup, token in state["ngf"]["held"].items():
+                item = known.get(token or "", "no-fire")
+                if not item.startswith("no-fire") and "entente:fire-ngf" not in did:
+                    return f"fire naval gunfire {cup}"
+    if side == "ottoman" and phase == "amphibious-assault" and state["landed"] and "ottoman:cd-fire" not in did:
+        return f"cd fire {sum(state['landed'].values())} steps at the landing"
+    if phase == "activations" and f"{side}:roll" not in did:
+        return f"roll 2d10 for {side} fire (series 17)"
+    return "done"

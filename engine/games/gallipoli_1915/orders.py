@@ -1,0 +1,213 @@
+"""Orders as a player types them, read into actions, and the free table-top orders of the series
+rules (which the module does not enforce): dice with sealed rolls, pieces moved by hex, words,
+sealed notes.  The game book's procedures are in procedures.py and victory.py.
+
+    draw naval gunfire helles     fire naval gunfire helles     cd fire 4 steps few at W Beach
+    land 3 steps at Y Beach       land river clyde              delay 2 infantry at W Beach
+    alarums 25th Regiment missed 1                              surprise at Z Beach
+    roll 2d10 for morale          roll d100 for opportunity fire        move 1/RDF to 6.2
+    say ...   note ...   open note 1   pass   done   claim entente-minor   claim anzac X helles Y
+    accept   dispute   sudden death anzac
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pbem_engine.chance.dice import Dice
+from pbem_engine.protocol.core import IllegalAction
+
+from . import data, procedures, victory
+from .procedures import need
+
+State = dict[str, Any]
+DICE = re.compile(r"^(\d*)d(6|10|100)(?:\s*(>=|<=)\s*(\d+))?$")
+HEX = re.compile(r"^\d{1,2}\.\d{1,2}$")
+
+
+# -- the free orders: the series rules at the table -----------------------------------------------
+def do_roll(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str]:
+    m = DICE.match(a["expr"])
+    need(bool(m), f"'{a['expr']}' is not a dice expression: try 2d10, d100, 5d10>=7")
+    count, sides = int(m.group(1) or 1), int(m.group(2))
+    need(1 <= count <= 20, "roll 1 to 20 dice at a time")
+    if sides == 10:
+        values = [dice.d10(a["purpose"], zero_based=procedures.zero_based(state)) for _ in range(count)]
+    elif sides == 100:
+        values = [dice.d100(a["purpose"]) for _ in range(count)]
+    else:
+        values = dice.dice(count, sides, a["purpose"])
+    if m.group(3):
+        target = int(m.group(4))
+        hits = [v for v in values if (v >= target if m.group(3) == ">=" else v <= target)]
+        return [f"{side} rolls {a['expr']} for {a['purpose']}: {values}, {len(hits)} success(es)"]
+    return [f"{side} rolls {a['expr']} for {a['purpose']}: {values}" + (f", total {sum(values)}" if count > 1 else "")]
+
+
+def do_move(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str]:
+    piece, to = a["piece"], a["to"]
+    need(bool(piece) and len(piece) <= 60, "name the piece (up to 60 characters)")
+    need(bool(HEX.match(to)) or to in ("off-map", "at sea", "eliminated"),
+         f"'{to}' is not a hex: the book's numbering is column.row, e.g. 8.2 (Sedd el Bahr); or off-map, "
+         f"at sea, eliminated")
+    pieces = state["pieces"].setdefault(side, {})
+    before = pieces.get(piece)
+    pieces[piece] = to
+    return [f"{side} moves {piece}" + (f" {before} -> {to}" if before else f" to {to}")]
+
+
+def do_say(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str]:
+    return [f"{side} says: {a['text']}"]
+
+
+def do_note(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str]:
+    token = dice.seal(side, a["text"])
+    state["notes"].append({"by": side, "token": token})
+    return [f"{side} writes sealed note {len(state['notes'])}: [[{token}]]"]
+
+
+def do_unseal(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str]:
+    notes = state["notes"]
+    index = int(a["note"]) - 1
+    need(0 <= index < len(notes) and notes[index]["by"] == side and "text" not in notes[index],
+         "no sealed note of yours with that number")
+    notes[index]["text"] = dice.reveal(side, notes[index]["token"])
+    return [f"{side} opens note {index + 1}: {notes[index]['text']}"]
+
+
+HANDLERS = {
+    "pass": procedures.do_pass, "done": procedures.do_done, "draw-ngf": procedures.do_draw_ngf,
+    "fire-ngf": procedures.do_fire_ngf, "cd-fire": procedures.do_cd_fire, "land": procedures.do_land,
+    "delay": procedures.do_delay, "alarums": procedures.do_alarums, "surprise": procedures.do_surprise,
+    "claim": victory.do_claim, "accept": victory.do_accept, "dispute": victory.do_dispute,
+    "sudden": victory.do_sudden, "roll": do_roll, "move": do_move, "say": do_say, "note": do_note,
+    "unseal": do_unseal,
+}
+# what each action must carry (checked before a handler reads it: an action may come from a file)
+FIELDS = {"draw-ngf": {"cup": str}, "fire-ngf": {"cup": str}, "cd-fire": {"steps": int, "few": bool},
+          "land": {"beach": str}, "delay": {"beach": str, "kind": str, "count": int},
+          "alarums": {"regiment": str}, "surprise": {"beach": str}, "claim": {"claim": dict},
+          "sudden": {"landing": str}, "roll": {"expr": str, "purpose": str}, "move": {"piece": str, "to": str},
+          "say": {"text": str}, "note": {"text": (str, dict)}, "unseal": {"note": int}}
+AT_THE_END = ("claim", "accept", "dispute", "say", "note", "unseal", "roll")
+
+
+def apply(state: State, side: str, action: dict[str, Any], dice: Dice) -> tuple[State, list[dict[str, Any]]]:
+    do = action.get("do")
+    need(do in HANDLERS, f"unknown order {do!r}; orders: {', '.join(HANDLERS)}")
+    for key, kind in FIELDS.get(do, {}).items():
+        need(fits(action.get(key), kind), f"the order {do} needs {key}")
+    if state["phase"] == "victory":
+        need(do in AT_THE_END, "the game is at its end: 'claim LEVEL', 'accept' or 'dispute'")
+    action_phase = state["phase"]
+    claim = state.get("claim")
+    if claim and claim.get("sudden") and side == "ottoman":
+        need(do in ("accept", "dispute", "say"), f"answer the sudden-death claim at {claim['sudden']}: accept or dispute")
+    texts = HANDLERS[do](state, side, action, dice)
+    if state["phase"] == action_phase:  # what each side did this phase (the simple player reads it)
+        state["acts"].append(f"{side}:{do}" + (f":{action['beach']}" if do == "land" else ""))
+    return state, [{"text": t} for t in texts]
+
+
+def fits(value: Any, kind: Any) -> bool:
+    if kind is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, kind)
+
+
+# -- reading orders as typed -------------------------------------------------------------------------
+def parse(state: State, side: str, text: str) -> dict[str, Any]:
+    words = " ".join(text.split())
+    low = words.lower()
+    verb, _, rest = low.partition(" ")
+    raw = words[len(verb):].strip()
+    if low in ("pass", "done", "accept", "dispute"):
+        return {"do": low}
+    if low.startswith("draw naval gunfire") or low.startswith("fire naval gunfire"):
+        return {"do": "draw-ngf" if verb == "draw" else "fire-ngf", "cup": cup(state, low.split()[3:])}
+    if low.startswith("cd fire"):
+        m = re.match(r"^cd fire (\d+) steps?( few)?(?: at (.+))?$", low)
+        if not m:
+            raise IllegalAction("say 'cd fire N steps' (add 'few' if three or fewer CD steps are in range, "
+                                "'at TARGET' to name it)")
+        action = {"do": "cd-fire", "steps": int(m.group(1)), "few": bool(m.group(2))}
+        return action | ({"target": words[m.start(3):]} if m.group(3) else {})
+    if verb == "land":
+        if "clyde" in rest:
+            return {"do": "land", "beach": "v-beach", "clyde": True}
+        m = re.match(r"^(\d+) steps? at (.+)$", rest)
+        if not m:
+            raise IllegalAction("say 'land N steps at BEACH' or 'land river clyde'")
+        return {"do": "land", "beach": beach(m.group(2)), "steps": int(m.group(1))}
+    if verb == "delay":
+        m = re.match(r"^(\d+) (infantry|artillery) at (.+)$", rest)
+        if not m:
+            raise IllegalAction("say 'delay N infantry at BEACH' or 'delay N artillery at BEACH' (103.6)")
+        return {"do": "delay", "count": int(m.group(1)), "kind": m.group(2), "beach": beach(m.group(3))}
+    if verb == "alarums":
+        m = re.match(r"^(.+?)(?: missed (\d+))?$", raw, re.I)
+        if not raw or not m:
+            raise IllegalAction("say 'alarums REGIMENT' (add 'missed N' for diversions that did not occur)")
+        return {"do": "alarums", "regiment": m.group(1), "missed": int(m.group(2) or 0)}
+    if verb == "surprise":
+        m = re.match(r"^at (.+?)( bombarded)?$", rest)
+        if not m:
+            raise IllegalAction("say 'surprise at BEACH'")
+        return {"do": "surprise", "beach": beach(m.group(1)), "bombarded": bool(m.group(2))}
+    if verb == "claim":
+        parts = rest.split()
+        if len(parts) == 4 and parts[0] == "anzac" and parts[2] == "helles":
+            return {"do": "claim", "claim": {"anzac": parts[1], "helles": parts[3]}}
+        if len(parts) == 1:
+            return {"do": "claim", "claim": {"level": parts[0]}}
+        raise IllegalAction("say 'claim LEVEL' (the Peninsula: 'claim anzac LEVEL helles LEVEL'); levels: "
+                            + ", ".join(data.LEVELS[state["scenario"]]))
+    if low.startswith("sudden death"):
+        return {"do": "sudden", "landing": low.removeprefix("sudden death").strip()}
+    if verb == "roll":
+        expr, _, purpose = raw.partition(" for ")
+        expr = expr.strip().lower()
+        if not DICE.match(expr):
+            raise IllegalAction(f"'{expr}' is not a dice expression: try 2d10, d100, 5d10>=7")
+        return {"do": "roll", "expr": expr, "purpose": purpose.strip() or expr}
+    if verb == "move":
+        m = re.match(r"^(.+?) to (.+)$", raw, re.I)
+        if not m:
+            raise IllegalAction("say 'move PIECE to HEX' (column.row, e.g. 8.2)")
+        return {"do": "move", "piece": m.group(1), "to": m.group(2).lower()}
+    if verb == "say" and raw:
+        return {"do": "say", "text": raw}
+    if verb == "note" and raw:
+        return {"do": "note", "text": {"$hide": raw}}
+    if low.startswith("open note"):
+        m = re.match(r"^open note (\d+)$", low)
+        if not m:
+            raise IllegalAction("say 'open note N'")
+        return {"do": "unseal", "note": int(m.group(1))}
+    raise IllegalAction(f"unknown order '{words}': {hint(state)}")
+
+
+def cup(state: State, words: list[str]) -> str:
+    if words:
+        return words[0]
+    if len(state["cups"]) == 1:
+        return state["cups"][0]
+    raise IllegalAction(f"which cup: {' or '.join(state['cups']) or 'none in this scenario'}")
+
+
+def beach(text: str) -> str:
+    t = text.strip().lower().replace(" ", "-")
+    found = [b for b, name in data.BEACHES.items() if b.startswith(t) or name.lower().startswith(text.strip().lower())]
+    if len(found) != 1:
+        raise IllegalAction(f"no single beach '{text}': {', '.join(data.BEACHES.values())}")
+    return found[0]
+
+
+def hint(state: State) -> str:
+    phase = state["phase"]
+    enforced = {"reinforcement": "draw naval gunfire, cd fire", "command": "alarums",
+                "amphibious-assault": "land, surprise, cd fire, fire naval gunfire",
+                "activations": "land, fire naval gunfire", "victory": "claim, accept, dispute"}
+    return (f"in the {phase} phase: {enforced.get(phase, 'table-top orders')}; always: roll, move, say, note, "
+            f"open note, pass, done")
