@@ -37,7 +37,7 @@ def label(a: dict[str, Any]) -> str:
 def describe(view: dict[str, Any]) -> list[str]:
     s = data.SCENARIOS[view["scenario"]]
     lines = [f"{s['name']}; ends after turn {view['last']}",
-             f"{data.label(view['turn']).capitalize()}: {data.PHASE_NAMES.get(view['phase'], 'victory is judged')}; "
+             f"{data.label(view['turn'])[:1].upper()}{data.label(view['turn'])[1:]}: {data.PHASE_NAMES.get(view['phase'], 'victory is judged')}; "
              f"{view['active']} to act" + (f" ({', '.join(view['done'])} done)" if view["done"] else "")]
     for cup, token in view["ngf"]["held"].items():
         lines.append(f"{cup} Naval Gunfire chit: " + (f"[[{token}]] held face down" if token else "none held"))

@@ -61,7 +61,7 @@ def do_claim(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str
     check_claim(state, claim)
     state["claim"] = {"by": side, **claim}
     state["active"] = other(side)
-    shown = ", ".join(f"{k} {v}" for k, v in claim.items())
+    shown = ", ".join(v if k == "level" else f"{k} {v}" for k, v in claim.items())
     extra = f" (104.5: {peninsula(claim['anzac'], claim['helles'])[0]})" if state["scenario"] == "peninsula" else ""
     return [f"{side} claims {shown}{extra}; {other(side)} accepts it or claims another"]
 

@@ -26,8 +26,10 @@ PREFERENCES = ("assault", "naval bombardment", "hit", "advance", "move", "dig in
 DEFAULT = "gallipoli-blocks"  # what `pbem demo` plays; `--game hill60` for the small demonstration game
 DEMO_OPTIONS = {"gallipoli-blocks": {"turns": 4},  # a few full turns: landings, battles, supply checks
                 "assault-on-gallipoli": {"turns": 2},  # the landing (turn 1), fire, close combats, Action Cards
-                "blood-on-the-tigris": {"turns": 14}}  # Scenario 2's turns 13-14: attacks, supply survival
-DEMO_SCENARIOS = {"blood-on-the-tigris": "turning-point"}  # the armies in contact from the first order
+                "blood-on-the-tigris": {"turns": 14},  # Scenario 2's turns 13-14: attacks, supply survival
+                "gallipoli-1915": {"last_turn": 3}}  # Helles's first three turns: landings, chits, CD fire
+DEMO_SCENARIOS = {"blood-on-the-tigris": "turning-point",  # the armies in contact from the first order
+                  "gallipoli-1915": "helles"}
 
 
 def choose(prompt: Prompt, camp: Campaign | None = None) -> str:
