@@ -399,3 +399,22 @@ def test_verify_refuses_an_abandoned_row_no_take_back_abandoned(tmp_path: Path):
                      (env.hash, a3.read_text()))
     refused = invoke(runner, "verify", alice.dir, env=alice.env)
     assert refused.exit_code == 1 and "an abandoned envelope no take-back abandoned" in refused.output + refused.stderr
+
+
+def test_a_fork_carrying_a_damaged_envelope_is_refused_without_a_traceback(tmp_path: Path):
+    runner = CliRunner()
+    alice, bob, _, b3 = moved_and_answered(runner, tmp_path)
+    genesis = read_envelope(sent(alice, "*-0000-allied-genesis.pbem")).content
+    rows = _rows(alice.db)
+    base = {"v": 1, "game": genesis["game"], "engine": genesis["engine"]}
+    prop = seal(KeyStore(alice.home).load("alice"), dict(
+        base, seq=3, prev=rows[3][0], author="allied", kind="takeback", state=read_envelope(b3).content["state"],
+        body={"to": 1, "to_hash": rows[1][0], "abandon": [rows[2][1], "not a turn file"]}))
+    fork = seal(KeyStore(bob.home).load("bob"), dict(base, seq=2, prev=rows[1][0], author="ottoman", kind="fork",
+                                                     state="0" * 64, body={"proposal": prop.raw, "chains": {}}))
+    for who, text in ((bob, prop.raw), (alice, fork.raw)):
+        path = tmp_path / f"to-{who.name}.pbem"
+        path.write_text(text)
+        before = db_bytes(who.dir)
+        assert_refused(invoke(runner, "ingest", "--campaign", who.dir, path, env=who.env), "bad-takeback")
+        assert db_bytes(who.dir) == before

@@ -190,7 +190,11 @@ def fork_base(camp: Campaign, env: Envelope, head: tuple[int, str]) -> tuple[dic
         raise RefusedTurn("gap in the sequence", f"take-back #{env.seq}: ingest envelope #{to} first", code="gap")
     prop = history.open_proposal(env.content["body"].get("proposal"), camp.genesis)
     ours = [camp.ledger.envelope_index(s)[0] for s in range(to + 1, head[0] + 1)]  # type: ignore[index]
-    theirs = [open_block(find_blocks(t)[0]).hash for t in prop.content["body"]["abandon"]]
+    theirs = [blocks[0] if len(blocks) == 1 else None for blocks in map(find_blocks, prop.content["body"]["abandon"])]
+    if None in theirs:
+        raise RefusedTurn("malformed take-back", f"take-back #{env.seq}: each abandoned envelope is one signed block",
+                          code="bad-takeback")
+    theirs = [open_block(block).hash for block in theirs]
     if ours and ours != theirs:
         raise RefusedTurn("a take-back of another history", f"take-back #{env.seq} abandons envelopes "
                           f"#{to + 1}..#{prop.seq}, this copy holds #{to + 1}..#{head[0]}: they differ",
