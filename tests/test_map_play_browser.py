@@ -29,7 +29,7 @@ VIEWS = {"desktop": {"viewport": {"width": 1280, "height": 900}},
 LIT = """() => {
   const size = e => { const b = e.getBoundingClientRect(); return Math.min(b.width, b.height); };
   const shape = g => g.querySelector(':scope > polygon, :scope > circle, :scope > rect, :scope > path');
-  return {pieces: [...document.querySelectorAll('#map g.piece.legal')].map(g => g.dataset.piece),
+  return {pieces: [...document.querySelectorAll('#map g.piece.legal')].map(g => g.querySelector('rect.face').dataset.piece),
           spaces: [...document.querySelectorAll('#map g.loc.active')].map(g => g.dataset.id),
           pieceSize: Math.min(...[...document.querySelectorAll('#map g.piece.legal rect.face')].map(size)),
           spaceSize: Math.min(...[...document.querySelectorAll('#map g.loc.active')].map(g => size(shape(g)))),
@@ -185,14 +185,14 @@ def test_a_block_then_a_space_by_clicks_gives_that_legal_move(chromium, tmp_path
         assert got["focusable"] and got["overflow"] <= 0, got
         listed = page.page.locator("#choices button.choice").count()
         token = next(t for t in sorted(moves) if len(moves[t]) > 1)
-        block = page.shown(f"#map g.piece[data-piece='{token}']")
+        block = page.shown(f"#map g.piece:has(> rect.face[data-piece='{token}'])")
         block.click()  # taken; its stack, if it is one, opens into whole counters (a click beside it closes it)
         assert "selected" in block.get_attribute("class")
         if page.page.locator(f"#map g.piece[data-at='{block.get_attribute('data-at')}']").count() > 1:
             opened = page.page.eval_on_selector_all("#map g.piece.opened rect.face",
                                                     "rs => rs.map(r => r.getBoundingClientRect())")
             assert opened and min(min(b["width"], b["height"]) for b in opened) >= 24
-        on_top = page.page.evaluate("t => { const g = document.querySelector(`#map g.piece[data-piece='${t}']`); "
+        on_top = page.page.evaluate("t => { const g = document.querySelector(`#map g.piece:has(> rect.face[data-piece='${t}'])`); "
                                     "const b = g.querySelector('rect.face').getBoundingClientRect(); "
                                     "return document.elementFromPoint(b.x + b.width / 2, b.y + b.height / 2).closest('g.piece') === g; }",
                                     token)
@@ -222,7 +222,7 @@ def test_a_block_and_a_space_reached_by_the_keyboard_give_the_order(chromium, tm
     campaign, identity, moves, _ = _at_a_move(tmp_path)
     page = Page(chromium, campaign, identity, "desktop")
     active = "() => { const a = document.activeElement; return a && a.closest ? " \
-             "[a.getAttribute('class') || a.tagName, a.dataset.piece || a.dataset.id || ''] : null; }"
+             "[a.getAttribute('class') || a.tagName, (a.querySelector(':scope > rect.face') || a).dataset.piece || a.dataset.id || ''] : null; }"
     try:
         page.page.focus("#order")  # from the order box, backwards through the map
         for _ in range(400):
@@ -288,7 +288,7 @@ def test_blood_on_the_tigris_a_unit_then_a_plain_hex_gives_the_move_order(chromi
     campaign, identity, side = _tigris_movement(tmp_path)
     seat = Seat(campaign, identity)
     pieces = seat.page()["map_svg"]
-    mine = re.findall(rf'<g class="piece[^"]*" data-at="(\d{{4}})" data-side="{side}" data-piece="([^"]+)"', pieces)
+    mine = re.findall(rf'<g class="piece[^"]*" data-at="(\d{{4}})" data-side="{side}">[^\n]*?data-piece="([^"]+)"', pieces)
     named = set(re.findall(r'<g class="loc" data-id="(\d{4})"', pieces))
     legal = None
     for at, unit in mine:  # a move the rules allow, to a hex no location draws, found on a copy of the campaign
@@ -309,7 +309,7 @@ def test_blood_on_the_tigris_a_unit_then_a_plain_hex_gives_the_move_order(chromi
     page = Page(chromium, campaign, identity, "desktop")
     try:
         assert page.page.title().startswith("Your move: ")
-        page.shown(f"#map g.piece[data-piece='{unit}']").click()
+        page.shown(f"#map g.piece:has(> rect.face[data-piece='{unit}'])").click()
         c, r = hexmap.col_row(to)
         point = page.page.evaluate("""([c, r]) => {  // the hex's centre on screen, from its column of the grid
           const svg = document.querySelector('#map svg.pbem-map'), grid = svg.querySelector('g.hexgrid');

@@ -104,7 +104,7 @@
 
   // -- the map: which legal choices concern a space or a piece ------------------------------------
   // A choice's data-words are the words of its action: location ids and the ids of the pieces it
-  // names (data-piece on the map). A piece and a place clicked in turn pick the legal choice naming
+  // names (data-piece on a counter's face). A piece and a place clicked in turn pick the legal choice naming
   // both; several: just those are shown to pick from. A decision taken in words fills the order
   // its prompt quotes ('move UNIT to HEX'). Nothing else is ever sent.
   function locName(g) {
@@ -132,12 +132,13 @@
     var esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     return new RegExp("(^|[^\\w])" + esc + "($|[^\\w])", "i").test(text);
   }
+  function pid(g) { var f = g.querySelector("rect.face"); return f && f.dataset.piece || ""; } // what its orders call it
   function words(button) { return (button.dataset.words || "").split("|"); }
   function concernsLoc(button, id, name) {
     return words(button).indexOf(id) >= 0 || named(button.dataset.label, name);
   }
   function concernsPiece(button, g) {
-    if (g.dataset.piece) { return words(button).indexOf(g.dataset.piece) >= 0; }
+    if (pid(g)) { return words(button).indexOf(pid(g)) >= 0; }
     var name = pieceLabel(g).replace(/ \(face down\)$/, "").split(/ \(|, /)[0];
     return named(button.dataset.label, name);
   }
@@ -203,7 +204,7 @@
   var PIECE_RE = /\b(UNIT|PIECE|BLOCK|BOAT)\b/, PLACE_RE = /\b(HEX|LOCATION|SPACE|AREA)\b/;
 
   function placeWord(g) { return g.hasAttribute("data-cr") ? g.dataset.id : locName(g); }
-  function pieceWord(g) { return g.dataset.piece || pieceLabel(g).replace(/ \(face down\)$/, "").split(/ \(|, /)[0]; }
+  function pieceWord(g) { return pid(g) || pieceLabel(g).replace(/ \(face down\)$/, "").split(/ \(|, /)[0]; }
 
   function placeOf(g) { return {id: g.dataset.id, name: locName(g), word: placeWord(g), el: g}; }
 

@@ -132,11 +132,11 @@ def counter(piece: dict[str, Any], px: float, py: float, colour: str, status_col
     face = pale(colour) if exhausted and colour.startswith("#") and len(colour) == 7 else colour
     ink = "#111" if exhausted else "#fff"
     s = SIZE
-    ident = f' data-piece="{escape(str(piece["id"]))}"' if piece.get("id") and not hidden else ""  # what orders name
-    parts = [f'<g class="piece{" exhausted" if exhausted else ""}" data-at="{at}" data-side="{side}"{ident}>'
+    parts = [f'<g class="piece{" exhausted" if exhausted else ""}" data-at="{at}" data-side="{side}">'
              f'<title>{escape(piece["label"])}</title>']
     about = ((f' data-kind="{kind}"' if kind else "") + (' data-block="yes"' if block else "")
-             + (' data-face="down"' if hidden else ""))  # on the counter's face: the tag stays as it was
+             + (' data-face="down"' if hidden else "")  # on the counter's face: the tag stays as it was
+             + (f' data-piece="{escape(str(piece["id"]))}"' if piece.get("id") and not hidden else ""))  # what orders name
     if block:  # a block stands: its side edge shows below it
         parts.append(f'<rect x="{px + 2:.1f}" y="{py + 2:.1f}" width="{s}" height="{s}" rx="2" fill="#222" '
                      f'fill-opacity=".55"/>')
