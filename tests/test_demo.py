@@ -171,7 +171,7 @@ def test_demo_of_an_unknown_game_is_a_usage_error_naming_the_known_ones(tmp_path
         assert_no_traceback(result)
         assert result.exit_code == 2, result.output
         assert "no game module 'hill61'" in result.stderr
-        assert "known: assault-on-gallipoli, barrage, blood-on-the-tigris, gallipoli-blocks, hill60, raid" \
+        assert "known: assault-on-gallipoli, barrage, blood-on-the-tigris, gallipoli-1915, gallipoli-blocks, hill60, raid" \
             in result.stderr
         assert not (tmp_path / "d").exists()  # refused before anything is written
 
