@@ -49,6 +49,7 @@ def test_a_file_after_a_claim_at_zero_is_refused_and_the_game_is_lost_on_time_in
         assert again.stderr.startswith("Error: game-over: the game was lost on time\n"), again.stderr
         assert "alice (red) wins on time" in again.stderr
         assert "1 timeout claim(s)" in d.run(p, "verify", p.dir).output
+    assert_refused(d.invoke(d.alice, "claim-timeout", "--campaign", d.alice.dir), "game-over")  # claimed once
     # the late file offered again: refused all the same
     assert_refused(d.ingest("alice", late), "game-over")
     assert files_of(d, "alice") == before

@@ -44,6 +44,9 @@ def claim_timeout(camp: Campaign, identity: Identity, at: datetime | None = None
     late = overdue(camp, at)
     if late is None:
         raise PbemError("the game is over", code="game-over")
+    ended = forfeit(camp) if late["clock"] is not None else None
+    if ended is not None:  # one claim at zero ends it; a second would say nothing more
+        raise PbemError(ended_text(ended), ended["result"], code="game-over")
     if late["side"] == camp.side:
         raise PbemError("you owe the next envelope yourself", late["text"], code="not-owed")
     clock = late["clock"]
