@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from pbem_engine.chance.dice import Dice
 from pbem_engine.protocol.core import Event, Outcome, Prompt, RulesError, State
 
-from . import bot, data, orders, show
+from . import bot, data, mapview, orders, show
 
 OPTIONS = {
     "d10": "how a single d10 reads, '0-9' (the default: the book's dice have a 0 face) or '1-10'; "
@@ -89,6 +89,15 @@ class Gallipoli1915:
 
     def describe(self, view: dict[str, Any]) -> list[str]:
         return show.describe(view)
+
+    def board(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What the report's map shows (mapview.py)."""
+        return mapview.board(view)
+
+    @staticmethod
+    def map_locations(pack_locations: list[dict[str, Any]], view: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The shipped pack's places at the book's hex numbers, and each hex a piece stands on."""
+        return mapview.locations(pack_locations, view)
 
     @staticmethod
     def player(state: State, side: str, prompt: Prompt, known: dict[str, str]) -> str:

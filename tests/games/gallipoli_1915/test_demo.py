@@ -24,3 +24,6 @@ def test_demo_plays_helles_first_turns_and_both_sides_verify(tmp_path):
                  "ottoman Coastal Defense fire", "steps of capacity left this turn", "return to their cups unseen",
                  "turn 3, 8-10 am 25 April (day) was the scenario's last", "ottoman accepts"):
         assert what in log, what
+    page = (tmp_path / "d" / "alice" / "report.html").read_text()
+    assert "Sedd el Bahr (hex 8.2)" in page  # the pack's places at the book's hex numbers
+    assert "1/Royal Dublin Fusiliers (6.2)" in page and "3/26th Regiment (8.2)" in page  # counters where moved
