@@ -334,3 +334,62 @@ def test_blood_on_the_tigris_a_unit_then_a_plain_hex_gives_the_move_order(chromi
         assert not page.errors, page.errors
     finally:
         page.close()
+
+
+def _assault_go_to(root: Path):
+    """Assault on Gallipoli played by the demo player until a side moving a group may choose where
+    it goes ('go to AREA'); that decision stays open.  Returns (campaign dir, identity, the areas,
+    the side)."""
+    from pbem.commands.demo import policy
+    from pbem.play.campaign import Campaign
+    from tests.test_golden import identity
+
+    alice, bob = identity("alice"), identity("bob")
+    a, genesis = Campaign.new(root / "alice", "assault-on-gallipoli", "anzac", alice, bob.public, bob.name, None,
+                              {}, entropy=_entropy("aog-alice"))
+    b, joined = Campaign.join(root / "bob", genesis.raw, bob, entropy=_entropy("aog-bob"))
+    a.ingest([("join", joined.raw)])
+    camps, who, dirs = {"anzac": a, "turkish": b}, {"anzac": alice, "turkish": bob}, {"anzac": "alice", "turkish": "bob"}
+    areas: list[str] = []
+
+    def ask_for(camp):
+        demo = policy(camp)
+
+        def ask(prompt, events, rolls, refusal):
+            found = [c.action["to"] for c in prompt.choices if c.action.get("do") == "go"]
+            if len(found) > 1:
+                areas.extend(found)
+                return None
+            return demo(prompt, events, rolls, refusal)
+        return ask
+
+    try:
+        for _ in range(60):
+            side = a.waiting()["side"]
+            result = camps[side].play(who[side], [], ask_for(camps[side]))
+            if result.envelope is None:
+                return root / dirs[side], who[side], areas, side
+            camps["turkish" if side == "anzac" else "anzac"].ingest([("x", result.envelope.raw)])
+        raise AssertionError("no group moved")
+    finally:
+        a.close()
+        b.close()
+
+
+def test_assault_on_gallipoli_a_unit_of_the_moving_group_then_an_area_gives_go_to(chromium, tmp_path):
+    """Areas: a unit of the moving side, then an area the group's move reaches, gives that 'go to
+    AREA' (the legal order names the area, not the unit); the areas it may go to are lit."""
+    from pbem_engine.games.assault_on_gallipoli.data import AREAS
+
+    campaign, identity, areas, side = _assault_go_to(tmp_path)
+    page = Page(chromium, campaign, identity, "desktop")
+    try:
+        got = page.page.evaluate(LIT)
+        assert set(areas) <= set(got["spaces"]), (areas, got["spaces"])
+        where = areas[0]
+        page.shown(f"#map g.piece[data-side='{side}']").first.click()  # a unit of the side that moves
+        page.settle(page.shown(f"#map g.loc[data-id='{where}']").click)
+        assert AREAS[where][0] in page.drafted(), (where, page.drafted())  # the group went there
+        assert not page.errors, page.errors
+    finally:
+        page.close()
