@@ -1,6 +1,6 @@
 """The golden game of Gallipoli 1915: the real tool, fixed keys and fixed randomness, both sides
 played by the module's own player (as `pbem demo --game gallipoli-1915` plays it), Cape Helles
-(104.4) cut to its first three turns: the twilight turn with no chit, the daylight Naval Gunfire
+(104.4) cut to its first six turns: the set-up in order, the twilight turn with no chit, the daylight Naval Gunfire
 draws and a revealed fire chit replaced before it returns, the landings within beach capacity
 and the River Clyde's two steps, the Ottoman's Coastal Defense fire, table-top rolls for the
 series rules, the chits back at the end of each turn, and the victory agreed at the end.  Every
@@ -24,7 +24,7 @@ from tests.test_golden_tabletop import compare_or_update
 
 MODULE = "gallipoli-1915"
 GOLDEN = Path(__file__).resolve().parent / "golden" / MODULE
-SCENARIO, OPTIONS = "helles", {"last_turn": 3}
+SCENARIO, OPTIONS = "helles", {"last_turn": 6}
 
 
 def play_golden(root: Path) -> tuple[dict[str, str], dict[str, str]]:

@@ -16,7 +16,7 @@ OPTIONS = {
     "d10": "how a single d10 reads, '0-9' (the default: the book's dice have a 0 face) or '1-10'; "
            "it changes Alarums and Excursions (106.6)",
     "last_turn": "end the scenario after this turn (a shortened game; victory is judged then)",
-    "capacity": "the beach capacities printed on the owner's map, e.g. {\"w-beach\" = 9} (103.1: 6 where none)",
+    "capacity": "the beach capacities printed on the owner's map, as JSON, e.g. capacity='{\"w-beach\": 9}' (103.1: 6 where none)",
 }
 
 
@@ -52,8 +52,9 @@ class Gallipoli1915:
         capacity = options.get("capacity", {})
         if not isinstance(capacity, dict) or not all(isinstance(v, int) and 0 < v < 100 for v in capacity.values()):
             raise RulesError("capacity: a table of beach = steps")
-        return {"scenario": scenario, "turn": s["first"], "last": last, "phase": "reinforcement",
-                "active": "entente", "done": [], "acts": [], "cups": list(s["cups"]),
+        order = [list(step) for step in data.SETUP_ORDER.get(scenario, data.DEFAULT_SETUP)]
+        return {"scenario": scenario, "turn": s["first"], "last": last, "phase": "setup", "setup": order,
+                "active": order[0][0], "done": [], "acts": [], "cups": list(s["cups"]),
                 "options": {"d10": d10, "capacity": dict(capacity)},
                 "ngf": {"held": {c: None for c in s["cups"]}, "drawn": [], "fired": []},
                 "landed": {}, "clyde": False, "delays": {}, "delayed": {}, "alarums": [], "naval": None,

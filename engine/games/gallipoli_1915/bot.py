@@ -43,7 +43,7 @@ def order(state: dict[str, Any], side: str, known: dict[str, str]) -> str:
                     return f"fire naval gunfire {cup}"
     if side == "ottoman" and phase == "amphibious-assault" and state["landed"] and "ottoman:cd-fire" not in did:
         return f"cd fire {sum(state['landed'].values())} steps at the landing"
-    if phase == "activations" and not state["pieces"].get(side):  # a counter on the map, by hex number
+    if phase == "setup" and not state["pieces"].get(side):  # a counter on the map, by hex number
         return "move 1/Royal Dublin Fusiliers to 6.2" if side == "entente" else "move 3/26th Regiment to 8.2"
     if phase == "activations" and f"{side}:roll" not in did:
         return f"roll 2d10 for {side} fire (series 17)"

@@ -41,12 +41,14 @@ def label(turn: int) -> str:
 # -- 103.2: the phases, in the book's order (p.7-9) ---------------------------------------------
 PHASES = ("reinforcement", "series", "command", "amphibious-assault", "activations", "end")
 PHASE_NAMES = {
+    "setup": "Set-up (before the first turn)",
     "reinforcement": "Reinforcement Phase (naval gunfire draw on daylight turns; at-sea reinforcements; CD fire)",
     "series": "Phase 2 (series rules)",
     "command": "Command Phase (change orders; Alarums and Excursions in the Free Landing)",
     "amphibious-assault": "Amphibious Assault Phase (landings)",
     "activations": "Activations Phase",
     "end": "End of Turn Phase (naval gunfire chits return)",
+    "victory": "the scenario's end: victory is judged",
 }
 
 # -- 103.14: the Naval Gunfire cups (p.12-13) -----------------------------------------------------
@@ -123,6 +125,17 @@ SCENARIOS = {
                   "cups": ("anzac", "helles"), "landings": ("anzac", "helles")},
     "free-landing": {"name": "106 Free Landing (turns 1-39)", "first": 1, "last": 39,
                      "cups": ("anzac", "helles"), "landings": ("free",)},
+}
+
+# -- set-up hooks (101.3 inf., p.4; 102.2, 102.3, p.6-7) ------------------------------------------
+# Who sets up, in order: 'Unless noted otherwise, the Ottoman player sets up first'; Krithia: the
+# Ottoman's non-artillery, then every Entente unit, then the Ottoman's artillery.
+SETUP_ORDER = {"krithia": (("ottoman", "non-artillery units"), ("entente", "units"), ("ottoman", "artillery"))}
+DEFAULT_SETUP = (("ottoman", "units"), ("entente", "units"))
+NO_COMMAND_PHASE = {"kemal": 5}  # 102.2: no Command Phase on the scenario's first turn
+ARRIVALS = {  # reinforcements whose turn the book itself gives (the rest: Setups and Reinforcements booklet)
+    "kemal": {6: "102.2: the 77th Regiment is released in General Reserve, with its artillery "
+                 "(the only Ottoman reinforcements)"},
 }
 
 # -- victory levels (104.3, 104.4, 104.5, 106.12) and the weights of 104.5 (p.16) -----------------

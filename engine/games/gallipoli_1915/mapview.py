@@ -41,7 +41,7 @@ def board(view: dict[str, Any]) -> dict[str, Any]:
                 pieces.append({"at": at, "side": side, "label": f"{piece} ({at})", "badge": "", "concealed": False})
     turn = view["turn"]
     tracks = [("Turn", f"{turn} of {view['last']}"), ("Date", f"{data.hour(turn)}, {data.date(turn)} April"),
-              ("Light", data.light(turn)), ("Phase", data.PHASE_NAMES.get(view["phase"], "victory")),
+              ("Light", data.light(turn)), ("Phase", data.PHASE_NAMES[view["phase"]]),
               ("To act", view["active"])]
     tracks += [(f"{cup.title()} naval gunfire", "chit held" if tok else "no chit")
                for cup, tok in view["ngf"]["held"].items()]

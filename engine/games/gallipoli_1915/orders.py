@@ -206,7 +206,8 @@ def beach(text: str) -> str:
 
 def hint(state: State) -> str:
     phase = state["phase"]
-    enforced = {"reinforcement": "draw naval gunfire, cd fire", "command": "alarums",
+    enforced = {"setup": "move PIECE to HEX, then done", "reinforcement": "draw naval gunfire, cd fire",
+                "command": "alarums",
                 "amphibious-assault": "land, surprise, cd fire, fire naval gunfire",
                 "activations": "land, fire naval gunfire", "victory": "claim, accept, dispute"}
     return (f"in the {phase} phase: {enforced.get(phase, 'table-top orders')}; always: roll, move, say, note, "

@@ -6,7 +6,8 @@ Every key is optional:
     scenario = "helles"            one of kemal, krithia, anzac, helles, peninsula, free-landing
     options = {d10 = "1-10", last_turn = 3, capacity = {w-beach = 9}}   as in the invitation
     turn = 2, phase = "activations", active = "ottoman"
-        phase: reinforcement, series, command, amphibious-assault, activations, end, victory
+        phase: setup, reinforcement (the default), series, command, amphibious-assault,
+        activations, end, victory
     done = ["entente"]             the sides that have finished this phase
     held = {helles = "C1"}         a Naval Gunfire chit held face down: its token...
     chits = {C1 = "commanded-fire"}   ...and what it is (the Entente's own secret)
@@ -46,10 +47,12 @@ def position(description: dict[str, Any]) -> Position:
     s = data.SCENARIOS[scenario]
     if "turn" in description:
         state["turn"] = whole("turn", description["turn"], s["first"], state["last"])
-    phase = description.get("phase", state["phase"])
-    if phase not in data.PHASES + ("victory",):
-        raise ValueError(f"phase = {phase!r}: the phases are {', '.join(data.PHASES)}, victory")
+    phase = description.get("phase", "reinforcement")  # a position in play; "setup" for the set-up
+    if phase not in ("setup",) + data.PHASES + ("victory",):
+        raise ValueError(f"phase = {phase!r}: the phases are setup, {', '.join(data.PHASES)}, victory")
     state["phase"] = phase
+    if phase != "setup":
+        state["setup"], state["active"] = [], "entente"
     for key in ("active",):
         if key in description:
             if description[key] not in data.SIDES:

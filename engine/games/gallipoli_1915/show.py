@@ -37,8 +37,10 @@ def label(a: dict[str, Any]) -> str:
 def describe(view: dict[str, Any]) -> list[str]:
     s = data.SCENARIOS[view["scenario"]]
     lines = [f"{s['name']}; ends after turn {view['last']}",
-             f"{data.label(view['turn'])[:1].upper()}{data.label(view['turn'])[1:]}: {data.PHASE_NAMES.get(view['phase'], 'victory is judged')}; "
+             f"{data.label(view['turn'])[:1].upper()}{data.label(view['turn'])[1:]}: {data.PHASE_NAMES[view['phase']]}; "
              f"{view['active']} to act" + (f" ({', '.join(view['done'])} done)" if view["done"] else "")]
+    if view["phase"] == "setup":
+        lines.append(f"{view['setup'][0][0]} sets up its {view['setup'][0][1]} (move PIECE to HEX), then says done")
     for cup, token in view["ngf"]["held"].items():
         lines.append(f"{cup} Naval Gunfire chit: " + (f"[[{token}]] held face down" if token else "none held"))
     if view["landed"]:
