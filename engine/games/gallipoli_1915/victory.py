@@ -85,7 +85,7 @@ def do_sudden(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[st
          f"sudden death here: {', '.join(allowed)} (104.3 Anzac Major, 104.4 Entente Major)")
     need(side == "entente", "sudden death is the Entente's Major victory (104.3, 104.4)")
     need(state["phase"] != "victory", "the game is at its end already")
-    state["claim"] = {"by": side, "sudden": landing, "back": state["active"]}
+    state["claim"] = {"by": side, "sudden": landing}
     state["active"] = "ottoman"
     why = ("all five Anzac Major conditions (104.3)" if landing == "anzac"
            else "two Brigades exited off the north edge in Good Order with a Viable Beach held (104.4)")
