@@ -16,6 +16,8 @@ OPTIONS = {
     "d10": "how a single d10 reads, '0-9' (the default: the book's dice have a 0 face) or '1-10'; "
            "it changes Alarums and Excursions (106.6)",
     "last_turn": "end the scenario after this turn (a shortened game; victory is judged then)",
+    "counter_battery_kill": "true: play 103.14's optional rule (three d10 after a Counter-Battery chit; 000 "
+                            "destroys a battery step)",
     "capacity": "the beach capacities printed on the owner's map, as JSON, e.g. capacity='{\"w-beach\": 9}' (103.1: 6 where none)",
 }
 
@@ -53,11 +55,14 @@ class Gallipoli1915:
         if not isinstance(capacity, dict) or not all(isinstance(v, int) and 0 < v < 100 for v in capacity.values()):
             raise RulesError("capacity: a table of beach = steps")
         order = [list(step) for step in data.SETUP_ORDER.get(scenario, data.DEFAULT_SETUP)]
+        kill = options.get("counter_battery_kill", False)
+        if not isinstance(kill, bool):
+            raise RulesError("counter_battery_kill = true or false")
         return {"scenario": scenario, "turn": s["first"], "last": last, "phase": "setup", "setup": order,
                 "active": order[0][0], "done": [], "acts": [], "cups": list(s["cups"]),
-                "options": {"d10": d10, "capacity": dict(capacity)},
+                "options": {"d10": d10, "capacity": dict(capacity), "counter_battery_kill": kill},
                 "ngf": {"held": {c: None for c in s["cups"]}, "drawn": [], "fired": []},
-                "landed": {}, "clyde": False, "delays": {}, "delayed": {}, "alarums": [], "naval": None,
+                "landed": {}, "counter_rolls": 0, "clyde": False, "delays": {}, "delayed": {}, "alarums": [], "naval": None,
                 "pieces": {}, "notes": [], "claim": None, "sudden": None, "over": None}
 
     def private_pools(self, state: State) -> dict[str, dict[str, list[str]]]:

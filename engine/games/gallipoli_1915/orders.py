@@ -2,7 +2,8 @@
 rules (which the module does not enforce): dice with sealed rolls, pieces moved by hex, words,
 sealed notes.  The game book's procedures are in procedures.py and victory.py.
 
-    draw naval gunfire helles     fire naval gunfire helles     cd fire 4 steps few at W Beach
+    draw naval gunfire helles     fire naval gunfire helles     counter battery roll
+    cd fire 4 steps few at W Beach
     land 3 steps at Y Beach       land river clyde              delay 2 infantry at W Beach
     alarums 25th Regiment missed 1                              surprise at Z Beach
     roll 2d10 for morale          roll d100 for opportunity fire        move 1/RDF to 6.2
@@ -78,7 +79,7 @@ def do_unseal(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[st
 
 HANDLERS = {
     "pass": procedures.do_pass, "done": procedures.do_done, "draw-ngf": procedures.do_draw_ngf,
-    "fire-ngf": procedures.do_fire_ngf, "cd-fire": procedures.do_cd_fire, "land": procedures.do_land,
+    "fire-ngf": procedures.do_fire_ngf, "counter-battery": procedures.do_counter_battery, "cd-fire": procedures.do_cd_fire, "land": procedures.do_land,
     "delay": procedures.do_delay, "alarums": procedures.do_alarums, "surprise": procedures.do_surprise,
     "claim": victory.do_claim, "accept": victory.do_accept, "dispute": victory.do_dispute,
     "sudden": victory.do_sudden, "roll": do_roll, "move": do_move, "say": do_say, "note": do_note,
@@ -126,6 +127,8 @@ def parse(state: State, side: str, text: str) -> dict[str, Any]:
         return {"do": low}
     if low.startswith("draw naval gunfire") or low.startswith("fire naval gunfire"):
         return {"do": "draw-ngf" if verb == "draw" else "fire-ngf", "cup": cup(state, low.split()[3:])}
+    if low in ("counter battery roll", "counter-battery roll", "counter battery kill"):
+        return {"do": "counter-battery"}
     if low.startswith("cd fire"):
         m = re.match(r"^cd fire (\d+) steps?( few)?(?: at (.+))?$", low)
         if not m:

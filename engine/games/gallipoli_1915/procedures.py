@@ -97,7 +97,7 @@ def end_of_turn(state: State, dice: Dice) -> list[str]:
     if held:
         events.append(f"the Naval Gunfire chits held ({', '.join(held)}) return to their cups unseen")
     state["ngf"] = {"held": {c: None for c in state["ngf"]["held"]}, "drawn": [], "fired": state["ngf"]["fired"]}
-    state["landed"] = {}
+    state["landed"], state["counter_rolls"] = {}, 0
     state["clyde"] = False
     state["delays"], state["delayed"] = {}, state["delays"]  # 103.6: this turn's delays fill the next turn's beaches
     if state["turn"] >= state["last"]:
@@ -165,6 +165,22 @@ def do_fire_ngf(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[
     return [f"entente reveals the {cup} chit: {data.chit_name(item)} (resolve it with the series rules and the "
             f"Naval Gunfire Selection Table); a new chit is drawn face down, [[{new}]], then the "
             f"{data.chit_name(item)} chit returns to the cup"]
+
+
+def do_counter_battery(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str]:
+    """103.14 optional rule: after a Counter-Battery chit, three d10 read 000-999; 000 destroys one
+    step of the battery.  Once for each Counter-Battery chit revealed this turn."""
+    need(state["options"].get("counter_battery_kill", False), "the optional Counter-Battery kill (103.14) is not "
+                                                             "in play: the invitation's option counter_battery_kill")
+    need(side == "entente", "the Entente rolls for the Counter-Battery kill")
+    shots = sum(1 for f in state["ngf"]["fired"] if f["turn"] == state["turn"] and f["chit"] == "counter-battery")
+    need(state["counter_rolls"] < shots, "103.14: the kill roll follows a Counter-Battery chit revealed this turn, "
+                                         "once for each")
+    state["counter_rolls"] += 1
+    faces = [dice.d10("103.14 Counter-Battery kill", zero_based=True) for _ in range(3)]
+    read = "".join(map(str, faces))
+    return [f"103.14 Counter-Battery kill: three d10 read {read}: "
+            + ("one step of the battery is destroyed" if read == "000" else "the battery is not hit (only 000)")]
 
 
 # -- 103.13: Coastal Defense fire at units at sea -------------------------------------------------

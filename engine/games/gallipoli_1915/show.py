@@ -27,6 +27,8 @@ def label(a: dict[str, Any]) -> str:
         return f"delay {a.get('count')} {a.get('kind')} at {a.get('beach')}"
     if do == "surprise":
         return f"surprise at {a.get('beach')}" + (" bombarded" if a.get("bombarded") else "")
+    if do == "counter-battery":
+        return "counter battery roll"
     if do == "sudden":
         return f"sudden death {a.get('landing')}"
     if do == "say":
