@@ -16,6 +16,7 @@ from typing import Any
 
 from ..errors import RefusedTurn
 from ..wire.keys import small_order
+from . import witnesses
 
 SIDE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")  # used in file names (sent/to-<side>/): no '/', no '..'
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -25,7 +26,8 @@ MAX_NAME = 100  # a player's or the referee's name
 MAX_TITLE = 200
 MAX_OPTIONS_BYTES = 256 * 1024  # options carry a table-top pack: the largest shipped is ~40 KB
 BODY_FIELDS = {"mode", "scenario", "options", "title", "chain", "anchor", "deadline_hours", "sides",
-               "private_anchor", "referee", "salt_anchor", "protocol", "clock"}
+               "private_anchor", "referee", "salt_anchor", "protocol", "clock",
+               "witnesses"}
 CLOCK_FIELDS = {"bank_hours", "increment_hours", "cap_hours", "at_zero", "leave_days"}
 AT_ZERO = ("loss", "adjudication")  # what a claim at zero means: the game lost on time, or adjudicated
 MAX_LEAVE_DAYS = 365
@@ -66,6 +68,7 @@ def check(content: dict[str, Any]) -> None:
         parties["referee"] = body.get("referee")
     for side in sorted(parties, key=str):
         _check_party(side, parties[side], referee=side == "referee" and body.get("mode") == "referee")
+    witnesses.check(body)  # who may watch (pbem.chain.witnesses)
     options = body.get("options")
     if not isinstance(options, dict):
         _refuse("'options' must be an object")
@@ -171,4 +174,4 @@ def terms(content: dict[str, Any], fingerprint) -> list[str]:
     for side, entry in parties.items():
         key = base64.b64decode(entry["key"])
         lines.append(f"{side:8} {entry['name']} (key {fingerprint(key)})")
-    return lines
+    return lines + witnesses.terms(content, fingerprint)
