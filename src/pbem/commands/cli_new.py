@@ -81,6 +81,9 @@ def _modules(incomplete: str) -> list[str]:
 @click.option("--charts", "charts_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
               help="Your printed charts (TOML or JSON) for a module that takes them (blood-on-the-tigris: see its "
                    "RULES.md); checked whole, every problem listed, and carried in the invitation.")
+@click.option("--witness", "witness_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              metavar="FILE.pub", help="A witness's public key: it receives the public part of every turn file "
+              "(pbem watch); repeat for more. Two-player games only.")
 @encrypt_option
 @campaign_option
 @click.pass_context
@@ -88,7 +91,7 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
         players: tuple[str, ...], scenario: str | None, mode: str, deadline: int | None, clock: str | None,
         at_zero: str, leave_days: int, chain: int | None, pack_name: str | None,
         reveal_concealed: bool, game_options: tuple[str, ...], cards_file: Path | None, charts_file: Path | None,
-        encrypt_secrets: bool, campaign: Path | None) -> None:
+        witness_files: tuple[Path, ...], encrypt_secrets: bool, campaign: Path | None) -> None:
     """Create a game of MODULE and write the invitation (the genesis turn file).
 
     \b
@@ -100,6 +103,9 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
 
     agreed = _clock(clock, at_zero, leave_days, deadline, as_referee)
     if as_referee:
+        if witness_files:
+            raise click.UsageError("--witness is for two-player games: a refereed game's state stays the referee's "
+                                   "until it discloses")
         if side or opponent or mode != "sealed":
             raise click.UsageError("--referee takes --player SIDE=FILE for each side; not --as, --opponent or --dice "
                                    "(a referee game's dice always need the referee's and the player's links)")
@@ -117,6 +123,7 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     directory = campaign or Path(".")
     camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, options or None,
                                   mode=mode, deadline_hours=deadline, lock=secrets_lock(encrypt_secrets), clock=agreed,
+                                  witnesses=_witnesses(witness_files),
                                   **({"chain": chain} if chain else {}))
     path = camp.dir / "sent" / file_name(envelope)
     record_game(ctx, camp)
@@ -124,6 +131,19 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
     _invitation_mail(ctx, camp, envelope, path)
     click.echo(f"Send the invitation to {name}: {path}")
+
+
+def _witnesses(files: tuple[Path, ...]) -> list[dict[str, str]] | None:
+    """``--witness FILE.pub`` as the genesis's ``witnesses`` (pbem.chain.witnesses checks them again):
+    each named after its key's comment ('pbem:NAME'), else its file name."""
+    import base64
+
+    out = []
+    for path in files:
+        public, comment = _read_public(path)
+        name = (comment.removeprefix("pbem:") or path.stem.removesuffix(".pub")).lower()
+        out.append({"name": name, "key": base64.b64encode(public).decode()})
+    return out or None
 
 
 def _clock(text: str | None, at_zero: str, leave_days: int, deadline: int | None,

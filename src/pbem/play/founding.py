@@ -46,9 +46,11 @@ def new(cls: type[Campaign], directory: Path, module: str, side: str, identity: 
         opponent_name: str, scenario: str | None = None, options: dict[str, Any] | None = None,
         mode: str = "sealed", chain: int = protocol.CHAIN_LENGTH, deadline_hours: int | None = None,
         lock: bytes | None = None, entropy: Callable[[int], bytes] = secrets_mod.token_bytes,
-        clock: dict[str, Any] | None = None) -> tuple[Campaign, Envelope]:
+        clock: dict[str, Any] | None = None,
+        witnesses: list[dict[str, str]] | None = None) -> tuple[Campaign, Envelope]:
     """Create a game: the genesis envelope, pinning both sides' keys.  ``clock``: the time bank
     agreed (``pbem.chain.invitation.CLOCK_FIELDS``); without one the genesis has no such field.
+    ``witnesses``: [{name, key}] who receive the public part of every file (``pbem.chain.witnesses``).
 
     ``entropy(n)`` gives the random bytes (game id, secrets); tests pass a fixed source
     so that a game's turn files are the same byte for byte on every run.
@@ -81,6 +83,8 @@ def new(cls: type[Campaign], directory: Path, module: str, side: str, identity: 
                       other: {"key": base64.b64encode(opponent_key).decode(), "name": opponent_name}}}
     if clock is not None:
         body["clock"] = clock
+    if witnesses:
+        body["witnesses"] = witnesses
     hidden = _private_secret(game, game_id, side, body, entropy)
     content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": side,
                "kind": "genesis", "engine": history.engine_stamp(game), "body": body, "state": ""}
