@@ -36,6 +36,7 @@ class _Root(LazyGroup):
     LAZY.update({name: f"pbem.commands.cli_table:{attr}" for name, attr in (  # around the board
         ("say", "say"), ("tell", "tell"), ("messages", "messages_command"), ("result", "result_command"),
         ("results", "results_command"), ("rematch", "rematch"))})
+    LAZY.update({"watch": "pbem.commands.cli_witness:watch", "witnesses": "pbem.commands.cli_witness:witnesses"})
 
 
 @click.group(cls=_Root, context_settings=CONTEXT)

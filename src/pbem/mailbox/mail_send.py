@@ -22,6 +22,7 @@ from .mail import (
     mail_for_file,
     outbox_dir,
 )
+from .witness_mail import copies as witness_copies
 
 # --- sending -------------------------------------------------------------------------
 #
@@ -222,6 +223,7 @@ def send(campaign, config: MailConfig, password: str | None, files: list[Path] |
         raise PbemError("no SMTP password", "set PBEM_SMTP_PASSWORD or answer the prompt", code="no-password")
     out = Sending()
     if files is None:
+        witness_copies(campaign, config.sender)  # one more message per turn file of ours to each witness
         queue = pending_outbox(campaign)
     else:
         queue = []

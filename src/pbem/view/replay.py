@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..chain.hidden import public_knowledge, show, unread
 from ..play import messages as talk
+from ..play.witness import name_of as witness_name
 from .report import map_pack, step_map
 
 if TYPE_CHECKING:  # only for annotations
@@ -91,7 +92,7 @@ def _frames(campaign: Campaign, side: str, headers: list[tuple[int, str, str, st
     ``report.context(campaign, side, since=seq - 1, at=seq)`` shows of each envelope, with
     ``known_after`` the last envelope where ``full``."""
     ledger, game, game_id = campaign.ledger, campaign.game, campaign.genesis["game"]
-    own = side == campaign.side
+    own = side == campaign.side and not witness_name(campaign)  # a witness copy holds no secret: public view
     fixed: tuple[dict[str, str], dict[str, str]] | None = None
     if full:  # one basis for every step: the end, read once
         basis = ledger.state(headers[-1][0])[1]

@@ -42,6 +42,7 @@ from collections.abc import Iterable
 from difflib import SequenceMatcher
 from typing import TYPE_CHECKING, Any
 
+from ..play.witness import name_of as witness_name
 from .report import dice_text, environment, template_dir
 
 if TYPE_CHECKING:  # only for annotations
@@ -203,6 +204,8 @@ def page(campaign: Campaign, frames: Iterable[Frame], full: bool, side: str) -> 
     players = {s: genesis["body"]["sides"][s]["name"] for s in game.sides}
     if campaign.refereed:
         players["referee"] = genesis["body"]["referee"]["name"]
+    if witness_name(campaign):  # a witness copy: the side of no one (pbem.play.witness)
+        players[side] = f"witness {witness_name(campaign)}"
     return environment().get_template("replay.html.j2").render(
         steps=steps, last=last, full=full, title=game.title, side=side, players=players, game_id=genesis["game"],
         has_map=packer.drawn, data=packer.packed())

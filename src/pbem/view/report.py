@@ -18,6 +18,7 @@ from ..chain.hidden import public_knowledge, show, show_prompt, unread
 from ..errors import PbemError
 from ..play import messages as talk
 from ..play.plays import unheaded
+from ..play.witness import name_of as witness_name
 
 if TYPE_CHECKING:  # only for annotations: the campaign (its recovery writes mail) reaches this module
     from ..play.campaign import Campaign
@@ -37,6 +38,7 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     is False: a replay would repeat it at every step).  ``svg``: draw the map (the text report has none).
     """
     side = side or campaign.side
+    own = side == campaign.side and not witness_name(campaign)  # a witness copy holds no secret: public view
     game = campaign.game
     genesis = campaign.genesis
     seq, match = campaign.ledger.state(at)
@@ -68,13 +70,13 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     known: dict[str, str] = {}
     if "private" in match or "dealt" in match:  # name our own hidden items, conceal everyone else's
         basis = match if known_after is None else campaign.ledger.state(known_after)[1]
-        known = campaign.knowledge(basis) if side == campaign.side else public_knowledge(genesis["game"], basis)
-        pending = unread(basis, side, known) if side == campaign.side and not campaign.refereed else {}
+        known = campaign.knowledge(basis) if own else public_knowledge(genesis["game"], basis)
+        pending = unread(basis, side, known) if own and not campaign.refereed else {}
         prompt = show_prompt(prompt, known, game)
         lines = [show(line, known, game, pending) for line in lines]
         for entry in entries.values():
             entry["events"] = [show(text, known, game, pending) for text in entry["events"]]
-    if side == campaign.side and hasattr(game, "playable"):  # as `pbem play` offers it (odds, what fits)
+    if own and hasattr(game, "playable"):  # as `pbem play` offers it (odds, what fits)
         prompt = game.playable(match["game"], prompt, known)
     text = prompt.text
     ours = waiting and waiting["side"] == side == campaign.side and at is None and not campaign.refereed
@@ -250,6 +252,9 @@ def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[st
     players = {s: genesis["body"]["sides"][s]["name"] for s in game.sides}
     if mode == "referee":
         players["referee"] = genesis["body"]["referee"]["name"]
+    watcher = witness_name(campaign)
+    if watcher:
+        players[campaign.side] = f"witness {watcher}"
     said = talk.shown(campaign, side, upto=seq)  # table talk: every message this side may read, to #seq
     for m in said:
         if m["seq"] in entries:
@@ -266,7 +271,8 @@ def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[st
         "seq": seq,
         "entries": [dict(entries[s], messages=entries[s].get("messages", [])) for s in sorted(entries)],
         "messages": said,  # {seq, author, to, sealed, text, line}: the whole conversation, for the page
-        "messages_waiting": [m["line"] for m in talk.waiting_lines(campaign)] if side == campaign.side else [],
+        "messages_waiting": [m["line"] for m in talk.waiting_lines(campaign)] if side == campaign.side and not watcher
+        else [],
         "lines": lines,
         "waiting": waiting,
         "choices": choices,

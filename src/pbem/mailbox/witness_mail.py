@@ -1,0 +1,83 @@
+"""Mail to the witnesses (``pbem.chain.witnesses``): one message per turn file of ours, to each
+witness whose address this campaign knows, written into the outbox once (``mail_send.send``
+calls ``copies`` before it sends the outbox).
+
+What goes is the turn file from sent/ as it was signed, nothing else: a turn file of a two-player
+game holds nothing a side hides in the clear (its hidden items are commitments, its own cards'
+keys and sealed messages are encrypted to their reader), and the body is a fixed text naming the
+file, never a report (a report drawn by our tool could name our own hidden items).  A witness's
+address is the setting ``email:witness:NAME``; the message's ``X-Pbem-To-Side`` is
+``witness:NAME``, so ``send`` puts in an address changed since the message was written.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..chain.witnesses import OBSERVER, listed
+from ..errors import PbemError
+from ..wire.armor import find_blocks
+from ..wire.envelope import open_block
+from .mail import address, compose, save_message
+
+PREFIX = "witness:"
+
+
+def address_of(campaign, name: str) -> str:
+    return address(campaign, PREFIX + name)
+
+
+def set_witness_address(campaign, name: str, value: str) -> None:
+    """Record where witness ``name`` gets our turn files.
+
+    :raises PbemError: the invitation names no such witness; not an address."""
+    names = [w["name"] for w in listed(campaign.genesis)]
+    if name not in names:
+        raise PbemError(f"no witness '{name}' in this game", f"its witnesses: {', '.join(names) or 'none'}",
+                        code="bad-witness")
+    if "@" not in value or any(c in value for c in "\r\n"):
+        raise PbemError(f"'{value}' is not an e-mail address", "give NAME ADDRESS, e.g. carol carol@example.org",
+                        code="bad-address")
+    campaign.ledger.begin()
+    campaign.ledger.put_setting(f"email:{PREFIX}{name}", value)
+    campaign.ledger.commit()
+
+
+def _written(campaign, stem: str) -> bool:
+    """Whether the message ``stem`` was written already (waiting, sent, or set aside)."""
+    outbox = campaign.dir / "outbox"
+    return any((folder / f"{stem}.eml").exists() for folder in (outbox, outbox / "sent", outbox / "failed"))
+
+
+def _ours(campaign, path: Path) -> bool:
+    """A turn file of this game signed by our side (what sent/ holds; checked, not assumed)."""
+    try:
+        envelopes = [open_block(b) for b in find_blocks(path.read_text())]
+    except (OSError, UnicodeDecodeError, PbemError):
+        return False
+    game = campaign.genesis["game"]
+    return len(envelopes) == 1 and envelopes[0].game == game and envelopes[0].author == campaign.side
+
+
+def copies(campaign, sender: str = "") -> list[Path]:
+    """Write, once, a message to each witness with an address for each turn file of ours in sent/;
+    the messages written."""
+    if campaign.side == OBSERVER or not (campaign.dir / "sent").is_dir():
+        return []
+    out: list[Path] = []
+    targets = [w["name"] for w in listed(campaign.genesis) if address_of(campaign, w["name"])]
+    if not targets:
+        return out
+    title, game = campaign.game.title, campaign.genesis["game"]
+    for path in sorted((campaign.dir / "sent").glob("*.pbem")):
+        todo = [name for name in targets if not _written(campaign, f"{path.stem}-{PREFIX[:-1]}-{name}")]
+        if not todo or not _ours(campaign, path):
+            continue
+        for name in todo:
+            body = (f"{name}: a turn file of {title} (game {game[:8]}) for you as its witness, signed by "
+                    f"{campaign.side}: {path.name}.\n\nThe first is the invitation: found your witness copy with "
+                    "pbem watch SAVED-MAIL --key YOUR-NAME --campaign DIR; then ingest each one with "
+                    "pbem ingest --campaign DIR SAVED-MAIL.")
+            msg = compose(campaign, PREFIX + name, [path], body, sender, f"for witness {name}: {path.name}")
+            out.append(save_message(campaign, msg, f"{path.stem}-{PREFIX[:-1]}-{name}"))
+    return out
