@@ -39,7 +39,7 @@ import re
 from html import escape
 from typing import Any
 
-from . import map_areas, map_counters, map_hex, map_labels
+from . import map_areas, map_counters, map_hex, map_labels, map_overlay
 
 WIDTH = 960  # the width a map is laid out for on a page (the legend keeps within it)
 MIN_WIDTH = 1000  # a small map (Hill 60's four spaces) still has room for its legend
@@ -170,18 +170,26 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
     else the board's)."""
     offset = offset or board.get("offset")
     points = _points(locations, rows, offset)
+    own = map_overlay.find(title)  # the player's board from his VASSAL module (pbem pack vassal): its pixels
+    placed = own.place(locations) if own is not None else {}
+    if own is not None and placed:
+        points, background = placed, None
+        board = {**board, "legend": [*board.get("legend", []), own.legend(len(points), len(locations))]}
+    else:
+        own = None
     if not points:
         return ""
     by_id = {loc["id"]: loc for loc in locations}
     hexes = [by_id[lid] for lid in points if by_id[lid].get("kind") == "hex"]
     hexmap = len(hexes) * 2 > len(points)
-    xs, ys = [p[0] for p in points.values()], [p[1] for p in points.values()]
-    near = _nearest(tuple(points.values()))
+    spread = [*points.values(), *(own.corners() if own else [])]  # the whole of his board in view
+    xs, ys = [p[0] for p in spread], [p[1] for p in spread]
+    near = own.near(points) if own else _nearest(tuple(points.values()))
     scale = (map_hex.H if hexmap else SPACING) / max(near, 1e-9)
     radius = map_hex.R if hexmap else SPACE_R
     links = any(loc.get("links") for loc in locations)
     reconstructed = provisional or any(loc.get("provisional") for loc in locations)
-    outline = not hexmap and background is None and reconstructed and sum(1 for lid in points if _is_land(by_id[lid])) >= 3
+    outline = own is None and not hexmap and background is None and reconstructed and sum(1 for lid in points if _is_land(by_id[lid])) >= 3
     legend_lines = len(_more_legend(board, links, outline))
     legend_bottom = 100 + 22 * max(0, legend_lines - 1)
     pad_x, pad_top = 110, legend_bottom + 2 * map_counters.RISE + 16 + radius  # a stack of three clears the legend
@@ -210,7 +218,7 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
            '.cs{font-size:6px;fill:#fff;text-anchor:middle;font-weight:bold}'
            '.cc{font-size:8px;fill:#fff;text-anchor:middle;font-weight:bold}</style>']
     hex_defs, grid, base = "", "", None
-    if hexmap:
+    if hexmap and own is None:  # his board has its own grid and terrain
         down = (rows or "south") == "south"
 
         def place(c: int, r: int) -> tuple[float, float]:
@@ -233,6 +241,7 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
             cells = map_areas.cells(areas, box)
     out.append(f'<defs>{hex_defs}{land_defs}{map_counters.defs(kinds)}</defs>')
     out.append(land_drawing)
+    out += [own.drawing(xy)] if own else []  # his board image, under everything
     if background is not None:  # the owner's own map under everything, its corners at their coordinates
         import base64
 
@@ -248,15 +257,15 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
         out.append(grid)
         covered = {lid for area in board.get("areas", []) for lid in area.get("at", [])}
         out += map_hex.terrain_tiles(hexes, at, base, covered, TERRAIN)
-    out += _tiles(board, at, points)  # whole-hex areas (marsh, lake), then lines along hexsides
-    out += _lines(board, at, points)
+    out += _tiles(board, at, points) if own is None else []  # whole-hex areas (marsh, lake), then lines along hexsides
+    out += _lines(board, at, points) if own is None else []
     if cells:  # the areas' colours, under every label (a label may stand over a neighbour's area)
         out.append('<g class="cells">' + "".join(
             f'<polygon points="{map_areas.points(cells[lid])}" fill="{_fill(by_id[lid])}"'
             + ("" if by_id[lid].get("terrain") == "sea" else ' clip-path="url(#land)"')
             + (' opacity="0.35"' if lid in board.get("off", []) else "") + "/>"
             for lid in sorted(cells)) + "</g>")
-    for lid in sorted(points):  # connections, each once
+    for lid in sorted(points) if own is None else ():  # connections, each once (his board draws its own)
         for other in sorted(by_id[lid].get("adjacent", [])):
             if other in points and lid < other:
                 (x1, y1), (x2, y2) = at(lid), at(other)
