@@ -195,3 +195,22 @@ def test_a_referee_that_renews_with_a_chain_of_its_choosing_is_caught_at_disclos
     seq = next(s for s in sorted(bodies) if "renew" in bodies[s])
     assert done.returncode == 1 and done.stdout.startswith(f"REFUSED #{seq}: cheating: the referee's new chain"), \
         done.stdout + done.stderr
+
+
+def test_the_spec_s_referee_renewal_vector_holds_for_the_protocol_and_the_independent_verifier():
+    """docs/vectors/primitives.json, referee_renewal: the secret is the salt's HMAC of the index,
+    the anchor its chain's first link back, the first new link hashes to it; the independent
+    verifier's own arithmetic gives the same anchor."""
+    import hmac as hmac_mod
+
+    from pbem_engine.protocol.referee import renewal_anchor
+    from tests import independent_verifier as iv
+    from tests import independent_verifier_referee as ivr
+
+    v = json.loads((Path(__file__).parent.parent / "docs" / "vectors" / "primitives.json").read_text())["referee_renewal"]
+    salt = bytes.fromhex(v["salt"])
+    assert hmac_mod.digest(salt, b"pbem/v1/referee-renew\x00" + v["index"].to_bytes(8, "big"), "sha256").hex() == v["secret"]
+    assert renewal_anchor(v["game"], salt, v["index"], v["length"]) == v["anchor"]
+    assert ivr._renewal_anchor(v["game"], salt, v["index"], v["length"], iv) == v["anchor"]
+    assert iv.H("chain", v["game"], "referee", bytes.fromhex(v["first_link"])).hex() == v["anchor"]
+    assert renewal_anchor(v["game"], salt, v["index"] + 1, v["length"]) != v["anchor"]  # the index counts

@@ -29,6 +29,7 @@ from pbem_engine.hidden import private
 from pbem_engine.hidden.deck_group import Keys, encode
 from pbem_engine.hidden.referee_deck import order_key
 from pbem_engine.protocol import chain as chains
+from pbem_engine.protocol import referee as referee_protocol
 from pbem_engine.protocol.match import declarations_hash, referee_mix, roll_seed
 
 HERE = Path(__file__).resolve().parent
@@ -207,6 +208,15 @@ def _renewal(game: str, side: str, secret: bytes) -> dict[str, Any]:
                         {"index": 3, "reveal": new[1].hex()}, {"index": 4, "reveal": new[2].hex()}]}
 
 
+def _referee_renewal(game: str) -> dict[str, Any]:
+    """Section 8.1: the referee's new chain beside its link 49 of a chain of 64, fixed by its salt."""
+    salt, index, length = bytes(range(64, 96)), 49, 64
+    secret = referee_protocol.renewal_secret(salt, index)
+    links = chains.chain_links(game, "referee", secret, length)
+    return {"game": game, "salt": salt.hex(), "index": index, "length": length, "secret": secret.hex(),
+            "anchor": referee_protocol.renewal_anchor(game, salt, index, length), "first_link": links[1].hex()}
+
+
 def primitive_vectors() -> dict[str, Any]:
     seed = hashlib.sha256(b"pbem spec vector").digest()
     game, side = "00112233445566778899aabbccddeeff", "red"
@@ -245,6 +255,7 @@ def primitive_vectors() -> dict[str, Any]:
         "chain": {"game": game, "side": side, "secret": secret.hex(), "length": 3,
                   "links": [x.hex() for x in chains.chain_links(game, side, secret, 3)]},
         "chain_renewal": _renewal(game, side, secret),
+        "referee_renewal": _referee_renewal(game),
         "dice": {"seed": seed.hex(), "blocks": blocks, "words": words[:16],
                  "d6": d6, "uniform_3000000000": wide,
                  "coin": Dice(seed).coin("vector"), "shuffle_10": Dice(seed).shuffle(list(range(10)), "vector"),
