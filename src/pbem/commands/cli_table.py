@@ -15,11 +15,7 @@ from .cli_common import campaign_option, identity_passphrase, keystore, open_cam
 def _queue(campaign: Path | None, order: str) -> None:
     from ..play import messages
 
-    camp = open_campaign(campaign)
-    if camp.waiting() is None:
-        raise PbemError("the game is over", "no turn file of yours will carry a message now", code="game-over")
-    said = messages.parse(order, camp.genesis, camp.side)
-    messages.wait(camp, [said])
+    said = messages.give(open_campaign(campaign), order)
     whom = "everyone who holds the game" if said["to"] is None else f"{said['to']} alone (sealed)"
     click.echo(f"your next turn file carries it, for {whom}: {said['text']}")
 

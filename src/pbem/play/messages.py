@@ -318,6 +318,18 @@ def wait(camp: Campaign, said: list[dict[str, Any]]) -> None:
     camp.notice(f"{len(queue)} message(s) wait for your next turn file")
 
 
+def give(camp: Campaign, order: str) -> dict[str, Any]:
+    """``say TEXT`` / ``tell PARTY TEXT`` given outside a turn (``pbem say``, the play page): kept
+    for our next turn file; the message as parsed.
+
+    :raises PbemError: ``game-over`` (no turn file of ours will carry it), ``bad-message``."""
+    if camp.waiting() is None:
+        raise PbemError("the game is over", "no turn file of yours will carry a message now", code="game-over")
+    said = parse(order, camp.genesis, camp.side)
+    wait(camp, [said])
+    return said
+
+
 def withdraw(camp: Campaign) -> int:
     """Take back every message that waits (not yet signed); how many there were."""
     talk = read_talk(camp)

@@ -352,6 +352,12 @@
   });
 
   document.addEventListener("submit", function (ev) {
+    if (ev.target.id === "talk-form") { // table talk: kept for the next turn file, never an order
+      ev.preventDefault();
+      var text = $("talk-text").value.trim();
+      if (text) { act("/api/say", {to: $("talk-to").value, text: text}); }
+      return;
+    }
     if (ev.target.id !== "orders") { return; }
     ev.preventDefault();
     var order = $("order").value.trim();

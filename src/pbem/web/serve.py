@@ -192,6 +192,11 @@ def build_app(server: Server):
     def send():
         return answer(seat.send)
 
+    @app.post("/api/say")
+    def say():
+        data = body()
+        return answer(lambda: seat.say(str(data.get("to", "")), str(data.get("text", ""))))
+
     @app.post("/api/undo")
     def undo():
         return answer(seat.undo)

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import PbemError
+from ..play import messages as talk
 from ..play.campaign import Campaign, PlayResult
 from ..play.unattended import needs_person
 from ..wire.keys import Identity
@@ -157,11 +158,12 @@ class Seat:
 
     # -- reading ------------------------------------------------------------------------
     def version(self) -> str:
-        """Changes whenever the campaign does (a turn stored, a draft, mail written or sent), by
+        """Changes whenever the campaign does (a turn stored, a draft, a message, mail written or sent), by
         this page or by a ``pbem`` command: the page polls it to know when to redraw."""
         parts = []
         for path in (self.dir / "campaign.db", self.dir / "campaign.db-wal", self.dir / "campaign.db-journal",
-                     self.dir / "secrets" / "draft.json", self.dir / "sent", self.dir / "outbox",
+                     self.dir / "secrets" / "draft.json", self.dir / "secrets" / talk.TALK_NAME,
+                     self.dir / "sent", self.dir / "outbox",
                      self.dir / "outbox" / "sent"):
             try:
                 st = path.stat()
@@ -172,8 +174,21 @@ class Seat:
 
     def page(self) -> dict[str, Any]:
         """Everything the page shows: the report of our own view (its map after our draft), the
-        decision asked now with its legal choices, the draft, and what is ready to send."""
+        decision asked now with its legal choices, the draft, what is ready to send, and the table
+        talk (what is sealed to us opened first, as pbem play opens it)."""
+        if self._sealed_unopened():
+            self._with(False, lambda camp: talk.open_ours(camp, self._identity))
         return self._with(True, self._page)
+
+    def _sealed_unopened(self) -> bool:
+        """Whether a message sealed to or by us has not been opened yet (then the page opens it,
+        which writes; otherwise a page load stays read-only)."""
+        def check(camp: Campaign) -> bool:
+            return camp.secrets_readable() and any(
+                m["sealed"] and m["text"] is None and camp.side in (m["to"], m["author"])
+                and "does not open" not in m["line"] for m in talk.shown(camp, camp.side))
+
+        return self._with(True, check)
 
     def _page(self, camp: Campaign) -> dict[str, Any]:
         from ..play.turns import drafted, shown_prompt
@@ -214,7 +229,7 @@ class Seat:
             decision["button"] = NOTHING_TO_DECIDE  # forced choices only: pbem play takes them
         return {**out, "version": version, "waiting": waiting, "mine": mine, "decision": decision,
                 "draft": draft, "ready": self._ready(camp, mine), "refereed": camp.refereed,
-                "names": self._names(camp)}
+                "names": self._names(camp), "talk_to": [p for p in talk.parties(camp.genesis) if p != camp.side]}
 
     @staticmethod
     def _names(camp: Campaign) -> dict[str, str]:
@@ -310,6 +325,17 @@ class Seat:
         camp.exported(result.envelope)
         lines += [f"ready to send: {m}" for m in messages]
         return {"ok": True, "signed": True, "lines": lines}
+
+    def say(self, to: str, text: str) -> dict[str, Any]:
+        """``pbem say TEXT`` (``to`` empty) or ``pbem tell TO TEXT``: kept for our next turn file."""
+        order = f"tell {to} {text}" if to else f"say {text}"
+
+        def work(camp: Campaign) -> dict[str, Any]:
+            said = talk.give(camp, order)
+            whom = "everyone who holds the game" if said["to"] is None else f"{said['to']} alone (sealed)"
+            return {"ok": True, "lines": [f"your next turn file carries it, for {whom}: {said['text']}"]}
+
+        return self._with(False, work)
 
     def undo(self) -> dict[str, Any]:
         """``pbem undo``: take back the last drafted action."""
