@@ -230,9 +230,9 @@ MUTANTS: list[Mutant] = [
     # --- match: the protocol ---------------------------------------------------------------------
     m("match: unknown turn body fields accepted (TURN_FIELDS)", MATCH,
       "    if unknown:  # nothing travels", "    if False:  # nothing travels", T_HOSTILE, T_INGEST),
-    m("match: revealed link not hashed to the committed chain", MATCH,
-      '    if chain_step(game_id, side, bytes.fromhex(reveal)).hex() != chain["link"]:', "    if False:",
-      T_INGEST, T_PROTOCOL),
+    m("match: revealed link not hashed to the committed chain", "engine/protocol/chain.py",
+      '    if chain_step(game_id, side, bytes.fromhex(reveal)).hex() != chain.get("renewed", chain["link"]):',
+      "    if False:", T_INGEST, T_PROTOCOL),
     m("match: actor acts again while its sealed roll waits", MATCH,
       '        if pending["side"] == side:', "        if False:", T_INGEST, T_PROTOCOL),
     # --- invitation: a genesis within bounds --------------------------------------------------------
