@@ -127,10 +127,10 @@ def test_the_invitation_names_the_witness_and_her_copy_signs_nothing(game):
     listed = game.run(game.alice, "witnesses", "--campaign", game.alice.dir).output
     assert listed.startswith("carol\tkey ") and "no address" in listed
     before = db_bytes(c.dir)
-    for args in (("play", "1"), ("claim-timeout",)):
+    for args in (("play", "1"), ("claim-timeout",), ("say", "hello"), ("tell", "allied", "hello")):
         result = invoke(game.runner, *args, "--campaign", c.dir, env=c.env)
         assert_refused(result)
-    assert db_bytes(c.dir) == before and not (c.dir / "sent").exists()
+    assert db_bytes(c.dir) == before and not (c.dir / "sent").exists() and not (c.dir / "secrets").exists()
 
 
 def test_the_witness_sees_only_what_is_public_until_the_end(game, tmp_path):

@@ -14,8 +14,11 @@ from .cli_common import campaign_option, identity_passphrase, keystore, open_cam
 
 def _queue(campaign: Path | None, order: str) -> None:
     from ..play import messages
+    from ..play.witness import refuse_signing
 
-    said = messages.give(open_campaign(campaign), order)
+    camp = open_campaign(campaign)
+    refuse_signing(camp, "a message goes only in a turn file, and a witness signs none")
+    said = messages.give(camp, order)
     whom = "everyone who holds the game" if said["to"] is None else f"{said['to']} alone (sealed)"
     click.echo(f"your next turn file carries it, for {whom}: {said['text']}")
 
