@@ -84,8 +84,23 @@ class HexGrid:
         return (y, x) if self.sideways else (x, y)
 
     def at(self, number_col: int, number_row: int, size: tuple[int, int]) -> tuple[int, int]:
-        """The centre of the hex whose printed numbers are (column, row)."""
-        return self.centre(number_col - self.h_off, number_row - self.v_off, size)
+        """The centre of the hex whose printed numbers are (column, row): VASSAL's getCenterPoint,
+        checked against the numbers VASSAL labels the board with (getColumn, getRow); where the two
+        disagree (a staggered sideways grid numbered downwards, on a board of an odd size) the
+        labels win, being what the module's author matched to the printed map."""
+        guess = self.centre(number_col - self.h_off, number_row - self.v_off, size)
+        if self.numbers(*guess, size) == (number_col, number_row):
+            return guess
+        gx, gy = (guess[1], guess[0]) if self.sideways else guess
+        i0, j0 = round((gx - self.x0) / self.dx), round((gy - self.y0) / self.dy)
+        for i in range(i0 - 2, i0 + 3):
+            for j in range(j0 - 2, j0 + 3):
+                a = _trunc(i * self.dx) + self.x0
+                b = (_trunc(j * self.dy) if i % 2 == 0 else _trunc(j * self.dy + self.dy / 2)) + self.y0
+                point = (b, a) if self.sideways else (a, b)
+                if self.numbers(*point, size) == (number_col, number_row):
+                    return point
+        return guess
 
     def name(self, col: int, row: int) -> str:
         """The hex's name as VASSAL writes it (RegularGridNumbering.getName)."""

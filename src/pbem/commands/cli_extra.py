@@ -153,6 +153,9 @@ def pack() -> None:
     """
 
 
+pack.LAZY = {"vassal": "pbem.commands.cli_vassal:pack_vassal"}  # your own map art from a VASSAL module
+
+
 @pack.command("list")
 def pack_list() -> None:
     """The packs shipped with pbem, with what each reconstructed (provisional) data.
