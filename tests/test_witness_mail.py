@@ -1,6 +1,6 @@
 """Witnesses by mail (issue 37, point 3): each player's ``pbem mail send`` mails the witness one
 copy of each turn file it signed, once; the witness founds her copy from the invitation's mail and
-ingests her Maildir.  Over the loopback relay of ``tests.mail_harness``; and the independent
+reads her mailbox (``pbem mail fetch``).  Over the loopback relay of ``tests.mail_harness``; and the independent
 verifier (written from docs/spec.md alone) reads the game the witness holds."""
 
 from __future__ import annotations
@@ -56,8 +56,9 @@ def test_each_turn_file_reaches_the_witness_once_by_mail(tmp_path: Path, relay: 
     to_carol = [d for d in relay.log if d.to == carol.address]
     files = sorted((a / "sent").glob("*.pbem")) + sorted((b / "sent").glob("*.pbem"))
     assert len(to_carol) == len(files) == 3  # the invitation, the join, alice's turn: once each
-    out = carol.invoke("ingest", "--campaign", c, carol.box.maildir).output
-    assert "accepted #1 from ottoman (join)" in out and "accepted #2 from allied (turn)" in out
+    out = carol.invoke("mail", "fetch", "--campaign", c, *carol.reading()).output
+    assert "2 accepted, 1 already had" in out  # the join and alice's turn; the invitation founded the copy
+    assert not list(c.glob("outbox/**/*.eml"))  # a witness answers nothing
     report = carol.invoke("report", "--campaign", c).output
     assert "report for witness (witness carol)" in report and "#2 allied (turn):" in report
     mails = b"".join(carol.box.messages())
