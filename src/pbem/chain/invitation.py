@@ -16,7 +16,7 @@ from typing import Any
 
 from ..errors import RefusedTurn
 from ..wire.keys import small_order
-from . import witnesses
+from . import teams, witnesses
 
 SIDE = re.compile(r"^[a-z][a-z0-9_-]{0,31}$")  # used in file names (sent/to-<side>/): no '/', no '..'
 HEX64 = re.compile(r"^[0-9a-f]{64}$")
@@ -69,6 +69,7 @@ def check(content: dict[str, Any]) -> None:
     for side in sorted(parties, key=str):
         _check_party(side, parties[side], referee=side == "referee" and body.get("mode") == "referee")
     witnesses.check(body)  # who may watch (pbem.chain.witnesses)
+    teams.check(body)  # a side's members and who signs for it (pbem.chain.teams)
     options = body.get("options")
     if not isinstance(options, dict):
         _refuse("'options' must be an object")
@@ -129,7 +130,7 @@ def _check_party(side: Any, entry: Any, referee: bool) -> None:
     name = entry.get("name")
     if not isinstance(name, str) or not 0 < len(name) <= MAX_NAME or not name.isprintable():
         _refuse(f"side {side}: 'name' must be printable text of 1 to {MAX_NAME} characters")
-    allowed = {"key", "name", "box"} if referee else {"key", "name"}
+    allowed = {"key", "name", "box"} if referee else {"key", "name", "members", "signs"}  # members: pbem.chain.teams
     extra = sorted(set(entry) - allowed)
     if extra:
         _refuse(f"side {side}: unknown field {extra[0]!r}")
@@ -174,4 +175,4 @@ def terms(content: dict[str, Any], fingerprint) -> list[str]:
     for side, entry in parties.items():
         key = base64.b64decode(entry["key"])
         lines.append(f"{side:8} {entry['name']} (key {fingerprint(key)})")
-    return lines + witnesses.terms(content, fingerprint)
+    return lines + teams.terms(content, fingerprint) + witnesses.terms(content, fingerprint)
