@@ -188,6 +188,13 @@ MUTANTS: list[Mutant] = [
     # --- referee: the disclosed box key ----------------------------------------------------------
     m("referee: disclosed box key not checked against its commitment", REF,
       ".hex() == public_hex", ".hex() == public_hex or True", T_DISCLOSE, T_REFEREE),
+    # --- chain renewal in a refereed game, the end of a game at a claim at zero --------------------
+    m("referee: a renewal with a chain of the referee's own choosing accepted", "engine/protocol/referee.py",
+      '    if body["renew"] != renewal_anchor(game_id, salt, chain["index"], length):', "    if False:",
+      "tests/test_chain_renewal_referee.py"),
+    m("clock: a chain file after a claim at zero accepted", "src/pbem/play/clock.py",
+      "    if ended is not None:\n        env = min(later", "    if False:\n        env = min(later",
+      "tests/test_clock_forfeit.py"),
     # --- ledger: migrations ------------------------------------------------------------------
     m("ledger: a stored state's column type not read for verify to compare", LEDGER,
       "cast(state as blob), typeof(state) from states", "cast(state as blob), 'text' from states",
