@@ -289,3 +289,26 @@ def test_in_a_browser_the_board_is_drawn_under_the_counters(tmp_path: Path) -> N
     assert seen["pieceOnTop"], "a counter is hidden under the board"
     assert seen["boardSeen"], "the board is nowhere visible"
     assert seen["width"] > 300 and seen["pieceWidth"] >= 24
+
+
+def test_zone_module_places_each_area_at_its_zone_centre(tmp_path: Path) -> None:
+    """Zones (named polygons, VASSAL's "x,y;x,y;..." paths) place an area at the polygon's centre;
+    a zone's own grid is local to it and is not the board's."""
+    local = f'<{GRID}.HexGrid x0="0" y0="0" dx="10.0" dy="12.0"/>'
+    zones = (f'<{GRID}.mapgrid.Zone name="Gully  Ravine" path="100,100;200,100;200,200;100,200">{local}'
+             f'</{GRID}.mapgrid.Zone>'
+             f'<{GRID}.mapgrid.Zone name="the quadrilateral" path="300,300;360,300;300,390"/>'
+             f'<{GRID}.mapgrid.Zone name="Off the map" path="1,1;2,1;2,2"/>')
+    board = f'<{BOARD} name="Zones" image="z.gif"><{GRID}.ZonedGrid>{zones}</{GRID}.ZonedGrid></{BOARD}>'
+    gif = b"GIF89a" + struct.pack("<HH", 500, 450) + b"\x00\x00\x00;"  # a header is all the size needs
+    home = tmp_path / "home"
+    done = run(home, "pack", "vassal", str(vmod(tmp_path / "z.vmod", build_file(board), gif, "z.gif")),
+               "--pack", "gallipoli-blocks")
+    assert done.returncode == 0, done.stderr
+    data = overlay(home, "gallipoli-blocks")
+    assert data["overlay"]["kind"] == "zones" and (data["overlay"]["width"], data["overlay"]["height"]) == (500, 450)
+    assert "grid" not in data
+    assert data["positions"]["gully-ravine"] == [150, 150]
+    assert data["positions"]["the-quadrilateral"] == [320, 330]  # a triangle's centroid: its corners' mean
+    assert data["unmatched"]["theirs"] == ["Off the map"]
+    assert data["overlay"]["image"].endswith(".gif")

@@ -88,3 +88,5 @@ def pack_vassal(ctx: click.Context, module: Path, pack_name: str, board_name: st
                    + (_listed(result.theirs_unmatched) or "none"))
     click.echo(f"wrote {result.directory / vassal_overlay.FILE} and {result.image}: reports of "
                f"{pack_id} draw your board now (remove the folder to stop)")
+    if home.resolve() != default_home().resolve():  # the map looks in $PBEM_HOME, or ~/.pbem
+        click.echo(f"note: reports find overlays under $PBEM_HOME or ~/.pbem: run them with PBEM_HOME={home}")
