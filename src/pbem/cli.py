@@ -37,6 +37,7 @@ class _Root(LazyGroup):
         ("say", "say"), ("tell", "tell"), ("messages", "messages_command"), ("result", "result_command"),
         ("results", "results_command"), ("rematch", "rematch"))})
     LAZY.update({"watch": "pbem.commands.cli_witness:watch", "witnesses": "pbem.commands.cli_witness:witnesses"})
+    LAZY["team"] = "pbem.commands.cli_team:team"
 
 
 @click.group(cls=_Root, context_settings=CONTEXT)

@@ -21,6 +21,7 @@ from pbem_engine.registry import UnknownGame, get_game
 from .. import __version__
 from ..errors import PbemError, RefusedTurn
 from ..wire.envelope import Envelope
+from . import teams
 
 GENESIS_PREV = "0" * 64
 
@@ -85,6 +86,12 @@ def pinned_key(genesis: dict[str, Any], side: str) -> bytes | None:
     if not isinstance(entry, dict) or not isinstance(entry.get("key"), str):
         return None
     return _key_bytes(entry["key"])
+
+
+def signs_for(genesis: dict[str, Any], side: str, public: bytes) -> bool:
+    """Whether ``public`` may sign for ``side``: its pinned key, or a member of a team side that
+    lets any member sign (``pbem.chain.teams``)."""
+    return teams.may_sign(genesis, side, public, pinned_key(genesis, side))
 
 
 @functools.lru_cache(maxsize=64)  # asked of every envelope: a campaign pins a few keys
@@ -155,8 +162,8 @@ def check_claim(env: Envelope, genesis: dict[str, Any], stored: tuple[str, str] 
     where = f"timeout claim by {c['author']} at #{c['seq']}"
     if c["game"] != genesis["game"]:
         raise RefusedTurn("timeout claim of another game", f"{where} belongs to game {c['game']}", code="wrong-game")
-    if pinned_key(genesis, c["author"]) != env.public:
-        raise RefusedTurn("signed by the wrong key", f"{where} is not signed by the key pinned for {c['author']}",
+    if not signs_for(genesis, c["author"], env.public):
+        raise RefusedTurn("signed by the wrong key", f"{where} is not signed by a key that may sign for {c['author']}",
                           code="wrong-key")
     if stored is None:
         raise RefusedTurn("timeout claim about an envelope this campaign does not hold",
@@ -224,9 +231,12 @@ def _check_link(env: Envelope, genesis: dict[str, Any], head: tuple[int, str] | 
     key = pinned_key(genesis, c["author"])
     if key is None:
         raise RefusedTurn("unknown author", f"{_where(env)}: '{c['author']}' is not a party to this game", code="unknown-author")
-    if env.public != key:
-        raise RefusedTurn("signed by the wrong key", f"{_where(env)} is signed by a key that is not the one pinned for "
-                          f"{c['author']} at genesis", code="wrong-key")
+    # a team member signs a side's turns where its invitation lets any member sign; a join is the commander's
+    if env.public != key and (c["kind"] == "join" or not teams.member_signs(genesis, c["author"], env.public)):
+        member = teams.member_named(genesis, c["author"], env.public)
+        raise RefusedTurn("signed by the wrong key", f"{_where(env)} is signed by {member}, a member of {c['author']} "
+                          "who may not sign it" if member else f"{_where(env)} is signed by a key "
+                          f"that is not the one pinned for {c['author']} at genesis", code="wrong-key")
     if c["prev"] != head[1]:
         raise RefusedTurn("broken link to the previous envelope", f"{_where(env)}: prev is {c['prev'][:16]}…, "
                           f"envelope #{head[0]} is {head[1][:16]}…", code="bad-prev")
@@ -392,7 +402,7 @@ def open_proposal(text: Any, genesis: dict[str, Any]) -> Envelope:
                           code="bad-takeback")
     if c["game"] != genesis["game"]:
         raise RefusedTurn("take-back of another game", f"{where} belongs to game {c['game']}", code="wrong-game")
-    if pinned_key(genesis, c["author"]) != prop.public or c["author"] not in genesis["body"]["sides"]:
+    if not signs_for(genesis, c["author"], prop.public) or c["author"] not in genesis["body"]["sides"]:
         raise RefusedTurn("signed by the wrong key", f"{where} is not signed by the key pinned for a side",
                           code="wrong-key")
     abandon = body["abandon"]

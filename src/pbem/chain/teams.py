@@ -37,7 +37,8 @@ def _refuse(what: str) -> None:
 
 
 @functools.lru_cache(maxsize=64)
-def _key(text: str) -> bytes:
+def key_bytes(text: str) -> bytes:
+    """A key pinned in the genesis (base64, checked by ``check``) as bytes."""
     return base64.b64decode(text)
 
 
@@ -58,13 +59,13 @@ def member_signs(genesis: dict[str, Any], side: str, public: bytes) -> bool:
     compares the pinned key first, the one path every older history takes)."""
     if signs(genesis, side) != "any":
         return False
-    return any(_key(m["key"]) == public for m in members(genesis, side))
+    return any(key_bytes(m["key"]) == public for m in members(genesis, side))
 
 
 def member_named(genesis: dict[str, Any], side: str, public: bytes) -> str | None:
     """The name of ``side``'s member whose key is ``public``, or None."""
     for m in members(genesis, side):
-        if _key(m["key"]) == public:
+        if key_bytes(m["key"]) == public:
             return m["name"]
     return None
 
@@ -142,7 +143,7 @@ def terms(genesis: dict[str, Any], fingerprint) -> list[str]:
     for side in sorted(genesis["body"].get("sides") or {}):
         for m in members(genesis, side):
             may = "may sign for the side" if signs(genesis, side) == "any" else "follows; only the commander signs"
-            lines.append(f"{side:8} member {m['name']} (key {fingerprint(_key(m['key']))}): {may}")
+            lines.append(f"{side:8} member {m['name']} (key {fingerprint(key_bytes(m['key']))}): {may}")
     return lines
 
 

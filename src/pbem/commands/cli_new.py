@@ -4,6 +4,7 @@ cards, charts, pack or data, and the invitation's mail.  Loaded only when it run
 
 from __future__ import annotations
 
+import base64
 import re
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,12 @@ def _modules(incomplete: str) -> list[str]:
 @click.option("--witness", "witness_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               metavar="FILE.pub", help="A witness's public key: it receives the public part of every turn file "
               "(pbem watch); repeat for more. Two-player games only.")
+@click.option("--team", "team_files", multiple=True, metavar="SIDE=FILE.pub",
+              help="A member of a side besides its player (a team game): its public key; repeat for more. "
+                   "Two-player games only.")
+@click.option("--team-signs", type=click.Choice(["commander", "any"]), default="commander", show_default=True,
+              help="With --team: who signs a team side's turn files, only its player (the commander; members follow "
+                   "and verify) or any member.")
 @encrypt_option
 @campaign_option
 @click.pass_context
@@ -91,7 +98,8 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
         players: tuple[str, ...], scenario: str | None, mode: str, deadline: int | None, clock: str | None,
         at_zero: str, leave_days: int, chain: int | None, pack_name: str | None,
         reveal_concealed: bool, game_options: tuple[str, ...], cards_file: Path | None, charts_file: Path | None,
-        witness_files: tuple[Path, ...], encrypt_secrets: bool, campaign: Path | None) -> None:
+        witness_files: tuple[Path, ...], team_files: tuple[str, ...], team_signs: str, encrypt_secrets: bool,
+        campaign: Path | None) -> None:
     """Create a game of MODULE and write the invitation (the genesis turn file).
 
     \b
@@ -103,6 +111,8 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
 
     agreed = _clock(clock, at_zero, leave_days, deadline, as_referee)
     if as_referee:
+        if team_files:
+            raise click.UsageError("--team is for two-player games")
         if witness_files:
             raise click.UsageError("--witness is for two-player games: a refereed game's state stays the referee's "
                                    "until it discloses")
@@ -123,12 +133,19 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     directory = campaign or Path(".")
     camp, envelope = Campaign.new(directory, module, side, identity, public, name, scenario, options or None,
                                   mode=mode, deadline_hours=deadline, lock=secrets_lock(encrypt_secrets), clock=agreed,
-                                  witnesses=_witnesses(witness_files),
+                                  witnesses=_witnesses(witness_files), teams=_teams(team_files),
+                                  signs=team_signs,
                                   **({"chain": chain} if chain else {}))
     path = camp.dir / "sent" / file_name(envelope)
     record_game(ctx, camp)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
+    for team_side, entry in sorted(camp.genesis["body"]["sides"].items()):
+        for member in entry.get("members", []):
+            may = "may sign" if entry["signs"] == "any" else "follows; only the commander signs"
+            click.echo(f"{team_side} member {member['name']} pinned with fingerprint "
+                       f"{fingerprint(base64.b64decode(member['key']))} ({may}); "
+                       f"give them their copy: pbem team export --to {member['name']}")
     _invitation_mail(ctx, camp, envelope, path)
     click.echo(f"Send the invitation to {name}: {path}")
 
@@ -143,6 +160,20 @@ def _witnesses(files: tuple[Path, ...]) -> list[dict[str, str]] | None:
         public, comment = _read_public(path)
         name = (comment.removeprefix("pbem:") or path.stem.removesuffix(".pub")).lower()
         out.append({"name": name, "key": base64.b64encode(public).decode()})
+    return out or None
+
+
+def _teams(items: tuple[str, ...]) -> dict[str, list[dict[str, str]]] | None:
+    """``--team SIDE=FILE.pub`` as {side: [{name, key}]} (pbem.chain.teams checks them again): each
+    member named after its key's comment ('pbem:NAME'), else its file name."""
+    out: dict[str, list[dict[str, str]]] = {}
+    for item in items:
+        side, sep, file = item.partition("=")
+        if not sep or not side or not file:
+            raise click.BadParameter(f"'{item}' is not SIDE=FILE.pub", param_hint="--team")
+        public, comment = _read_public(Path(file))
+        name = (comment.removeprefix("pbem:") or Path(file).stem.removesuffix(".pub")).lower()
+        out.setdefault(side, []).append({"name": name, "key": base64.b64encode(public).decode()})
     return out or None
 
 

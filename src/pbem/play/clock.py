@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from ..chain import history
+from ..chain import history, teams
 from ..errors import PbemError, RefusedTurn
 from ..store.ledger import now
 from ..wire.armor import find_blocks
@@ -39,8 +39,8 @@ def claim_timeout(camp: Campaign, identity: Identity, at: datetime | None = None
     It does not enter the chain (the game goes on when the envelope comes);
     the opponent's tool records it, and status, reports and verify show it.
     """
-    if identity.public != history.pinned_key(camp.genesis, camp.side):
-        raise PbemError("wrong identity for this campaign", f"{camp.side} plays with '{camp.identity_name}'", code="wrong-key")
+    teams.refuse_signer(camp.genesis, camp.side, identity.public, history.pinned_key(camp.genesis, camp.side),
+                        camp.identity_name)  # the side's key, or a member's that may sign (pbem.chain.teams)
     late = overdue(camp, at)
     if late is None:
         raise PbemError("the game is over", code="game-over")
@@ -112,9 +112,8 @@ def check_turn(camp: Campaign, identity: Identity) -> dict[str, Any]:
     zero has ended the game, and that it is our turn (``Campaign.check_turn``).
 
     :raises PbemError: ``wrong-key``, ``game-over``, ``not-your-turn``."""
-    if identity.public != history.pinned_key(camp.genesis, camp.side):
-        raise PbemError("wrong identity for this campaign", f"{camp.side} plays with '{camp.identity_name}'",
-                        code="wrong-key")
+    teams.refuse_signer(camp.genesis, camp.side, identity.public, history.pinned_key(camp.genesis, camp.side),
+                        camp.identity_name)  # the side's key, or a member's that may sign (pbem.chain.teams)
     ended = forfeit(camp) if timebank.terms(camp) else None
     if ended is not None:  # the claim came first: nothing more is signed in this game
         raise PbemError(ended_text(ended), ended["result"], code="game-over")

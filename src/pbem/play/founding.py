@@ -24,6 +24,7 @@ from pbem_engine.protocol.core import Game
 from pbem_engine.registry import UnknownGame, get_game
 
 from ..chain import history
+from ..chain import teams as teams_mod
 from ..errors import PbemError, RefusedTurn
 from ..store import vault
 from ..store.files import sync_folder
@@ -47,9 +48,11 @@ def new(cls: type[Campaign], directory: Path, module: str, side: str, identity: 
         mode: str = "sealed", chain: int = protocol.CHAIN_LENGTH, deadline_hours: int | None = None,
         lock: bytes | None = None, entropy: Callable[[int], bytes] = secrets_mod.token_bytes,
         clock: dict[str, Any] | None = None,
-        witnesses: list[dict[str, str]] | None = None) -> tuple[Campaign, Envelope]:
-    """Create a game: the genesis envelope, pinning both sides' keys.  ``clock``: the time bank
-    agreed (``pbem.chain.invitation.CLOCK_FIELDS``); without one the genesis has no such field.
+        witnesses: list[dict[str, str]] | None = None,
+        teams: dict[str, list[dict[str, str]]] | None = None, signs: str = "commander") -> tuple[Campaign, Envelope]:
+    """Create a game: the genesis envelope, pinning both sides' keys.  ``teams``: {side: [{name, key}]},
+    the members of a side besides its player, and ``signs`` who of them signs (``pbem.chain.teams``).
+    ``clock``: the time bank agreed (``pbem.chain.invitation.CLOCK_FIELDS``); without one the genesis has no such field.
     ``witnesses``: [{name, key}] who receive the public part of every file (``pbem.chain.witnesses``).
 
     ``entropy(n)`` gives the random bytes (game id, secrets); tests pass a fixed source
@@ -85,6 +88,11 @@ def new(cls: type[Campaign], directory: Path, module: str, side: str, identity: 
         body["clock"] = clock
     if witnesses:
         body["witnesses"] = witnesses
+    for team_side, team in sorted((teams or {}).items()):
+        if team_side not in body["sides"]:
+            raise PbemError(f"{game.name} has no side '{team_side}'", f"sides: {', '.join(game.sides)}", code="bad-side")
+        body["sides"][team_side].update(members=team, signs=signs)
+    teams_mod.check(body)  # before anything is written: a key pinned twice is refused here
     hidden = _private_secret(game, game_id, side, body, entropy)
     content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": side,
                "kind": "genesis", "engine": history.engine_stamp(game), "body": body, "state": ""}

@@ -83,9 +83,9 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
         if pinned is None:
             raise RefusedTurn("unknown author", f"envelope #{env.seq}: '{env.author}' is not a side of this game",
                               code="unknown-author")
-        if pinned != env.public:
+        if not history.signs_for(genesis, env.author, env.public):  # the side's key, or a member's (chain.teams)
             raise RefusedTurn("signed by the wrong key", f"envelope #{env.seq} claims to be from {env.author} "
-                              "but is not signed by the key pinned for that side at genesis", code="wrong-key")
+                              "but is not signed by a key the invitation lets sign for that side", code="wrong-key")
         if env.hash in taken_back:
             result.skipped.append((env, "taken back by agreement"))
             continue

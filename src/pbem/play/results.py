@@ -115,7 +115,9 @@ def sign(camp: Campaign, identity: Identity) -> dict[str, Any]:
 
 def signed_at_end(camp: Campaign, identity: Identity, played: Any) -> Any:
     """After ``play`` (``played``, its result): if our file ended the game, we sign its result."""
-    if played.envelope is not None and camp.waiting() is None and record(camp) is not None:
+    # a team member's copy leaves the result to the side's commander: its key is the one pinned for it
+    if played.envelope is not None and identity.public == pinned_key(camp.genesis, camp.side) \
+            and camp.waiting() is None and record(camp) is not None:
         sign(camp, identity)
     return played
 

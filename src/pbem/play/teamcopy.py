@@ -1,0 +1,168 @@
+"""A team member's copy of a side's campaign (``pbem team export`` / ``pbem team import``).
+
+The side's player (or any member holding a copy) exports the history and the side's secrets,
+the secrets sealed to one member's key pinned in the invitation (``pbem.chain.teams``).  The
+member's tool re-checks the whole history from the genesis, opens the secrets with its own key,
+and checks them against what the side committed (the next link it would reveal must hash to the
+side's last revealed link, its private secret to the side's private anchor) before anything is
+written: a copy made from a damaged or foreign export is refused, and no campaign is left behind.
+
+The functions take the campaign class as ``cls`` (``pbem.play.campaign`` would be a cycle).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pbem_engine.canonical import NotCanonical, canonical_json, parse_json
+from pbem_engine.protocol import chain as chain_mod
+
+from ..chain import history, teams
+from ..errors import PbemError, RefusedTurn
+from ..wire.armor import find_blocks
+from ..wire.envelope import open_block
+from ..wire.keys import Identity
+from . import chains
+
+if TYPE_CHECKING:
+    from .campaign import Campaign
+
+KIND = "pbem-team-copy"
+FORMAT = 1
+MAX_BYTES = 64 * 1024 * 1024  # a long game's history: some thousands of turn files of a few KB
+
+
+def _refuse(what: str, detail: str) -> None:
+    raise RefusedTurn(what, detail, code="bad-team-copy")
+
+
+def export(camp: Campaign, to: str) -> tuple[str, dict[str, str]]:
+    """The text of a copy of ``camp`` for member ``to`` of its side (a name or a fingerprint),
+    and that member's entry.
+
+    :raises PbemError: ``not-member`` (no such member of this side), ``no-secrets``."""
+    from ..wire.keys import fingerprint
+
+    genesis = camp.genesis
+    listed = teams.members(genesis, camp.side)
+    found = [m for m in listed if to in (m["name"], fingerprint(teams.key_bytes(m["key"])))]
+    if not found:
+        names = ", ".join(m["name"] for m in listed) or "none (the invitation names no members)"
+        raise PbemError(f"{to!r} is not a member of {camp.side}", f"members: {names}", code="not-member")
+    member = found[0]
+    key = teams.key_bytes(member["key"])
+    texts = [camp.ledger.raw(seq) for seq in range(camp.ledger.head()[0] + 1)]
+    if any(t is None for t in texts):
+        raise PbemError("this campaign's history has a gap", "pbem verify names it", code="gap")
+    secrets = canonical_json(camp.chain_secrets(), strict=False)
+    doc = {"kind": KIND, "v": FORMAT, "game": genesis["game"], "side": camp.side, "member": member["name"],
+           "history": texts, "secrets": teams.seal_secrets(genesis["game"], camp.side, key, secrets)}
+    return json.dumps(doc, indent=1, sort_keys=True) + "\n", member
+
+
+def _read(text: str) -> dict[str, Any]:
+    if len(text) > MAX_BYTES:
+        _refuse("team copy too large", f"more than {MAX_BYTES // 2**20} MB")
+    try:
+        doc = json.loads(text)
+    except ValueError as e:
+        _refuse("not a team copy", f"it is not JSON: {e}")
+    fields = {"kind", "v", "game", "side", "member", "history", "secrets"}
+    if not isinstance(doc, dict) or doc.get("kind") != KIND or set(doc) != fields:
+        _refuse("not a team copy", "pbem team export writes one")
+    if doc["v"] != FORMAT or not all(isinstance(doc[k], str) for k in ("game", "side", "member")):
+        _refuse("unsupported team copy", f"format {doc['v']!r}; this pbem reads format {FORMAT}")
+    if not isinstance(doc["history"], list) or not doc["history"] or not all(isinstance(t, str) for t in doc["history"]):
+        _refuse("not a team copy", "its history must be a list of turn files, the genesis first")
+    return doc
+
+
+def replayed(doc: dict[str, Any]) -> tuple[dict[str, Any], list[history.Applied]]:
+    """Every envelope of the copy's history checked from its genesis, in order: (genesis content, applied)."""
+    applied: list[history.Applied] = []
+    genesis: dict[str, Any] | None = None
+    for n, text in enumerate(doc["history"]):
+        blocks = find_blocks(text)
+        if len(blocks) != 1:
+            _refuse("damaged team copy", f"its history's entry {n} is not one turn file")
+        env = open_block(blocks[0])
+        if env.seq != n:
+            _refuse("damaged team copy", f"its history's entry {n} is envelope #{env.seq}")
+        prev = applied[-1] if applied else None
+        applied.append(history.apply(env, genesis, prev.match if prev else None,
+                                     (prev.envelope.seq, prev.envelope.hash) if prev else None))
+        genesis = genesis or env.content
+    assert genesis is not None
+    if genesis["body"].get("mode") == "referee":
+        _refuse("a team copy is of a two-player game", "a refereed game has no team sides")
+    return genesis, applied
+
+
+def _check_secrets(data: dict[str, Any], genesis: dict[str, Any], side: str, match: dict[str, Any]) -> None:
+    """The opened secrets are the side's: its next link hashes to its last revealed one, and its private
+    secret (a game with hidden pools) to its private anchor."""
+    from ..store.vault import secrets_problem
+
+    problem = secrets_problem(data, genesis["game"], side)
+    if problem:
+        _refuse("the team copy's secrets are not this side's", problem)
+    record = (match.get("chains") or {}).get(side)
+    if record is None:
+        _refuse("the team copy is from before the side joined", f"{side} has no chain yet: export after its join")
+    chain = chains.chain_for(data, record["index"] + 1)
+    local = record["index"] + 1 - chain["from"]
+    try:
+        checkpoints = [bytes.fromhex(c) for c in chain["checkpoints"]]
+        link = chain_mod.next_link(genesis["game"], side, bytes.fromhex(chain["secret"]), chain["length"], local,
+                                   checkpoints, record.get("renewed", record["link"]))
+    except (TypeError, ValueError):
+        link = b""
+    if local > chain["length"] or chain_mod.reveal_problem(genesis["game"], side, record, link.hex()) is not None:
+        _refuse("the team copy's secrets are not this side's", f"they do not give {side}'s next chain link")
+    hidden = data.get("private")
+    anchor = (match.get("private") or {}).get(side, {}).get("anchor") if isinstance(match.get("private"), dict) else None
+    if hidden and anchor:
+        from pbem_engine.hidden.private import anchor as private_anchor
+
+        if private_anchor(genesis["game"], side, bytes.fromhex(hidden)) != anchor:
+            _refuse("the team copy's secrets are not this side's", f"the private secret is not {side}'s")
+
+
+def seed_of(identity: Identity) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    return identity.private.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                          serialization.NoEncryption())
+
+
+def import_copy(cls: type[Campaign], directory: Path, text: str, identity: Identity,
+                lock: bytes | None = None) -> tuple[Campaign, str]:
+    """A member's campaign from an export: checked whole before anything is written.  Returns the
+    campaign and its side.
+
+    :raises PbemError: ``bad-team-copy``, ``not-member``, ``bad-box``, or the history's own refusal."""
+    doc = _read(text)
+    genesis, applied = replayed(doc)
+    side = doc["side"]
+    if genesis["game"] != doc["game"] or side not in genesis["body"]["sides"]:
+        _refuse("damaged team copy", "its game or side is not its history's")
+    name = teams.member_named(genesis, side, identity.public)
+    if name is None:
+        raise PbemError(f"'{identity.name}' is not a member of {side} in this game",
+                        f"{identity.fingerprint} is not among the members the invitation names", code="not-member")
+    plain = teams.open_secrets(genesis["game"], side, seed_of(identity), identity.public, doc["secrets"])
+    try:
+        data = parse_json(plain.rstrip(b" "))
+    except NotCanonical as e:
+        _refuse("damaged team copy", f"its secrets: {e}")
+    if not isinstance(data, dict):
+        _refuse("damaged team copy", "its secrets are not an object")
+    _check_secrets(data, genesis, side, applied[-1].match)
+    hidden = bytes.fromhex(data["private"]) if data.get("private") else None
+    extra = {k: v for k, v in data.items() if k not in ("game", "side", "secret", "length", "checkpoints", "private")}
+    camp = cls.start_new(directory, side, identity.name, genesis["game"], bytes.fromhex(data["secret"]),
+                         data["length"], hidden, lock, extra)
+    camp.store(applied, owed=[])
+    return camp, side
