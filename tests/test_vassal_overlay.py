@@ -21,6 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pbem.chain.vassal import HexGrid
+from pbem.wire.keys import KeyStore
 
 PBEM = shutil.which("pbem", path=str(Path(__file__).resolve().parent.parent / ".venv" / "bin")) or "pbem"
 PKG = "VASSAL.build.module"
@@ -240,9 +241,11 @@ def test_a_hex_number_placed_by_the_grid_reads_back_as_that_number(dx, dy, x0, y
 
 
 
-def test_in_a_browser_the_board_is_drawn_under_the_counters(tmp_path: Path) -> None:
+def test_in_a_browser_the_board_is_drawn_under_the_counters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """Chromium (Playwright) opens the report: the board image is decoded and shown, a counter is
     the topmost thing at its own centre, the board at an empty place of it."""
+    from pbem.web.serve import Server
+    from pbem.web.serve_game import Seat
     from tests import browser
 
     executable = browser.chromium()
@@ -283,8 +286,26 @@ def test_in_a_browser_the_board_is_drawn_under_the_counters(tmp_path: Path) -> N
               return {rgb, pieceOnTop: !!(top && top.closest('g.piece')), boardSeen: !!empty,
                       width: ib.width, pieceWidth: r.width};
             }""")
+            # pbem serve's play page (http, its own CSP) draws the same board under the same pieces
+            monkeypatch.setenv("PBEM_HOME", str(home))
+            server = Server(Seat(game, KeyStore(home).load("alice"))).start()
+            try:
+                page.goto(server.url)
+                page.wait_for_selector("#map svg.pbem-map g.piece")
+                served = page.evaluate("""() => {
+                  const svg = document.querySelector('#map svg.pbem-map'), img = svg.querySelector('image.own-board');
+                  if (!img) return null;
+                  const c = document.createElement('canvas'); c.width = 4; c.height = 4;
+                  c.getContext('2d').drawImage(img, 0, 0, 4, 4);
+                  const all = Array.from(svg.querySelectorAll('*'));
+                  return {rgb: Array.from(c.getContext('2d').getImageData(1, 1, 1, 1).data.slice(0, 3)),
+                          under: all.indexOf(img) < all.indexOf(svg.querySelector('g.piece'))};
+                }""")
+            finally:
+                server.stop()
         finally:
             chromium.close()
+    assert served == {"rgb": list(BOARD_RGB), "under": True}, served
     assert seen["rgb"] == list(BOARD_RGB), "the board image is not decoded as the module's"
     assert seen["pieceOnTop"], "a counter is hidden under the board"
     assert seen["boardSeen"], "the board is nowhere visible"
