@@ -162,6 +162,7 @@ def test_region_module_matches_names_and_lists_both_sides_unmatched(tmp_path: Pa
     assert "gully-ravine" in data["unmatched"]["ours"] and "krithia" not in data["unmatched"]["ours"]
     assert "theirs without a match (1): Nowhere Ridge" in done.stdout
     assert "krithia: named 'KRITHIA' at (300, 200)" in done.stdout
+    assert "their pieces: 1 (PieceSlot)" in done.stdout
 
     game = new_game(tmp_path, home, "gallipoli-blocks", "allied")
     report = tmp_path / "report.html"
@@ -202,6 +203,13 @@ def hostile(tmp: Path, name: str) -> Path:
         vmod(path, xml, png(10, 10), "b.png")
     elif name == "deep":
         vmod(path, "<a>" * 500 + "</a>" * 500, png(10, 10), "b.png")
+    elif name == "huge-xml":  # 17 MiB of build file, a few KB zipped
+        vmod(path, build_file(" " * (17 * 1024 * 1024) + f'<{BOARD} name="B" image="b.png"/>'), png(10, 10), "b.png")
+    elif name == "many-entries":
+        region_module(path)
+        with zipfile.ZipFile(path, "a") as z:
+            for i in range(20_001):
+                z.writestr(f"images/{i}.png", b"")
     elif name == "no-build-file":
         with zipfile.ZipFile(path, "w") as z:
             z.writestr("images/b.png", png(10, 10))
@@ -214,6 +222,8 @@ def hostile(tmp: Path, name: str) -> Path:
     ("bomb", "entry too large (zip bomb?)"),
     ("doctype", "declares a DOCTYPE or an entity"),
     ("deep", "nested too deeply"),
+    ("huge-xml", "the build file is too large"),
+    ("many-entries", "too many entries"),
     ("no-build-file", "no buildFile.xml"),
 ])
 def test_a_hostile_module_is_refused_in_one_line(tmp_path: Path, name: str, reason: str) -> None:

@@ -86,6 +86,8 @@ def pack_vassal(ctx: click.Context, module: Path, pack_name: str, board_name: st
     if board.places:
         click.echo(f"theirs without a match ({len(result.theirs_unmatched)}): "
                    + (_listed(result.theirs_unmatched) or "none"))
+    if result.pieces:
+        click.echo(f"their pieces: {result.pieces} (PieceSlot); not used: the map draws its own counters")
     click.echo(f"wrote {result.directory / vassal_overlay.FILE} and {result.image}: reports of "
                f"{pack_id} draw your board now (remove the folder to stop)")
     if home.resolve() != default_home().resolve():  # the map looks in $PBEM_HOME, or ~/.pbem
