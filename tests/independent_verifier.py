@@ -33,7 +33,7 @@ from nacl.exceptions import CryptoError
 from nacl.signing import VerifyKey
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # its sibling, run as a script or imported
-import independent_verifier_forks as forks, independent_verifier_referee as refereed, independent_verifier_witness as witnessing  # noqa: E401, E402, E501
+import independent_verifier_forks as forks, independent_verifier_referee as refereed, independent_verifier_witness as witnessing, independent_verifier_teams as teaming  # noqa: E401, E402, E501
 
 BEGIN, END = "-----BEGIN PBEM TURN-----", "-----END PBEM TURN-----"
 HEADERS = ("Game", "Seq", "From", "Kind", "Signer")
@@ -370,7 +370,7 @@ def _genesis(env: Envelope) -> dict[str, Any]:
         raise Refused("bad-genesis", "a chain of 64 to 65536 links", 0)
     if env.public != _key(c, c["author"]):
         raise Refused("wrong-key", "the genesis is not signed by its author's pinned key", 0)
-    return witnessing.check(c, Refused)  # section 19
+    return teaming.check(witnessing.check(c, Refused), Refused)  # sections 19, 20
 
 
 def _link_checks(env: Envelope, genesis: dict[str, Any], head: Envelope) -> None:
@@ -382,7 +382,7 @@ def _link_checks(env: Envelope, genesis: dict[str, Any], head: Envelope) -> None
     key = _key(genesis, env.author)
     if key is None:
         raise Refused("unknown-author", f"{env.author!r} is not a party to this game", env.seq)
-    if env.public != key:
+    if env.public != key and not teaming.member_signs(genesis, env.author, env.kind, env.public):  # a member: 20
         raise Refused("wrong-key", f"not signed by the key pinned for {env.author}", env.seq)
     if env.prev != head.hash:
         raise Refused("bad-prev", f"prev does not name envelope #{head.seq}", env.seq)
