@@ -219,7 +219,7 @@ def _read(archive: zipfile.ZipFile, info: zipfile.ZipInfo, most: int, what: str)
     try:
         with archive.open(info) as f:
             data = f.read(most + 1)
-    except (zipfile.BadZipFile, OSError, ValueError, EOFError, NotImplementedError) as e:
+    except Exception as e:  # noqa: BLE001 - whatever a decompressor or a password check raises on hostile bytes
         raise refuse(f"{what} cannot be read from the module", f"{info.filename[:120]}: {str(e)[:160]}") from None
     if len(data) > most:
         raise refuse(f"{what} is too large", f"{info.filename[:120]}: over {most} bytes")
@@ -384,9 +384,9 @@ def _piece_image(definition: str) -> str:
 def image_size(data: bytes, suffix: str) -> tuple[int, int] | None:
     """(width, height) in pixels from the image's header, or None if it is not what it says."""
     size: tuple[int, int] | None = None
-    if suffix == ".png" and data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
+    if suffix == ".png" and len(data) >= 24 and data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR":
         size = struct.unpack(">II", data[16:24])
-    elif suffix == ".gif" and data[:6] in (b"GIF87a", b"GIF89a"):
+    elif suffix == ".gif" and len(data) >= 10 and data[:6] in (b"GIF87a", b"GIF89a"):
         size = struct.unpack("<HH", data[6:10])
     elif suffix in (".jpg", ".jpeg") and data[:2] == b"\xff\xd8":
         size = _jpeg_size(data)
