@@ -143,6 +143,16 @@ def test_hex_module_places_the_pack_by_hex_number_and_the_report_draws_the_board
     assert abs(float(centre.group(1)) - (x0 + px * scale)) < 0.2
     assert abs(float(centre.group(2)) - (y0 + py * scale)) < 0.2
     assert "board: your own, from bot.vmod" in html
+    # his grid, unseen, for the play page's clicks on a plain hex: each column where his board has it,
+    # its hexes one of our rows (52 units) apart, as the page's script counts them
+    grid = re.search(r'<g class="hexgrid" data-numbered="yes" visibility="hidden" [^>]*data-h="(\d+)"', html)
+    assert grid and abs(HEX["dy"] * scale - int(grid.group(1))) < 0.01
+    columns = re.findall(r'<use class="hexcol" href="#hexcol\d+" x="([\d.]+)" y="([\d.]+)" data-c="(\d+)" '
+                         r'data-r="(\d+)"', html)
+    assert len(columns) > 20
+    for x, y, c, r in columns:
+        px, py = expected_hex(int(c), int(r))
+        assert abs(float(x) - (x0 + px * scale)) < 0.2 and abs(float(y) - (y0 + py * scale)) < 0.2, (c, r)
     # without the overlay the same report draws our own grid and no image
     shutil.rmtree(home / "overlays")
     assert run(home, "report", "--html", "-o", str(report), "--campaign", str(game)).returncode == 0

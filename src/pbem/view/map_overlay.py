@@ -23,6 +23,7 @@ from typing import Any
 from ..chain import vassal_overlay
 from ..chain.vassal import IMAGE_TYPES, MAX_IMAGE, HexGrid
 from ..wire.keys import default_home
+from . import map_hex
 
 MAX_OVERLAYS = 64  # overlay folders looked at in a home
 SHAPES = ".pbem-map .loc circle,.pbem-map .loc rect{fill-opacity:.25}"  # the board shows through our spaces
@@ -55,8 +56,8 @@ class Overlay:
     def near(self, points: dict[str, tuple[float, float]]) -> float:
         """The pixels between neighbours on his board, which the map draws as ours (a hex's height,
         so counters fit his hexes): the grid's, else the nearest two places', else a tenth of it."""
-        if self.grid is not None:
-            return min(self.grid.dy, (self.grid.dx ** 2 + (self.grid.dy / 2) ** 2) ** 0.5)
+        if self.grid is not None:  # a column's hexes 52 apart, as our grid's: the play page counts on it
+            return self.grid.dy
         pts = sorted(points.values())
         best = float("inf")
         for i, (ax, ay) in enumerate(pts):
@@ -70,12 +71,19 @@ class Overlay:
     def corners(self) -> list[tuple[float, float]]:
         return [(0.0, 0.0), (float(self.size[0]), float(self.size[1]))]
 
-    def drawing(self, xy: Any) -> str:
-        """The board image, its corners where ``xy`` puts the board's pixels."""
+    def drawing(self, xy: Any, hexes: list[dict[str, Any]]) -> str:
+        """The board image, its corners where ``xy`` puts the board's pixels; on a hex map, his grid
+        unseen and unnumbered (the board shows both): the play page finds a plain hex clicked by it."""
         (x0, y0), (x1, y1) = xy(0.0, 0.0), xy(float(self.size[0]), float(self.size[1]))
-        return (f'<style>{SHAPES}</style><image class="background own-board" data-pack="{escape(self.pack)}" '
-                f'x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" '
-                f'preserveAspectRatio="none" href="{self.uri}"/>')
+        out = (f'<style>{SHAPES}</style><image class="background own-board" data-pack="{escape(self.pack)}" '
+               f'x="{x0:.1f}" y="{y0:.1f}" width="{x1 - x0:.1f}" height="{y1 - y0:.1f}" '
+               f'preserveAspectRatio="none" href="{self.uri}"/>')
+        grid = self.grid
+        if grid is None or grid.sideways or grid.v_descend or not hexes:  # its rows do not run down the page
+            return out
+        defs, drawn, _ = map_hex.grid(hexes, lambda c, r: xy(*grid.at(c, r, self.size)), True, "none")
+        return out + f"<defs>{defs}</defs>" + drawn.replace('<g class="hexgrid" ',
+                                                            '<g class="hexgrid" data-numbered="yes" visibility="hidden" ', 1)
 
     def legend(self, placed: int, total: int) -> str:
         return (f"board: your own, from {self.module} (pbem pack vassal); {placed} of {total} places on it"

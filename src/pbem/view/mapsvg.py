@@ -241,7 +241,7 @@ def draw(locations: list[dict[str, Any]], board: dict[str, Any], sides: tuple[st
             cells = map_areas.cells(areas, box)
     out.append(f'<defs>{hex_defs}{land_defs}{map_counters.defs(kinds)}</defs>')
     out.append(land_drawing)
-    out += [own.drawing(xy)] if own else []  # his board image, under everything
+    out += [own.drawing(xy, hexes if hexmap else [])] if own else []  # his board image, under everything
     if background is not None:  # the owner's own map under everything, its corners at their coordinates
         import base64
 
