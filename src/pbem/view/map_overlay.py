@@ -109,7 +109,7 @@ def find(title: str, home: Path | None = None) -> Overlay | None:
     return None
 
 
-@functools.lru_cache(maxsize=8)  # a replay draws the map at every step: the image is read once
+@functools.lru_cache(maxsize=2)  # a replay draws the map at every step: the image is read once (and kept for two boards at most)
 def _load(folder: Path, stamp: int) -> tuple[tuple[str, ...], Overlay] | None:
     try:
         data = vassal_overlay.read(folder)
