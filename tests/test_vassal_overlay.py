@@ -353,3 +353,28 @@ def test_zone_module_places_each_area_at_its_zone_centre(tmp_path: Path) -> None
     assert data["positions"]["the-quadrilateral"] == [320, 330]  # a triangle's centroid: its corners' mean
     assert data["unmatched"]["theirs"] == ["Off the map"]
     assert data["overlay"]["image"].endswith(".gif")
+
+
+def test_board_chosen_by_name_and_a_second_run_replaces_the_overlay(tmp_path: Path) -> None:
+    def regions(name: str, image: str, x: int) -> str:
+        return (f'<{BOARD} name="{name}" image="{image}"><{GRID}.RegionGrid><{GRID}.Region name="Krithia" '
+                f'originx="{x}" originy="7"/></{GRID}.RegionGrid></{BOARD}>')
+    xml = build_file(regions("Track", "track.png", 11) + regions("Peninsula", "pen.png", 222))
+    module = tmp_path / "two.vmod"
+    with zipfile.ZipFile(module, "w") as z:
+        z.writestr("buildFile.xml", xml)
+        z.writestr("images/track.png", png(300, 40, (10, 10, 10)))
+        z.writestr("images/pen.png", png(400, 400))
+    home = tmp_path / "home"
+    assert run(home, "pack", "vassal", str(module), "--pack", "gallipoli-blocks").returncode == 0
+    first = overlay(home, "gallipoli-blocks")
+    assert first["positions"]["krithia"] == [11, 7] and first["overlay"]["board"] == "Track"
+    done = run(home, "pack", "vassal", str(module), "--pack", "gallipoli-blocks", "--board", "Peninsula")
+    assert done.returncode == 0, done.stderr
+    second = overlay(home, "gallipoli-blocks")
+    assert second["positions"]["krithia"] == [222, 7] and (second["overlay"]["width"], second["overlay"]["height"]) == (400, 400)
+    folder = home / "overlays" / "gallipoli-blocks"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["overlay.toml", second["overlay"]["image"]])
+    done = run(home, "pack", "vassal", str(module), "--pack", "gallipoli-blocks", "--board", "Nope")
+    assert done.returncode == 1 and "no board named 'Nope'" in done.stderr and "'Peninsula'" in done.stderr
+    assert overlay(home, "gallipoli-blocks") == second  # a refused run leaves the overlay as it was
