@@ -42,7 +42,12 @@ def team() -> None:
 @team.command()
 @campaign_option
 def show(campaign: Path | None) -> None:
-    """Each side's player and members, and who signs for it."""
+    """Each side's player and members, and who signs for it.
+
+    \b
+    Example:
+        pbem team show --campaign gallipoli
+    """
     from ..chain import teams
     from ..wire.keys import fingerprint
 
@@ -66,7 +71,12 @@ def show(campaign: Path | None) -> None:
 @campaign_option
 def export_command(to: str, output: Path | None, campaign: Path | None) -> None:
     """A copy of this side's campaign for one of its members: the history, and the side's
-    secrets sealed to that member's key (only it opens them)."""
+    secrets sealed to that member's key (only it opens them).
+
+    \b
+    Example:
+        pbem team export --to carol --campaign gallipoli -o carol.team
+    """
     from ..play.teamcopy import export
     from ..store.files import atomic_write
 
@@ -93,7 +103,12 @@ def export_command(to: str, output: Path | None, campaign: Path | None) -> None:
 def import_command(ctx: click.Context, copy: Path, key_name: str, encrypt_secrets: bool,
                    campaign: Path | None) -> None:
     """Set up your copy of your side's campaign from COPY (pbem team export): the whole history
-    re-checked, the side's secrets opened with your key and checked against its commitments."""
+    re-checked, the side's secrets opened with your key and checked against its commitments.
+
+    \b
+    Example:
+        pbem team import carol.team --key carol --campaign gallipoli-carol
+    """
     from ..chain import teams
     from ..play.campaign import Campaign
     from ..play.teamcopy import import_copy
