@@ -13,7 +13,9 @@ Targets (reported, never asserted by a timed test; the methods: docs/benchmarks.
     floor; ingest not growing with the length of the history (100 vs 10,000 envelopes: at most 1.15x);
   * the block game (bench/replay.py): replay of whole games, hashing included, at most 1.2x and
     verify at most 1.5x their per-envelope floors, and per action beside Rally the Troops'
-    replay timed in the same run (bench/rally.py, where a copy of its rules is given).
+    replay timed in the same run (bench/rally.py, where a copy of its rules is given);
+  * every game as quick as the others (bench/pages.py): Blood on the Tigris's play page and a
+    click within 1.5x the block game's, its cold ``pbem status`` within 1.3x.
 
 ``PARTS`` name what a run may be limited to (``pbem bench --only replay,report``).
 
@@ -47,7 +49,7 @@ from pbem.store.ledger import Ledger
 from pbem.check.verify import verify_ledger
 
 TARGET = 1.5
-PARTS = ("verify", "memory", "ingest", "report", "handovers", "decks", "replay")
+PARTS = ("verify", "memory", "ingest", "report", "handovers", "decks", "replay", "pages")
 MEMORY = 1.2  # verify's peak RSS, long history to short
 
 
@@ -241,5 +243,9 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
 
             m = replay_report(echo, rally=rally)
             out.update(block_replay_ratio=m["replay_ratio"], block_verify_ratio=m["verify_ratio"])
+        if "pages" in parts:
+            from .pages import report as pages_report  # every game as quick as the block game
+
+            out.update(pages_report(echo, env=_env()))
         return out
 

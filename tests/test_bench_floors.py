@@ -2,6 +2,7 @@
 and Rally the Troops' replay is timed by running its rules, never printed as a constant (bench/rally.py)."""
 
 import json
+import re
 import shutil
 import sys
 
@@ -73,3 +74,18 @@ def test_without_a_copy_of_rallys_rules_the_bench_says_so(tmp_path):
     (tmp_path / "rules.js").write_text("throw new Error('broken copy')")
     if shutil.which("node") or shutil.which("nodejs"):
         assert "its rules failed under Node (Error: broken copy)" in rally_measure(tmp_path)
+
+
+def test_every_games_page_click_and_cold_command_are_timed_beside_the_block_games():
+    from pbem.bench.pages import report
+
+    lines = []
+    games = {"gallipoli-blocks": {"turns": 1}, "blood-on-the-tigris": None}
+    m = report(lines.append, samples=1, games=games)
+    assert lines[0].startswith("play page, a click and a cold pbem status per game")
+    for module in games:
+        line = next(x for x in lines if x.startswith(f"  {module}: "))
+        assert re.search(r"page \d+ ms, click \d+ ms, cold status \d+ ms \(1 decisions\)", line), line
+    assert re.search(r"Blood on the Tigris to the block game: page [\d.]+x \(target <= 1.5\) (OK|MISSED), click "
+                     r"[\d.]+x .* cold status [\d.]+x \(target <= 1.3\)", lines[-1]), lines[-1]
+    assert m["tigris_page_ratio"] > 0

@@ -184,7 +184,8 @@ def demo(directory: Path | None, module: str | None, refereed: bool) -> None:
 @click.option("--small", default=100, show_default=True, help="History length of the small ingest comparison.")
 @click.option("--only", default="", metavar="PARTS",
               help="Run only these parts, comma-separated: verify, memory, ingest, report (pbem report and "
-                   "status), handovers, decks, replay (the block game).")
+                   "status), handovers, decks, replay (the block game), pages (each game's play page, a click, a "
+                   "cold status).")
 @click.option("--rally", default=None, metavar="DIR", envvar="PBEM_BENCH_RALLY",
               type=click.Path(file_okay=False, path_type=Path),
               help="Your copy of Rally the Troops' Hammer of the Scots rules (rules.js, data.js): its replay is "
