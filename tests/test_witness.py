@@ -23,7 +23,16 @@ from pbem.play.campaign import Campaign
 from pbem.wire.armor import find_blocks
 from pbem.wire.envelope import seal
 from pbem.wire.keys import KeyStore
-from tests.conftest import Duel, assert_no_traceback, assert_refused, db_bytes, invoke, new_player, read_envelope
+from tests.conftest import (
+    Duel,
+    assert_no_traceback,
+    assert_refused,
+    db_bytes,
+    invoke,
+    new_player,
+    pbem,
+    read_envelope,
+)
 
 def every_byte(folder: Path) -> bytes:
     """Every file under ``folder``, the turn files in it decoded (the armor is base64), and every
@@ -225,3 +234,48 @@ def test_a_game_without_witnesses_reads_as_before(tmp_path):
     result = invoke(runner, "witnesses", "--campaign", alice.dir, "--address", "carol", "carol@example.org",
                     env=alice.env)
     assert_refused(result, "bad-witness")
+
+
+def test_a_shared_deck_hand_stays_concealed_from_the_witness(tmp_path):
+    """Assault on Gallipoli deals Action Cards from a shared deck (commutative encryption): the
+    witness sees every draw as concealed cards, never one a side holds, in any report or file."""
+    runner = CliRunner()
+    alice, bob = new_player(runner, tmp_path, "alice", "anzac"), new_player(runner, tmp_path, "bob", "turkish")
+    carol = new_player(runner, tmp_path, "carol", "")
+
+    def run(who, *args):  # pbem ARGS as ``who``, insisting on success
+        return pbem(runner, *args, env=who.env)
+
+    run(alice, "new", "assault-on-gallipoli", "--as", "anzac", "--key", "alice", "--opponent", bob.pub,
+        "--witness", carol.pub, "--campaign", alice.dir)
+    invitation = next((alice.dir / "sent").glob("*genesis.pbem"))
+    run(carol, "watch", invitation, "--key", "carol", "--campaign", carol.dir)
+    run(bob, "join", invitation, "--key", "bob", "--campaign", bob.dir)
+    join = next((bob.dir / "sent").glob("*join.pbem"))
+    for who in (alice, carol):
+        run(who, "ingest", "--campaign", who.dir, join)
+    signed = 0
+    for _ in range(8):  # whoever can sign plays its first choice; the file goes to the other and the witness
+        for player, other in ((alice, bob), (bob, alice)):
+            result = invoke(runner, "play", "1", "--campaign", player.dir, env=player.env)
+            found = re.search(r"signed turn file #\d+: (\S+)", result.output)
+            if found:
+                signed += 1
+                for who in (other, carol):
+                    run(who, "ingest", "--campaign", who.dir, found.group(1))
+    assert signed >= 4
+    own = run(alice, "report", "--campaign", alice.dir).output
+    held = re.search(r"anzac Action Cards in hand \(\d+\): (.*?)\n\S", own, re.S).group(1)
+    names = {" ".join(n.split()) for n in held.split(",")}
+    assert names and not any("concealed" in n for n in names)  # alice's own tool names her cards
+    report = run(carol, "report", "--all", "--campaign", carol.dir).output
+    html = run(carol, "report", "--html", "--all", "--campaign", carol.dir).output
+    run(carol, "replay", "--campaign", carol.dir, "-o", tmp_path / "deck-replay.html")
+    seen = " ".join((report + html + (tmp_path / "deck-replay.html").read_text()).split())
+    assert "a concealed Action Card" in report and "anzac draws" in report
+    assert not {name for name in names if name in seen}
+    secrets_of = [json.loads((p.dir / "secrets" / "chain.json").read_text()) for p in (alice, bob)]
+    held_bytes = every_byte(carol.dir)
+    for data in secrets_of:
+        assert data["private"].encode() not in held_bytes and data["secret"].encode() not in held_bytes
+    assert "OK: " in run(carol, "verify", carol.dir).output
