@@ -140,6 +140,14 @@ def test_the_invitation_names_the_witness_and_her_copy_signs_nothing(game):
         result = invoke(game.runner, *args, "--campaign", c.dir, env=c.env)
         assert_refused(result)
     assert db_bytes(c.dir) == before and not (c.dir / "sent").exists() and not (c.dir / "secrets").exists()
+    join = read_envelope(game.newest_sent(game.bob))  # a file signed by the witness's key is no party's
+    content = dict(json.loads(json.dumps(join.content)), author="witness")
+    forged = c.dir.parent / "by-the-witness.pbem"
+    forged.write_text(seal(KeyStore(c.home).load("carol"), content).raw)
+    held = db_bytes(game.alice.dir)
+    assert_refused(invoke(game.runner, "ingest", "--campaign", game.alice.dir, forged, env=game.alice.env),
+                   "unknown-author")
+    assert db_bytes(game.alice.dir) == held
 
 
 def test_the_witness_sees_only_what_is_public_until_the_end(game, tmp_path):
