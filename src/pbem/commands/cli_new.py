@@ -140,6 +140,11 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     record_game(ctx, camp)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
+    from ..chain.witnesses import key_of, listed
+
+    for entry in listed(camp.genesis):
+        click.echo(f"witness {entry['name']} pinned with fingerprint "
+                   f"{fingerprint(key_of(camp.genesis, entry['name']) or b'')}: compare it with them too.")
     for team_side, entry in sorted(camp.genesis["body"]["sides"].items()):
         for member in entry.get("members", []):
             may = "may sign" if entry["signs"] == "any" else "follows; only the commander signs"
