@@ -104,20 +104,31 @@ def import_command(ctx: click.Context, copy: Path, key_name: str, encrypt_secret
                    campaign: Path | None) -> None:
     """Set up your copy of your side's campaign from COPY (pbem team export): the whole history
     re-checked, the side's secrets opened with your key and checked against its commitments.
+    Into a campaign of the side that exists already: the files it lacks are ingested and the
+    secrets merged (a teammate's renewed chain, the items it hid by choice).
 
     \b
     Example:
         pbem team import carol.team --key carol --campaign gallipoli-carol
     """
     from ..chain import teams
-    from ..play.campaign import Campaign
-    from ..play.teamcopy import import_copy
+    from ..play.campaign import Campaign, locate
+    from ..play.teamcopy import import_copy, update
 
     try:
         text = copy.read_text()
     except (OSError, UnicodeDecodeError) as e:
         raise PbemError(f"cannot read {copy}", str(e), code="bad-team-copy") from None
     identity = keystore(ctx).load(key_name, identity_passphrase)
+    if locate(campaign)[1].is_file():
+        camp = open_campaign(campaign)
+        try:
+            added = update(camp, text, identity)
+            click.echo(f"updated {camp.side}'s copy from the team copy: {added} turn file(s) added, the side's "
+                       "secrets merged")
+        finally:
+            camp.close()
+        return
     camp, side = import_copy(Campaign, campaign or Path("."), text, identity, secrets_lock(encrypt_secrets))
     record_game(ctx, camp)
     may = "you may sign its turn files" if teams.member_signs(camp.genesis, side, identity.public) else \

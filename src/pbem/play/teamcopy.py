@@ -38,19 +38,28 @@ def _refuse(what: str, detail: str) -> None:
     raise RefusedTurn(what, detail, code="bad-team-copy")
 
 
+def team_of(genesis: dict[str, Any], side: str) -> list[dict[str, str]]:
+    """Who plays ``side`` ({name, key}): its player (the commander) then its members; only the
+    player for a side of one."""
+    entry = genesis["body"]["sides"][side]
+    members = teams.members(genesis, side)
+    return [{"name": entry["name"], "key": entry["key"]}, *members] if members else []
+
+
 def export(camp: Campaign, to: str) -> tuple[str, dict[str, str]]:
-    """The text of a copy of ``camp`` for member ``to`` of its side (a name or a fingerprint),
-    and that member's entry.
+    """The text of a copy of ``camp`` for ``to`` (a name or a fingerprint): a member of its side, or
+    its player (a member's copy hands back what only it holds: a renewed chain, items it hid by
+    choice); and that person's entry.
 
     :raises PbemError: ``not-member`` (no such member of this side), ``no-secrets``."""
     from ..wire.keys import fingerprint
 
     genesis = camp.genesis
-    listed = teams.members(genesis, camp.side)
+    listed = team_of(genesis, camp.side)
     found = [m for m in listed if to in (m["name"], fingerprint(teams.key_bytes(m["key"])))]
     if not found:
         names = ", ".join(m["name"] for m in listed) or "none (the invitation names no members)"
-        raise PbemError(f"{to!r} is not a member of {camp.side}", f"members: {names}", code="not-member")
+        raise PbemError(f"{to!r} is not on {camp.side}'s team", f"its team: {names}", code="not-member")
     member = found[0]
     key = teams.key_bytes(member["key"])
     texts = [camp.ledger.raw(seq) for seq in range(camp.ledger.head()[0] + 1)]
@@ -137,6 +146,53 @@ def seed_of(identity: Identity) -> bytes:
                                           serialization.NoEncryption())
 
 
+def _opened(doc: dict[str, Any], genesis: dict[str, Any], identity: Identity) -> dict[str, Any]:
+    """The copy's secrets, opened with ``identity``'s key (its player's or a member's)."""
+    side = doc["side"]
+    if not any(teams.key_bytes(m["key"]) == identity.public for m in team_of(genesis, side)):
+        raise PbemError(f"'{identity.name}' is not on {side}'s team in this game",
+                        f"{identity.fingerprint} is not among the keys the invitation names for it", code="not-member")
+    plain = teams.open_secrets(genesis["game"], side, seed_of(identity), identity.public, doc["secrets"])
+    try:
+        data = parse_json(plain.rstrip(b" "))
+    except NotCanonical as e:
+        _refuse("damaged team copy", f"its secrets: {e}")
+    if not isinstance(data, dict):
+        _refuse("damaged team copy", "its secrets are not an object")
+    return data
+
+
+def update(camp: Campaign, text: str, identity: Identity) -> int:
+    """Bring an existing copy of the side up to a team copy: the envelopes it lacks ingested (each
+    checked as any file), and the secrets merged (a renewed chain, the items hidden by choice),
+    checked against the side's commitments first.  Returns the envelopes added.
+
+    :raises PbemError: ``bad-team-copy`` (another game or side), ``not-member``, ``bad-box``, or
+        the ingest's own refusal: nothing is changed then."""
+    doc = _read(text)
+    genesis, applied = replayed(doc)
+    if genesis["game"] != camp.genesis["game"] or doc["side"] != camp.side:
+        _refuse("a team copy of another game or side", f"it is {doc['side']}'s in game {genesis['game']}; this "
+                f"campaign is {camp.side}'s in {camp.genesis['game']}")
+    data = _opened(doc, genesis, identity)
+    ours = camp.chain_secrets()
+    renewals = {r["from"]: r for r in [*(ours.get("renewals") or []), *(data.get("renewals") or [])]
+                if isinstance(r, dict) and isinstance(r.get("from"), int)}
+    merged = dict(data, chosen={**(ours.get("chosen") or {}), **(data.get("chosen") or {})},
+                  renewals=[renewals[k] for k in sorted(renewals)])
+    if not merged["chosen"]:
+        del merged["chosen"]
+    if not merged["renewals"]:
+        del merged["renewals"]
+    head = camp.ledger.head()[0]
+    newer = doc["history"][head + 1:]
+    _check_secrets(merged, genesis, camp.side, applied[-1].match if newer else camp.match())
+    if newer:
+        camp.ingest([(f"team copy #{head + 1 + n}", t) for n, t in enumerate(newer)])
+    camp.chain_secrets(keep=merged)
+    return len(newer)
+
+
 def import_copy(cls: type[Campaign], directory: Path, text: str, identity: Identity,
                 lock: bytes | None = None) -> tuple[Campaign, str]:
     """A member's campaign from an export: checked whole before anything is written.  Returns the
@@ -148,17 +204,7 @@ def import_copy(cls: type[Campaign], directory: Path, text: str, identity: Ident
     side = doc["side"]
     if genesis["game"] != doc["game"] or side not in genesis["body"]["sides"]:
         _refuse("damaged team copy", "its game or side is not its history's")
-    name = teams.member_named(genesis, side, identity.public)
-    if name is None:
-        raise PbemError(f"'{identity.name}' is not a member of {side} in this game",
-                        f"{identity.fingerprint} is not among the members the invitation names", code="not-member")
-    plain = teams.open_secrets(genesis["game"], side, seed_of(identity), identity.public, doc["secrets"])
-    try:
-        data = parse_json(plain.rstrip(b" "))
-    except NotCanonical as e:
-        _refuse("damaged team copy", f"its secrets: {e}")
-    if not isinstance(data, dict):
-        _refuse("damaged team copy", "its secrets are not an object")
+    data = _opened(doc, genesis, identity)
     _check_secrets(data, genesis, side, applied[-1].match)
     hidden = bytes.fromhex(data["private"]) if data.get("private") else None
     extra = {k: v for k, v in data.items() if k not in ("game", "side", "secret", "length", "checkpoints", "private")}
