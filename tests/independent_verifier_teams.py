@@ -5,8 +5,8 @@ neither module imports the other's names.
 A side entry of a genesis may carry ``members`` (1 to 7 objects, each exactly a name and a 32-byte
 key) and ``signs`` ("commander" or "any"), together, in a two-player genesis only; no key is pinned
 twice in the genesis (a side's, a member's, a witness's), no name twice in a side.  A chain
-envelope of kind ``turn`` or ``fork`` by such a side is well signed by the side's own key or, where
-``signs`` is "any", by a member's; a join only by the side's own key.  Like the verifier's check of
+envelope of kind ``turn`` by such a side is well signed by the side's own key or, where
+``signs`` is "any", by a member's; any other kind only by the side's own key.  Like the verifier's check of
 the sides' keys, it leaves the small-order test to pbem (section 6).
 """
 
@@ -65,6 +65,6 @@ def check(genesis: dict[str, Any], refused: type[Exception]) -> dict[str, Any]:
 def member_signs(genesis: dict[str, Any], side: str, kind: str, public: bytes) -> bool:
     """Whether ``public``, not the side's own key, may sign a ``kind`` envelope for ``side``."""
     entry = genesis["body"].get("sides", {}).get(side)
-    if not isinstance(entry, dict) or entry.get("signs") != "any" or kind == "join":
+    if not isinstance(entry, dict) or entry.get("signs") != "any" or kind != "turn":
         return False
     return any(_bytes(member.get("key")) == public for member in entry.get("members", []))

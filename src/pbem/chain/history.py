@@ -231,8 +231,9 @@ def _check_link(env: Envelope, genesis: dict[str, Any], head: tuple[int, str] | 
     key = pinned_key(genesis, c["author"])
     if key is None:
         raise RefusedTurn("unknown author", f"{_where(env)}: '{c['author']}' is not a party to this game", code="unknown-author")
-    # a team member signs a side's turns where its invitation lets any member sign; a join is the commander's
-    if env.public != key and (c["kind"] == "join" or not teams.member_signs(genesis, c["author"], env.public)):
+    # a team member signs a side's turns where its invitation lets any member sign; any other kind
+    # is its commander's (spec 20)
+    if env.public != key and (c["kind"] != "turn" or not teams.member_signs(genesis, c["author"], env.public)):
         member = teams.member_named(genesis, c["author"], env.public)
         raise RefusedTurn("signed by the wrong key", f"{_where(env)} is signed by {member}, a member of {c['author']} "
                           "who may not sign it" if member else f"{_where(env)} is signed by a key "
@@ -402,7 +403,7 @@ def open_proposal(text: Any, genesis: dict[str, Any]) -> Envelope:
                           code="bad-takeback")
     if c["game"] != genesis["game"]:
         raise RefusedTurn("take-back of another game", f"{where} belongs to game {c['game']}", code="wrong-game")
-    if not signs_for(genesis, c["author"], prop.public) or c["author"] not in genesis["body"]["sides"]:
+    if pinned_key(genesis, c["author"]) != prop.public or c["author"] not in genesis["body"]["sides"]:
         raise RefusedTurn("signed by the wrong key", f"{where} is not signed by the key pinned for a side",
                           code="wrong-key")
     abandon = body["abandon"]
