@@ -14,6 +14,7 @@ import base64
 import json
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from pbem.wire.envelope import seal
@@ -114,11 +115,9 @@ def test_only_the_commander_signs_when_the_invitation_says_so(tmp_path: Path):
     refused = invoke(runner, "ingest", "--campaign", bob.dir, forged, env=bob.env)
     assert_refused(refused, "wrong-key")
     assert db_bytes(bob.dir) == before
-    try:
+    with pytest.raises(iv.Refused) as by_verifier:
         iv.verify_files([*history(alice, bob)[:2], forged.read_text()])
-        raise AssertionError("the independent verifier accepted a member's file under signs=commander")
-    except iv.Refused as e:
-        assert e.code == "wrong-key"
+    assert by_verifier.value.code == "wrong-key"
     ingest(runner, bob, a2)
     ingest(runner, carol, a2)  # Carol's copy follows the game and verifies it
     assert pbem(runner, "verify", carol.dir, env=carol.env).output.startswith("OK: 3 envelopes")
@@ -184,3 +183,32 @@ def test_the_invitation_refuses_a_key_pinned_twice(tmp_path: Path):
                           "--team", f"turks={new_player(runner, tmp_path, 'carol', 'allied').pub}", "--campaign",
                           alice.dir, env=alice.env),
                    "bad-side")
+
+
+def test_a_genesis_with_a_malformed_team_is_refused_by_the_joiner_and_both_verifiers(tmp_path: Path):
+    runner = CliRunner()
+    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
+    carol = new_player(runner, tmp_path, "carol", "allied")
+    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub,
+         "--team", f"allied={carol.pub}", "--campaign", alice.dir, env=alice.env)
+    content = read_envelope(next((alice.dir / "sent").glob("*genesis.pbem"))).content
+    entry = content["body"]["sides"]["allied"]
+    member = entry["members"][0]
+    for bad in ({"signs": "everyone"}, {"signs": None}, {"members": []},
+                {"members": [member, member]},  # a key pinned twice
+                {"members": [dict(member, name="alice")]},  # the commander's own name
+                {"members": [dict(member, key=content["body"]["sides"]["ottoman"]["key"])]},
+                {"members": [dict(member, extra=1)]}):
+        changed = dict(entry, **bad)
+        if changed.get("signs") is None:
+            del changed["signs"]
+        body = dict(content["body"], sides=dict(content["body"]["sides"], allied=changed))
+        forged = tmp_path / "forged.pbem"
+        forged.write_text(seal(KeyStore(alice.home).load("alice"), dict(content, body=body)).raw)
+        where = tmp_path / "bob-game"
+        assert_refused(invoke(runner, "join", forged, "--key", "bob", "--campaign", where, env=bob.env),
+                       "bad-genesis")
+        assert not (where / "campaign.db").exists()
+        with pytest.raises(iv.Refused) as refused:
+            iv.verify_files([forged.read_text()])
+        assert refused.value.code == "bad-genesis", (bad, refused.value.reason)
