@@ -212,3 +212,16 @@ def test_a_genesis_with_a_malformed_team_is_refused_by_the_joiner_and_both_verif
         with pytest.raises(iv.Refused) as refused:
             iv.verify_files([forged.read_text()])
         assert refused.value.code == "bad-genesis", (bad, refused.value.reason)
+
+
+def test_a_member_is_told_to_import_not_to_join(tmp_path: Path):
+    runner = CliRunner()
+    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
+    carol = new_player(runner, tmp_path, "carol", "allied")
+    pbem(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub,
+         "--team", f"allied={carol.pub}", "--campaign", alice.dir, env=alice.env)
+    genesis = next((alice.dir / "sent").glob("*genesis.pbem"))
+    refused = invoke(runner, "join", genesis, "--key", "carol", "--campaign", carol.dir, env=carol.env)
+    assert_refused(refused, "wrong-key")
+    assert "pbem team export --to carol" in refused.stderr
+    assert not (carol.dir / "campaign.db").exists()

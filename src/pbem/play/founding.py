@@ -135,6 +135,11 @@ def join(cls: type[Campaign], directory: Path, invitation: str, identity: Identi
     applied = history.apply(genesis, None, None, None)
     sides = genesis.content["body"]["sides"]
     mine = [s for s in sorted(sides) if history.pinned_key(genesis.content, s) == identity.public]
+    member = teams_mod.side_of_member(genesis.content, identity.public)
+    if not mine and member:  # a member's copy comes from its side's player, secrets and all
+        raise PbemError(f"you are {member[1]}, a member of {member[0]}'s team: you do not join, you import",
+                        f"ask {member[0]}'s player for a team copy (pbem team export --to {member[1]}), then "
+                        "pbem team import FILE --key NAME", code="wrong-key")
     if not mine or mine[0] == genesis.author:
         raise PbemError("this invitation is not for you",
                         f"identity '{identity.name}' ({identity.fingerprint}) is not a player named in it", code="wrong-key")
