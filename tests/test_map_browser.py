@@ -20,7 +20,8 @@ from tests import browser
 from tests.conftest import pbem
 
 GAMES = {"gallipoli-blocks": "test_golden_blocks", "assault-on-gallipoli": "test_golden_assault",
-         "blood-on-the-tigris": "test_golden_tigris", "hill60": None}  # Hill 60: its demo; Raid and Barrage: no map yet
+         "blood-on-the-tigris": "test_golden_tigris", "hill60": None, "raid": None,
+         "barrage": None}  # Hill 60, Trench Raid and Barrage: their demos
 VIEWS = {"desktop": {"viewport": {"width": 1280, "height": 900}},
          "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True,
                    "device_scale_factor": 2}}

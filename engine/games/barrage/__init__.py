@@ -14,6 +14,8 @@ from typing import Any, ClassVar
 from pbem_engine.protocol.core import Choice, Outcome, Prompt, RulesError
 from pbem_engine.chance.dice import Dice
 
+from . import mapview
+
 HIT = 5
 
 
@@ -67,6 +69,15 @@ class Barrage:
             return Outcome(None, "draw", f"{red} hits each")
         winner = "red" if red > blue else "blue"
         return Outcome(winner, f"{winner} wins", f"red {red} hits, blue {blue}")
+
+    def board(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What the map shows (mapview.py): the batteries and their hits."""
+        return mapview.board(view)
+
+    @staticmethod
+    def map_locations(pack_locations: list[dict[str, Any]], view: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The two batteries and no man's land, at our schematic positions (Barrage has no pack)."""
+        return mapview.locations()
 
     def describe(self, view: dict[str, Any]) -> list[str]:
         return [f"Round {min(view['round'], view['rounds'])} of {view['rounds']}",

@@ -18,6 +18,8 @@ from typing import Any, ClassVar
 from pbem_engine.protocol.core import Choice, IllegalAction, Outcome, Prompt, RulesError
 from pbem_engine.chance.dice import Dice
 
+from . import mapview
+
 ROUNDS = 5
 HAND = 3
 
@@ -103,6 +105,15 @@ class Raid:
             return Outcome(None, "draw", f"{a} points each")
         winner = "allied" if a > o else "ottoman"
         return Outcome(winner, f"{winner} wins", f"allied {a}, ottoman {o}")
+
+    def board(self, view: dict[str, Any]) -> dict[str, Any]:
+        """What the map shows (mapview.py): hands by their size, the cards played face up."""
+        return mapview.board(view, ROUNDS, value)
+
+    @staticmethod
+    def map_locations(pack_locations: list[dict[str, Any]], view: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+        """The two trenches and no man's land, at our schematic positions (Trench Raid has no pack)."""
+        return mapview.locations()
 
     def describe(self, view: dict[str, Any]) -> list[str]:
         lines = [f"Round {min(view['round'], ROUNDS)} of {ROUNDS}; "
