@@ -95,7 +95,9 @@ def test_any_member_signs_for_the_side_and_every_copy_agrees(tmp_path: Path):
     report = iv.verify_files(history(alice, bob))  # the independent verifier learns the rule too
     assert [e.seq for e in report.envelopes] == [0, 1, 2, 3, 4]
     shown = pbem(runner, "team", "show", "--campaign", bob.dir, env=bob.env).output
-    assert "allied: alice" in shown and "any member signs" in shown and "member carol" in shown
+    assert f"allied: alice ({_fingerprint(alice)}), any member signs; 2 files signed" in shown  # #0 and #4
+    assert f"member carol ({_fingerprint(carol)}); 1 file signed" in shown  # #2
+    assert "ottoman: bob" in shown and "only its player signs; 2 files signed  (you)" in shown
 
 
 def test_only_the_commander_signs_when_the_invitation_says_so(tmp_path: Path):

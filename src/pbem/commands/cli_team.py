@@ -42,7 +42,7 @@ def team() -> None:
 @team.command()
 @campaign_option
 def show(campaign: Path | None) -> None:
-    """Each side's player and members, and who signs for it.
+    """Each side's player and members, who signs for it, and how many of the game's files each signed.
 
     \b
     Example:
@@ -51,15 +51,28 @@ def show(campaign: Path | None) -> None:
     from ..chain import teams
     from ..wire.keys import fingerprint
 
+    from collections import Counter
+
+    from ..wire.armor import find_blocks
+
     camp = open_campaign(campaign, readonly=True)
     try:
         genesis = camp.genesis
+        # each stored file's signer, as its header names it (checked against the signing key at ingest)
+        signed = Counter(find_blocks(raw)[0].headers["Signer"] for *_, raw, _ in camp.ledger.envelopes())
+
+        def files(key: str) -> str:
+            n = signed[fingerprint(base64.b64decode(key))]
+            return f"{n} file{'s' if n != 1 else ''} signed"
+
         for side, entry in sorted(genesis["body"]["sides"].items()):
             who = "any member signs" if teams.signs(genesis, side) == "any" else "only its player signs"
             mine = "  (you)" if side == camp.side else ""
-            click.echo(f"{side}: {entry['name']} ({fingerprint(base64.b64decode(entry['key']))}), {who}{mine}")
+            click.echo(f"{side}: {entry['name']} ({fingerprint(base64.b64decode(entry['key']))}), {who}; "
+                       f"{files(entry['key'])}{mine}")
             for member in teams.members(genesis, side):
-                click.echo(f"  member {member['name']} ({fingerprint(base64.b64decode(member['key']))})")
+                click.echo(f"  member {member['name']} ({fingerprint(base64.b64decode(member['key']))}); "
+                           f"{files(member['key'])}")
     finally:
         camp.close()
 
