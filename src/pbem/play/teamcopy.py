@@ -115,6 +115,10 @@ def _check_secrets(data: dict[str, Any], genesis: dict[str, Any], side: str, mat
     from ..store.vault import secrets_problem
 
     problem = secrets_problem(data, genesis["game"], side)
+    chosen, renewals = data.get("chosen") or {}, data.get("renewals") or []
+    if not (isinstance(chosen, dict) and all(isinstance(v, str) for v in chosen.values())
+            and isinstance(renewals, list) and all(isinstance(r, dict) for r in renewals)):
+        problem = problem or "its items hidden by choice or its renewed chains are not what pbem writes"
     if problem:
         _refuse("the team copy's secrets are not this side's", problem)
     record = (match.get("chains") or {}).get(side)
@@ -175,6 +179,7 @@ def update(camp: Campaign, text: str, identity: Identity) -> int:
         _refuse("a team copy of another game or side", f"it is {doc['side']}'s in game {genesis['game']}; this "
                 f"campaign is {camp.side}'s in {camp.genesis['game']}")
     data = _opened(doc, genesis, identity)
+    _check_secrets(data, genesis, camp.side, applied[-1].match)  # its shape, before it is merged
     ours = camp.chain_secrets()
     renewals = {r["from"]: r for r in [*(ours.get("renewals") or []), *(data.get("renewals") or [])]
                 if isinstance(r, dict) and isinstance(r.get("from"), int)}
