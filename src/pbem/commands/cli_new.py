@@ -110,6 +110,8 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     from ..wire.keys import fingerprint
 
     agreed = _clock(clock, at_zero, leave_days, deadline, as_referee)
+    if team_signs == "any" and not team_files:
+        raise click.UsageError("--team-signs any needs the members: --team SIDE=FILE.pub")
     if as_referee:
         if team_files:
             raise click.UsageError("--team is for two-player games")
