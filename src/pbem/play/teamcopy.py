@@ -81,7 +81,7 @@ def _read(text: str) -> dict[str, Any]:
     fields = {"kind", "v", "game", "side", "member", "history", "secrets"}
     if not isinstance(doc, dict) or doc.get("kind") != KIND or set(doc) != fields:
         _refuse("not a team copy", "pbem team export writes one")
-    if doc["v"] != FORMAT or not all(isinstance(doc[k], str) for k in ("game", "side", "member")):
+    if type(doc["v"]) is not int or doc["v"] != FORMAT or not all(isinstance(doc[k], str) for k in ("game", "side", "member")):
         _refuse("unsupported team copy", f"format {doc['v']!r}; this pbem reads format {FORMAT}")
     if not isinstance(doc["history"], list) or not doc["history"] or not all(isinstance(t, str) for t in doc["history"]):
         _refuse("not a team copy", "its history must be a list of turn files, the genesis first")
