@@ -63,7 +63,7 @@ KEYS = HERE / "keys"
 # The block game's golden game is played by its own player through the real tool: test_golden_blocks.py,
 # and so are Assault on Gallipoli's (test_golden_assault.py) and Blood on the Tigris's (test_golden_tigris.py,
 # two turns of Scenario 2: a whole campaign of 29 turns would be too long for every run).
-OWN_GOLDEN = ("gallipoli-blocks", "assault-on-gallipoli", "blood-on-the-tigris")
+OWN_GOLDEN = ("gallipoli-blocks", "assault-on-gallipoli", "blood-on-the-tigris", "gallipoli-1915")
 MODULES = sorted(m for m in BUILTIN_GAMES if m != "tabletop" and m not in OWN_GOLDEN)
 PLAYERS = ("alice", "bob")  # alice creates the game as the module's first side, bob joins as the second
 CHAIN = protocol.CHAIN_LENGTH  # what `pbem new` uses by default

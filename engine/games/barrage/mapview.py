@@ -20,9 +20,9 @@ def locations() -> list[dict[str, Any]]:
 
 
 def board(view: dict[str, Any]) -> dict[str, Any]:
-    """Each side's battery with its hits so far as its badge; the side to fire marked."""
+    """Each side's battery with its hits so far in its label; the side to fire marked."""
     pieces = [{"at": f"{side}-battery", "side": side, "id": f"{side}-guns", "kind": "artillery",
-               "label": f"{side} guns ({view['hits'][side]} hits)", "badge": str(view["hits"][side]), "concealed": False}
+               "label": f"{side} guns ({view['hits'][side]} hits)", "badge": "", "concealed": False}
               for side in ("red", "blue")]
     rounds = view["rounds"]
     return {"pieces": pieces, "colours": {"red": "#b3261e", "blue": "#1f5fa8"},  # the sides are named for them

@@ -1,5 +1,5 @@
 """Trench Raid's map for a report and the play page: the two trenches across no man's land; in each
-trench the side's hand as one face-down stack (its size; the cards are private draws, named only
+trench the side's hand as one face-down counter (the cards are private draws, named only
 to their owner), and the cards played this round face up in no man's land.  Positions are ours
 (the game is our own design): a schematic line, nothing taken from a printed map."""
 
@@ -21,8 +21,8 @@ def locations() -> list[dict[str, Any]]:
 
 
 def board(view: dict[str, Any], rounds: int, value: Any) -> dict[str, Any]:
-    """Each side's hand, face down, its size as the badge (its cards named by their tokens, which
-    the report opens for their owner only) and the cards played this round by their value; the
+    """Each side's hand, face down (its cards named by their tokens, which the report opens for
+    their owner only) and the cards played this round by their value; the
     score and the round as tracks."""
     pieces = []
     for side in ("allied", "ottoman"):
@@ -30,12 +30,12 @@ def board(view: dict[str, Any], rounds: int, value: Any) -> dict[str, Any]:
         if held:
             pieces.append({"at": f"{side}-trench", "side": side, "id": f"{side}-hand", "kind": "",
                            "label": f"{side} hand of {held}: " + ", ".join(f"[[{t}]]" for t in view["hands"][side]),
-                           "badge": str(held),
+                           "badge": "",  # a report's text reads a badge as steps: the label says how many
                            "concealed": True})
         played = view["played"][side]
         if played is not None:
             pieces.append({"at": "no-mans-land", "side": side, "id": f"{side}-played", "kind": "",
-                           "label": f"{side} plays raid card {value(played)}", "badge": str(value(played)),
+                           "label": f"{side} plays raid card {value(played)}", "badge": "",
                            "concealed": False})
     return {"pieces": pieces, "notes": {}, "objectives": [],
             "tracks": [("Round", f"{min(view['round'], rounds)} of {rounds}"),
