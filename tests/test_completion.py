@@ -47,7 +47,7 @@ def test_lazy_subcommands_and_options_complete(tmp_path):
     assert complete(tmp_path, "pbem mail r") == ["run"]
     assert "--campaign" in complete(tmp_path, "pbem status --")
     assert complete(tmp_path, "pbem demo --game h") == ["hill60"]
-    assert complete(tmp_path, "pbem new g") == ["gallipoli-blocks"]
+    assert complete(tmp_path, "pbem new g") == ["gallipoli-1915", "gallipoli-blocks"]
     assert {"assault-on-gallipoli", "blood-on-the-tigris", "hill60", "tabletop"} <= set(complete(tmp_path, "pbem new "))
 
 

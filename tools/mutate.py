@@ -160,7 +160,8 @@ MUTANTS: list[Mutant] = [
       "    except UnicodeEncodeError:", "    except ZeroDivisionError:", T_HOSTILE),
     # --- history: the chain ----------------------------------------------------------------
     m("history: verify accepts an envelope signed by a key not pinned for its author", HIST,
-      "    if env.public != key:", "    if False:", T_FORGED_KEYS, T_TAMPER, T_INGEST),
+      '    if env.public != key and (c["kind"] != "turn" or not teams.member_signs(genesis, c["author"], env.public)):',
+      "    if False:", T_FORGED_KEYS, T_TAMPER, T_INGEST),
     m("history: genesis not signed by the key it pins for its author", HIST,
       '    if pinned_key(c, c["author"]) != env.public:', "    if False:", T_FORGED_KEYS, T_TAMPER, T_INGEST),
     m("history: verify accepts an envelope of an unknown author", HIST,
@@ -179,7 +180,7 @@ MUTANTS: list[Mutant] = [
     m("history: join out of place accepted", HIST,
       '            if not 1 <= c["seq"] <= joins:', "            if False:", T_LATE_JOIN, T_INGEST),
     m("history: timeout claim signed by another key accepted", HIST,
-      '    if pinned_key(genesis, c["author"]) != env.public:', "    if False:", T_FORGED_KEYS, T_CLAIMS),
+      '    if not signs_for(genesis, c["author"], env.public):', "    if False:", T_FORGED_KEYS, T_CLAIMS),
     m("history: referee's salt not checked against its anchor at disclosure", HIST,
       'referee.salt_anchor(genesis["game"], salt) != body["salt_anchor"] or ', "", T_DISCLOSE, T_REFEREE),
     m("history: referee's state commitment not checked", HIST,
