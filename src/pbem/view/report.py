@@ -43,8 +43,8 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     genesis = campaign.genesis
     seq, match = campaign.ledger.state(at)
     if since is None:  # since our last envelope: found on the index, no envelope's text read
-        own = campaign.ledger.last_of(side, seq)
-        since = own if own is not None else -1
+        last = campaign.ledger.last_of(side, seq)  # (not ``own``: that says whose secrets the view may use)
+        since = last if last is not None else -1
     entries: dict[int, dict[str, Any]] = {}
     for s, author, kind, received in campaign.ledger.headers(since, seq):  # what the report tells, not the history
         entries[s] = {"seq": s, "author": author, "kind": kind, "received": received, "events": [], "rolls": []}
