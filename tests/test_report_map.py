@@ -183,3 +183,23 @@ def test_assault_on_gallipoli_is_drawn_on_a_schematic_map_that_says_it_is_provis
     assert pack["map"]["provisional"] is True
     assert sorted(re.findall(r'<g class="loc" data-id="([^"]+)"', page)) == sorted(loc["id"] for loc in pack["location"])
     assert "Map geometry is PROVISIONAL" in page
+
+
+def test_a_packs_side_colours_paint_its_sides_and_a_bad_colour_is_refused(demo, tmp_path):
+    import shutil
+
+    from click.testing import CliRunner
+
+    from tests.conftest import assert_refused, invoke
+
+    mine = tmp_path / "coloured-pack"
+    shutil.copytree(datapack.shipped()["gallipoli-blocks"], mine)
+    text = (mine / "pack.toml").read_text()
+    head = re.search(r"^\[pack\]\n", text, re.M).end()
+    (mine / "pack.toml").write_text(text[:head] + 'colours = {allied = "#2e8b57", ottoman = "#6a0dad"}\n' + text[head:])
+    page = _report(demo, "alice", "--pack", str(mine))
+    ours = _report(demo, "alice")
+    for colour in ("#2e8b57", "#6a0dad"):  # the legend's chips and the counters take the pack's colours
+        assert page.count(colour) >= 2 and colour not in ours
+    (mine / "pack.toml").write_text(text[:head] + 'colours = {allied = "green"}\n' + text[head:])
+    assert_refused(invoke(CliRunner(), "report", "--campaign", demo / "alice", "--html", "--pack", mine), "bad-pack")

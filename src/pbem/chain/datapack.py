@@ -99,6 +99,10 @@ def check(pack: dict[str, Any]) -> list[Problem]:
         sides = []
     if len(sides) < 2 or len(set(sides)) != len(sides):
         add("[pack]", f"sides must be two or more distinct names, got {sides}")
+    colours = head.get("colours", {})  # optional: each side's colour as the game's own counters have it
+    if not (isinstance(colours, dict) and all(k in sides and isinstance(v, str) and re.fullmatch(r"#[0-9a-fA-F]{6}", v)
+                                              for k, v in colours.items())):
+        add("[pack]", "colours must map sides to colours written #rrggbb, e.g. {ottoman = \"#a8322d\"}")
     if head.get("rows", "north") not in ("north", "south"):
         add("[pack]", f"rows {head.get('rows')!r} is not 'north' or 'south'")
     if head.get("offset", "odd") not in ("odd", "even"):

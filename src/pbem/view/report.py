@@ -138,7 +138,10 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
     locations, rows, background = _locations(game, pack_dir, loaded, view)
     pack = loaded or {}
     pack_map = pack.get("map", {})
-    offset = pack.get("pack", {}).get("offset") if isinstance(pack.get("pack"), dict) else None
+    head = pack.get("pack") if isinstance(pack.get("pack"), dict) else {}
+    if head.get("colours"):  # the sides' colours as the game's own counters have them: the pack's first
+        board["colours"] = {**board.get("colours", {}), **head["colours"]}
+    offset = head.get("offset")
     names = {loc["id"]: loc.get("name", loc["id"]) for loc in locations}
     spaces: dict[str, dict[str, Any]] = {}
     for piece in board["pieces"]:
