@@ -5,6 +5,7 @@ Loaded only when it runs (``cli._Root.LAZY``)."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -61,6 +62,18 @@ def propose(ctx: click.Context, to: int, campaign: Path | None) -> None:
     click.echo(f"Send it to {camp.opponent}; play waits for the answer.")
 
 
+def _answer(ctx: click.Context, campaign: Path | None, sign, said) -> Any:
+    """Sign our answer to the opponent's proposal (``sign``: accept or decline), say what was
+    signed, write its mail; the campaign."""
+    camp = open_campaign(campaign)
+    identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
+    env, path = sign(camp, identity)
+    click.echo(said(env, path))
+    _mail(ctx, camp, env, path)
+    click.echo(f"Send it to {camp.opponent}.")
+    return camp
+
+
 @takeback.command()
 @campaign_option
 @click.pass_context
@@ -73,12 +86,8 @@ def accept(ctx: click.Context, campaign: Path | None) -> None:
     """
     from ..play.takeback import accept as sign
 
-    camp = open_campaign(campaign)
-    identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
-    env, path = sign(camp, identity)
-    click.echo(f"accepted the take-back: play goes on from #{env.seq - 1}; signed #{env.seq}: {path}")
-    _mail(ctx, camp, env, path)
-    click.echo(f"Send it to {camp.opponent}.")
+    camp = _answer(ctx, campaign, sign, lambda env, path: f"accepted the take-back: play goes on from "
+                                                         f"#{env.seq - 1}; signed #{env.seq}: {path}")
     show_next(camp)
 
 
@@ -94,9 +103,4 @@ def decline(ctx: click.Context, campaign: Path | None) -> None:
     """
     from ..play.takeback import decline as sign
 
-    camp = open_campaign(campaign)
-    identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
-    env, path = sign(camp, identity)
-    click.echo(f"declined the take-back: {path}")
-    _mail(ctx, camp, env, path)
-    click.echo(f"Send it to {camp.opponent}.")
+    _answer(ctx, campaign, sign, lambda env, path: f"declined the take-back: {path}")
