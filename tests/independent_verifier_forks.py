@@ -14,6 +14,12 @@ the rest of section 18: two signatures by the two sides, the abandoned envelopes
 from the envelope gone back to up to the head the proposal names, none carrying a draw, an
 opening, a deck, a secret or a renewal, and the chains going on from the last link each side
 revealed in them.
+
+In a refereed game (section 18.1, ``check_refereed``) the referee decides: the fork is the
+referee's, the proposal a player's or its own; play goes back to a point where the referee owed
+nothing; the abandoned envelopes are replayed on the public state (section 12.5), and the state
+after the fork is the public state there with the chains as at the abandoned head and no view
+committed.  Whether they settled a roll or moved a hidden item, only the full replay knows.
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-SEEN = ("private", "decks", "private_secret", "renew")  # what an abandoned envelope may not carry
+SEEN = ("private", "decks", "private_secret", "renew", "disclose")  # what an abandoned envelope may not carry
 
 
 @dataclass(frozen=True)
@@ -105,3 +111,35 @@ def fork_links(fork: Any, chains: dict[str, tuple[int, str]]) -> dict[float, tup
     """The links a fork goes on from, numbered between it and the envelope after it (``Report.links``):
     an unsealed roll right after it is seeded by the other side's; none is sealed at once on them."""
     return {fork.seq + k / 10: (side, index, link) for k, (side, (index, link)) in enumerate(sorted(chains.items()))}
+
+
+def check_refereed(kit: Kit, fork: Any, genesis: Any, head: Any, public: dict[str, Any],
+                   advance: Callable[[dict[str, Any], Any], dict[str, Any]]) -> dict[str, Any]:
+    """A refereed fork after ``head`` (its link already checked as every envelope's), ``public`` the
+    public state after ``head``; ``advance(public, env)`` the next public state, its ``state`` checked.
+    Returns the public state after the fork."""
+    if fork.author != "referee":
+        raise kit.refused("bad-takeback", "in a refereed game the referee signs the take-back", fork.seq)
+    prop = _proposal(kit, fork)
+    if prop.game != fork.game or (prop.author not in genesis.body["sides"] and prop.author != "referee") \
+            or kit.key(genesis, prop.author) != prop.public:
+        raise kit.refused("wrong-key", "the proposal is not signed by a party's pinned key", fork.seq)
+    if (prop.body["to"], prop.body["to_hash"]) != (head.seq, head.hash):
+        raise kit.refused("bad-takeback", f"the proposal does not go back to #{head.seq}", fork.seq)
+    if public["adjudicate"] or public["disclosed"] is not None:
+        raise kit.refused("bad-target", f"after #{head.seq} the referee owed an adjudication", fork.seq)
+    after, last = public, head
+    for text in prop.body["abandon"]:
+        env = _one(kit, text, "an abandoned envelope", fork.seq)
+        if env.kind != "turn" or env.game != fork.game or env.seq != last.seq + 1 or env.prev != last.hash \
+                or kit.key(genesis, env.author) != env.public:
+            raise kit.refused("bad-takeback", f"abandoned #{env.seq} is not a signed turn after #{last.seq}", fork.seq)
+        if any(k in env.body for k in SEEN):
+            raise kit.refused("past-roll", f"abandoned #{env.seq} renewed a chain or disclosed", fork.seq)
+        after, last = advance(after, env), env
+    if (last.seq, last.hash, last.state) != (prop.seq, prop.prev, prop.state):
+        raise kit.refused("bad-takeback", f"the abandoned envelopes do not lead to #{prop.seq}", fork.seq)
+    if fork.body["chains"] != {p: {"index": r["index"], "link": r["link"]} for p, r in after["chains"].items()}:
+        raise kit.refused("bad-takeback", "the chains do not go on from the last links revealed", fork.seq)
+    return dict(public, seq=fork.seq, chains=after["chains"], views={}, commit=None,
+                **({"watch": None} if "watch" in public else {}))  # no view committed, the witnesses' neither

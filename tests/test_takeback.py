@@ -5,7 +5,8 @@ proposed in a signed file, countersigned (or declined) in another, and both copi
 the envelope agreed; ``pbem verify`` and ``pbem audit`` accept the history because both signed
 it, and a re-sent abandoned file is never taken for equivocation.  Never past a roll: the tool
 refuses to propose it, and the opponent's tool refuses a proposal or a fork that goes past one
-even when it is signed with the right key.
+even when it is signed with the right key.  (A refereed game's take-backs, which the referee
+decides: tests/test_referee_takeback.py.)
 """
 
 from __future__ import annotations
@@ -283,25 +284,6 @@ def test_a_fork_that_sets_a_chain_back_is_refused_by_both_verifiers(tmp_path: Pa
         raise AssertionError("the independent verifier accepted a fork that sets a chain back")
     except iv.Refused as e:
         assert (e.code, e.seq) == (code, 2)
-
-
-def test_in_a_refereed_game_the_referee_decides(tmp_path: Path):
-    runner = CliRunner()
-    ref = new_player(runner, tmp_path, "ref", "referee")
-    alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
-    pbem(runner, "new", "hill60", "--referee", "--key", "ref", "--player", f"allied={alice.pub}",
-         "--player", f"ottoman={bob.pub}", "--campaign", ref.dir, env=ref.env)
-    for p in (alice, bob):
-        pbem(runner, "join", sent(ref, "*genesis.pbem"), "--key", p.name, "--campaign", p.dir, env=p.env)
-        pbem(runner, "ingest", "--campaign", ref.dir, sent(p, "*join.pbem"), env=ref.env)
-    pbem(runner, "play", "--campaign", ref.dir, env=ref.env)
-    pbem(runner, "ingest", "--campaign", alice.dir, sent(ref, "to-allied/*-0001-*"), env=alice.env)
-    pbem(runner, "play", "--campaign", alice.dir, MOVE, END, env=alice.env)
-    for player in (alice, ref):
-        before = db_bytes(player.dir)
-        refused = invoke(runner, "takeback", "propose", "--to", "1", "--campaign", player.dir, env=player.env)
-        assert_refused(refused, "refereed")
-        assert "ask your referee" in refused.stderr and db_bytes(player.dir) == before
 
 
 def _run(player, *args, crash: str | None = None) -> subprocess.CompletedProcess:

@@ -259,11 +259,13 @@ def _apply_referee(env: Envelope, genesis: dict[str, Any] | None, match: dict[st
         return _finish_referee(env, new, [{"text": f"the referee creates a game of {game.title}"}], [])
     assert match is not None and head is not None
     _check_link(env, genesis, head)
-    if c["kind"] not in ("turn", "join"):  # a take-back in a refereed game is the referee's to decide
+    if c["kind"] not in ("turn", "join", "fork"):
         raise RefusedTurn(f"unexpected {c['kind']} envelope", f"{where}: not part of a refereed chain", code="bad-kind")
     game = game_of(genesis)
     if c["engine"].get("module") != game.name or c["engine"].get("module_version") != game.version:
         raise RefusedTurn("game module differs", f"{where} was made with {c['engine']}", code="module-version")
+    if c["kind"] == "fork":  # a take-back the referee decided (pbem.play.takeback)
+        return _apply_referee_fork(env, genesis, match, head, build)
     body = c["body"]
     joins = _referee_joins(genesis, env, head) if "joins" in body else {}
     public = referee.public_advance(match["public"], c["seq"], c["author"], c["kind"],
@@ -380,7 +382,8 @@ def _finish(env: Envelope, new: dict[str, Any], events: list[dict[str, Any]], ro
 # --- take-backs by agreement (pbem.play.takeback) ------------------------------
 
 TAKEBACK_MOST = 16  # envelopes one take-back may abandon: they travel inside it, twice armored
-SEEN = ("private", "decks", "private_secret", "renew")  # what an abandoned envelope may not carry
+SEEN = ("private", "decks", "private_secret", "renew", "disclose")  # what an abandoned envelope may not carry
+HIDDEN = ("private", "hidden", "dealt", "deal_order")  # a refereed full state's hidden items: none may change
 
 
 def open_proposal(text: Any, genesis: dict[str, Any]) -> Envelope:
@@ -403,7 +406,8 @@ def open_proposal(text: Any, genesis: dict[str, Any]) -> Envelope:
                           code="bad-takeback")
     if c["game"] != genesis["game"]:
         raise RefusedTurn("take-back of another game", f"{where} belongs to game {c['game']}", code="wrong-game")
-    if pinned_key(genesis, c["author"]) != prop.public or c["author"] not in genesis["body"]["sides"]:
+    referee = genesis["body"].get("mode") == "referee" and c["author"] == "referee"  # its own take-back
+    if pinned_key(genesis, c["author"]) != prop.public or c["author"] not in genesis["body"]["sides"] and not referee:
         raise RefusedTurn("signed by the wrong key", f"{where} is not signed by the key pinned for a side",
                           code="wrong-key")
     abandon = body["abandon"]
@@ -416,13 +420,17 @@ def open_proposal(text: Any, genesis: dict[str, Any]) -> Envelope:
 
 
 def replay_abandoned(prop: Envelope, genesis: dict[str, Any], match: dict[str, Any],
-                     head: tuple[int, str]) -> tuple[list[Envelope], dict[str, Any]]:
+                     head: tuple[int, str], build: dict[str, Any] | None = None
+                     ) -> tuple[list[Envelope], dict[str, Any]]:
     """The envelopes a proposal abandons, each checked as it was when first applied, from the match
     at the envelope it goes back to (``head``, ``match``); and the match at the head it abandons.
 
     The limit of a take-back: no abandoned envelope settled a roll, drew, opened or dealt a hidden
     item, revealed a private secret or renewed a chain.  Whoever has seen a result cannot undo the
     decision that caused it, and the chains then move past every link revealed (``fork_chains``).
+    In a refereed game (``match`` {"public", "full"}) play goes back to a point where the referee
+    owes nothing; the rolls and hidden items are checked where the full state is replayed (the
+    referee's copy, or anyone's after the disclosure, ``build``), the rest everywhere.
 
     :raises RefusedTurn: ``past-roll`` (the limit), ``bad-takeback`` (not the history named).
     """
@@ -434,6 +442,10 @@ def replay_abandoned(prop: Envelope, genesis: dict[str, Any], match: dict[str, A
     if (p["body"]["to"], p["body"]["to_hash"]) != head:
         raise RefusedTurn("take-back of another history", f"{where}: this history's #{head[0]} is "
                           f"{head[1][:16]}…, the proposal names {p['body']['to_hash'][:16]}…", code="bad-takeback")
+    refereed = "public" in match
+    if refereed and (match["public"]["adjudicate"] or match["public"]["disclosed"] is not None):
+        raise RefusedTurn("a refereed take-back goes back to an adjudication", f"{where}: after #{head[0]} the "
+                          "referee still owed an adjudication; go back to one of the referee's", code="bad-target")
     game = game_of(genesis)
     envelopes = []
     for text in p["body"]["abandon"]:
@@ -446,19 +458,24 @@ def replay_abandoned(prop: Envelope, genesis: dict[str, Any], match: dict[str, A
             raise RefusedTurn("a take-back goes back over turns only", f"{where}: #{env.seq} is a {env.kind}",
                               code="past-roll")
         seen = [k for k in SEEN if k in env.content["body"]]
-        applied = apply(env, genesis, match, head)
+        applied = apply(env, genesis, match, head, build)
+        full = (match.get("full"), applied.match.get("full")) if refereed else (None, None)
+        seen += [k for k in HIDDEN if full[0] is not None and full[0].get(k) != full[1].get(k)]
         if applied.rolls or seen:
-            what = "settled a roll" if applied.rolls else {"renew": "renewed a hash chain"}.get(
+            what = "settled a roll" if applied.rolls else {"renew": "renewed a hash chain", "disclose":
+                                                           "disclosed the referee's secrets"}.get(
                 seen[0], "drew, opened or dealt a hidden item")
             raise RefusedTurn("a take-back cannot go back past a roll, a draw or a reveal",
                               f"{where}: envelope #{env.seq} ({env.author}) {what}; go back to #{env.seq} "
                               "or later", code="past-roll")
         match, head = applied.match, (env.seq, env.hash)
         envelopes.append(env)
-    if head != (p["seq"], p["prev"]) or match_hash(match) != p["state"]:
+    state = match_hash(match["public"] if refereed else match)  # a refereed copy's state hash is the public one
+    if head != (p["seq"], p["prev"]) or state != p["state"]:
         raise RefusedTurn("take-back of another history", f"{where}: it abandons #{p['seq']} "
                           f"{p['prev'][:16]}…, its envelopes lead to {head[1][:16]}…", code="bad-takeback")
-    if game.outcome(match["game"]) is not None:
+    rules = match["full"] if refereed else match  # a player's copy of a refereed game knows the end from its views
+    if rules is not None and game.outcome(rules["game"]) is not None:
         raise RefusedTurn("the game is over", f"{where}: a finished game is not taken back", code="game-over")
     return envelopes, match
 
@@ -483,6 +500,13 @@ def fork_match(match: dict[str, Any], chains: dict[str, Any], seq: int) -> dict[
     return new
 
 
+def fork_public(public: dict[str, Any], chains: dict[str, Any], seq: int) -> dict[str, Any]:
+    """A refereed game's public state after a take-back numbered ``seq``: the one it goes back to, with
+    ``fork_chains`` and no view committed (a player's view there is the one he holds from before;
+    the witnesses' ``watch`` too, in a game with witnesses)."""
+    return dict(public, seq=seq, chains=chains, views={}, commit=None, **({"watch": None} if "watch" in public else {}))
+
+
 def _apply_fork(env: Envelope, genesis: dict[str, Any], match: dict[str, Any], head: tuple[int, str],
                 game: Game) -> Applied:
     """The countersigned take-back: the match at the envelope it goes back to, with the chains as
@@ -504,6 +528,34 @@ def _apply_fork(env: Envelope, genesis: dict[str, Any], match: dict[str, Any], h
     text = (f"{c['author']} accepts {prop.author}'s take-back: play goes back to envelope #{head[0]}; "
             f"{len(abandoned)} envelope(s) abandoned by agreement")
     return _finish(env, new, [{"text": text}], [])
+
+
+def _apply_referee_fork(env: Envelope, genesis: dict[str, Any], match: dict[str, Any], head: tuple[int, str],
+                        build: dict[str, Any] | None) -> Applied:
+    """A take-back in a refereed game, which the referee decides: signed by the referee, carrying the
+    proposal (a player's, or its own).  The match after it is the one at ``to`` with the chains as
+    at the abandoned head, and no view committed (each player's is the one he holds from ``to``)."""
+    c = env.content
+    if c["author"] != "referee":
+        raise RefusedTurn("a take-back in a refereed game is the referee's to decide",
+                          f"{_where(env)} is signed by {c['author']}, not the referee", code="bad-takeback")
+    if set(c["body"]) != {"proposal", "chains"}:
+        raise RefusedTurn("malformed take-back", f"{_where(env)}: a fork carries the proposal and the chains",
+                          code="bad-takeback")
+    prop = open_proposal(c["body"]["proposal"], genesis)
+    abandoned, after = replay_abandoned(prop, genesis, match, head, build)
+    chains = fork_chains(match["public"], after["public"])
+    if c["body"]["chains"] != {s: {"index": r["index"], "link": r["link"]} for s, r in chains.items()}:
+        raise RefusedTurn("take-back with the wrong chain links", f"{_where(env)}: the chains must go on from the "
+                          "last link each party revealed in the abandoned envelopes", code="bad-takeback")
+    public = fork_public(match["public"], chains, c["seq"])
+    full = match["full"] and fork_match(match["full"], fork_chains(match["full"], after["full"]), c["seq"])
+    who = "its own" if prop.author == "referee" else f"{prop.author}'s"
+    text = (f"the referee grants {who} take-back: play goes back to envelope #{head[0]}; "
+            f"{len(abandoned)} envelope(s) abandoned")
+    # the full replay's line is the referee's own: a player's next view lists the events of the orders it
+    # adjudicates (pbem.play.refereeing), and the replay after the disclosure re-derives it so
+    return _finish_referee(env, {"public": public, "full": full}, [{"text": text, **({"to": ["referee"]} if build else {})}], [])
 
 
 def state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, content: dict[str, Any],

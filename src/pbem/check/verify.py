@@ -45,8 +45,9 @@ class Verified:
         unsealed = f" ({self.unsealed} rolls UNSEALED: their actor could compute them before signing)" if self.unsealed else ""
         claims = f", {self.claims} timeout claim(s)" if self.claims else ""
         claims += f", {self.leaves} leave notice(s)" if self.leaves else ""
-        claims += (f", {self.takebacks} take-back(s) by agreement ({self.abandoned} envelope(s) abandoned, "
-                   "signed by both)") if self.takebacks else ""
+        how = "decided by the referee (" if "public" in self.match else "by agreement ("  # refereed: {public, full}
+        claims += (f", {self.takebacks} take-back(s) {how}{self.abandoned} envelope(s) abandoned, "
+                   f"signed by {'the referee' if 'public' in self.match else 'both'})") if self.takebacks else ""
         hidden = ""
         for side, record in sorted(self.match.get("private", {}).items()):
             drawn = sum(len(e.get("tokens", [])) for e in record["log"])

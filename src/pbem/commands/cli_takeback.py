@@ -1,6 +1,6 @@
 """``pbem takeback``: take-backs by agreement (``pbem.play.takeback``): propose going back to an
-earlier envelope, accept (countersign) or decline the opponent's proposal.
-Loaded only when it runs (``cli._Root.LAZY``)."""
+earlier envelope, accept (countersign) or decline the opponent's proposal; in a refereed game a
+player asks and the referee decides.  Loaded only when it runs (``cli._Root.LAZY``)."""
 
 from __future__ import annotations
 
@@ -18,7 +18,9 @@ def takeback() -> None:
 
     \b
     Never past a roll, a draw or a reveal: the tool refuses to propose it, and
-    every copy and 'pbem verify' check it.  In a refereed game, ask your referee.
+    every copy and 'pbem verify' check it.  In a refereed game a player proposes
+    to the referee, who accepts or declines; the referee's own 'propose' takes
+    effect at once.
 
     \b
     Examples:
@@ -28,16 +30,20 @@ def takeback() -> None:
     """
 
 
-def _mail(ctx: click.Context, camp, env, path: Path) -> None:
-    """The ready-to-send mail of a take-back file, its subject saying what it asks."""
+def _mail(ctx: click.Context, camp, env, path: Path, prop=None) -> list[str]:
+    """The ready-to-send mail of a take-back file to each of its recipients, its subject saying
+    what it asks (``prop``: the proposal a decline answers); the recipients."""
     from ..mailbox.mail import compose, save_message
-    from ..play.takeback import subject
+    from ..play.takeback import recipients, subject
 
     text = subject(camp, env)
     body = (f"{text}.\n\nIngest the attached file (pbem ingest, or pbem mail fetch); pbem status shows "
             "the take-back waiting for an answer.")
-    msg = compose(camp, camp.opponent, [path], body, load_mail_config(ctx).sender, text)
-    click.echo(f"ready to send: {save_message(camp, msg, f'{path.stem}-{camp.opponent}')} (pbem mail send)")
+    sides = recipients(camp, env, prop)
+    for side in sides:
+        msg = compose(camp, side, [path], body, load_mail_config(ctx).sender, text)
+        click.echo(f"ready to send: {save_message(camp, msg, f'{path.stem}-{side}')} (pbem mail send)")
+    return sides
 
 
 @takeback.command()
@@ -46,7 +52,8 @@ def _mail(ctx: click.Context, camp, env, path: Path) -> None:
 @campaign_option
 @click.pass_context
 def propose(ctx: click.Context, to: int, campaign: Path | None) -> None:
-    """Sign a proposal to go back to envelope SEQ (your opponent accepts or declines it).
+    """Sign a proposal to go back to envelope SEQ (your opponent accepts or declines it;
+    in a refereed game the referee does, and the referee's own takes effect at once).
 
     \b
     Example:
@@ -56,21 +63,29 @@ def propose(ctx: click.Context, to: int, campaign: Path | None) -> None:
 
     camp = open_campaign(campaign)
     identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
+    head = camp.ledger.head()[0]
     env, path = sign(camp, identity, to)
+    if env.kind == "fork":  # the referee's own: decided at once
+        click.echo(f"took back to #{to} (#{to + 1}..#{head} abandoned): signed #{env.seq}: {path}")
+        click.echo(f"Send it to {', '.join(_mail(ctx, camp, env, path))}.")
+        show_next(camp)
+        return
     click.echo(f"signed a take-back proposal: back to #{to}, taking back #{to + 1}..#{env.seq}: {path}")
-    _mail(ctx, camp, env, path)
-    click.echo(f"Send it to {camp.opponent}; play waits for the answer.")
+    sides = _mail(ctx, camp, env, path)
+    click.echo(f"Send it to {sides[0]}; " + ("the referee decides." if camp.refereed else "play waits for the answer."))
 
 
 def _answer(ctx: click.Context, campaign: Path | None, sign, said) -> Any:
     """Sign our answer to the opponent's proposal (``sign``: accept or decline), say what was
     signed, write its mail; the campaign."""
+    from ..play.takeback import pending
+
     camp = open_campaign(campaign)
     identity = keystore(ctx).load(camp.identity_name, identity_passphrase)
+    prop = pending(camp)  # before it is answered: a refereed decline goes to the player who asked
     env, path = sign(camp, identity)
     click.echo(said(env, path))
-    _mail(ctx, camp, env, path)
-    click.echo(f"Send it to {camp.opponent}.")
+    click.echo(f"Send it to {', '.join(_mail(ctx, camp, env, path, prop))}.")
     return camp
 
 
@@ -78,7 +93,8 @@ def _answer(ctx: click.Context, campaign: Path | None, sign, said) -> Any:
 @campaign_option
 @click.pass_context
 def accept(ctx: click.Context, campaign: Path | None) -> None:
-    """Countersign your opponent's take-back: both copies go back and play goes on from there.
+    """Countersign your opponent's take-back (a referee: grant a player's): every copy goes
+    back and play goes on from there.
 
     \b
     Example:
@@ -95,7 +111,7 @@ def accept(ctx: click.Context, campaign: Path | None) -> None:
 @campaign_option
 @click.pass_context
 def decline(ctx: click.Context, campaign: Path | None) -> None:
-    """Refuse your opponent's take-back: play goes on as it stands.
+    """Refuse your opponent's take-back (a referee: a player's): play goes on as it stands.
 
     \b
     Example:

@@ -12,7 +12,15 @@ the opponent countersigns it, and both copies go on from there.
 The limit: no abandoned envelope settled a roll, drew, opened or dealt a hidden item, revealed a
 private secret or renewed a chain (``history.replay_abandoned``): whoever has seen a result cannot
 undo the decision that caused it.  The chains go on from the last link each side revealed, so no
-link seeds two rolls.  A refereed game's take-backs are the referee's to decide.
+link seeds two rolls.
+
+In a refereed game the referee decides: a player's proposal (the same file) goes to the referee,
+who accepts it (signs the fork, which every copy follows: no other player countersigns) or
+declines it; ``propose`` by the referee signs its own proposal and the fork at once, since no one
+else's answer is asked.  Play goes back only to a point where the referee owes nothing (an
+adjudication, or an earlier fork), so each player's view there is the one he already holds (the
+views of the abandoned adjudications are dropped with them).  The referee's copy checks the limit
+in the full state; a player's copy, what is public and the rolls his own views showed.
 
 The proposal waiting for an answer is kept in the ledger setting ``takeback`` (this copy's own
 fact); it lapses when the game moves past the head it names.  The abandoned envelopes go to the
@@ -40,12 +48,18 @@ if TYPE_CHECKING:  # only for annotations: the campaign does not import this mod
     from .campaign import Campaign
 
 PENDING = "takeback"  # ledger setting: the proposal waiting for an answer, as signed
+REFEREE = "referee"
 
 
-def _refuse_refereed(camp: Campaign) -> None:
-    if camp.refereed:
-        raise PbemError("in a refereed game, ask your referee", "take-backs by agreement are for two-player games; "
-                        "the referee decides (pbem say referee ...)", code="refereed")
+def _refuse_player(camp: Campaign) -> None:
+    """A player's accept or decline in a refereed game: the referee's to give."""
+    if camp.refereed and camp.side != REFEREE:
+        raise PbemError("in a refereed game the referee decides", "a take-back is asked of the referee "
+                        "(pbem takeback propose --to N), who accepts or declines it", code="refereed")
+
+
+def _answerer(camp: Campaign) -> str:
+    return REFEREE if camp.refereed else camp.opponent
 
 
 def pending(camp: Campaign) -> Envelope | None:
@@ -72,9 +86,11 @@ def _sign(camp: Campaign, identity: Identity, kind: str, seq: int, prev: str, st
 def propose(camp: Campaign, identity: Identity, to: int) -> tuple[Envelope, Path]:
     """Sign a proposal to go back to envelope ``to``; kept as pending, written to sent/.
 
-    :raises PbemError: a refereed game, no such envelope, a proposal already waiting, or the limit
+    In a refereed game a player's proposal goes to the referee; the referee's own takes effect at
+    once: the fork is signed, stored and written to sent/ (returned in its place).
+
+    :raises PbemError: no such envelope, a proposal already waiting, or the limit
         (``past-roll``: a roll, draw or reveal after ``to``)."""
-    _refuse_refereed(camp)
     ledger = camp.ledger
     head = ledger.head()
     assert head is not None
@@ -84,7 +100,8 @@ def propose(camp: Campaign, identity: Identity, to: int) -> tuple[Envelope, Path
     if head[0] - to > history.TAKEBACK_MOST:
         raise PbemError("too far back", f"one take-back abandons at most {history.TAKEBACK_MOST} envelopes",
                         code="bad-target")
-    waiting = pending(camp)
+    referee = camp.refereed and camp.side == REFEREE
+    waiting = None if referee else pending(camp)  # the referee decides at once, over any request
     if waiting is not None and waiting.content["body"]["to"] != to:
         raise PbemError("a take-back is already proposed", f"{waiting.author} proposed going back to "
                         f"#{waiting.content['body']['to']}: it is answered first", code="takeback-pending")
@@ -94,6 +111,9 @@ def propose(camp: Campaign, identity: Identity, to: int) -> tuple[Envelope, Path
     body = {"to": to, "to_hash": to_hash, "abandon": [ledger.raw(s) for s in range(to + 1, head[0] + 1)]}
     env = _sign(camp, identity, "takeback", head[0], head[1], ledger.state_hash_at(head[0]) or "", body)
     _check(camp, env)  # the limit, as the opponent's tool and verify will check it
+    if referee:
+        return _fork(camp, identity, env)
+    _saw_roll(camp, to)
     if waiting is None:
         ledger.begin()
         ledger.put_setting(PENDING, env.raw)
@@ -108,8 +128,23 @@ def _check(camp: Campaign, prop: Envelope) -> list[Envelope]:
     stored = camp.ledger.envelope_index(to)
     if stored is None:
         raise RefusedTurn("take-back of another history", f"#{to} is not held here", code="bad-takeback")
-    abandoned, _ = history.replay_abandoned(prop, camp.genesis, camp.ledger.state(to)[1], (to, stored[0]))
+    abandoned, _ = history.replay_abandoned(prop, camp.genesis, camp.ledger.state(to)[1], (to, stored[0]),
+                                            camp.replay_secrets())
     return abandoned
+
+
+def _saw_roll(camp: Campaign, to: int) -> None:
+    """A player of a refereed game: no view of an envelope after ``to`` told him of a roll (his copy
+    cannot replay the rest; the referee's and, after the disclosure, everyone's can).
+
+    :raises RefusedTurn: ``past-roll``."""
+    if not camp.refereed or camp.side == REFEREE:
+        return
+    for _, seq, _, _, payload in camp.ledger.views(camp.side):
+        if seq > to and json.loads(payload).get("rolls"):
+            raise RefusedTurn("a take-back cannot go back past a roll, a draw or a reveal",
+                              f"the referee's envelope #{seq} told you of a roll; go back to #{seq} or later",
+                              code="past-roll")
 
 
 def _write(camp: Campaign, folder: str, env: Envelope) -> Path:
@@ -121,19 +156,28 @@ def _write(camp: Campaign, folder: str, env: Envelope) -> Path:
 
 
 def accept(camp: Campaign, identity: Identity) -> tuple[Envelope, Path]:
-    """Countersign the opponent's pending proposal: sign the fork, go back, write it to sent/.
+    """Countersign the opponent's pending proposal (in a refereed game: the referee grants a
+    player's): sign the fork, go back, write it to sent/.
 
-    :raises PbemError: nothing to accept (none, our own, or lapsed)."""
-    _refuse_refereed(camp)
-    prop = _answerable(camp)
+    :raises PbemError: nothing to accept (none, our own, or lapsed), a player of a refereed game."""
+    _refuse_player(camp)
+    return _fork(camp, identity, _answerable(camp))
+
+
+def _fork(camp: Campaign, identity: Identity, prop: Envelope) -> tuple[Envelope, Path]:
+    """Sign, store and write the fork that carries ``prop``."""
     to, to_hash = prop.content["body"]["to"], prop.content["body"]["to_hash"]
-    at = camp.ledger.state(to)[1]
-    _, after = history.replay_abandoned(prop, camp.genesis, at, (to, to_hash))
-    chains = history.fork_chains(at, after)
+    at, build = camp.ledger.state(to)[1], camp.replay_secrets()
+    _, after = history.replay_abandoned(prop, camp.genesis, at, (to, to_hash), build)
+    if camp.refereed:  # the public state is what the state hash names (history.fork_public)
+        chains = history.fork_chains(at["public"], after["public"])
+        state = history.match_hash(history.fork_public(at["public"], chains, to + 1))
+    else:
+        chains = history.fork_chains(at, after)
+        state = history.match_hash(history.fork_match(at, chains, to + 1))
     body = {"proposal": prop.raw, "chains": {s: {"index": r["index"], "link": r["link"]} for s, r in chains.items()}}
-    state = history.match_hash(history.fork_match(at, chains, to + 1))
     env = _sign(camp, identity, "fork", to + 1, to_hash, state, body)
-    applied = history.apply(env, camp.genesis, at, (to, to_hash))
+    applied = history.apply(env, camp.genesis, at, (to, to_hash), build)
     store_fork(camp, [applied], to, [], [("sent", env)])
     return env, camp.dir / "sent" / turn_file_name(env)
 
@@ -145,14 +189,15 @@ def _answerable(camp: Campaign) -> Envelope:
         raise PbemError("no take-back to answer", "the game has moved on since it was proposed" if raw else
                         "no one has proposed one (pbem takeback propose --to N)", code="no-takeback")
     if prop.author == camp.side:
-        raise PbemError("this take-back is your own proposal", f"{camp.opponent} accepts or declines it",
+        raise PbemError("this take-back is your own proposal", f"{_answerer(camp)} accepts or declines it",
                         code="no-takeback")
     return prop
 
 
 def decline(camp: Campaign, identity: Identity) -> tuple[Envelope, Path]:
-    """Sign a refusal of the opponent's pending proposal; write it to sent/."""
-    _refuse_refereed(camp)
+    """Sign a refusal of the opponent's pending proposal (in a refereed game: the referee refuses a
+    player's); write it to sent/."""
+    _refuse_player(camp)
     prop = _answerable(camp)
     head = camp.ledger.head()
     assert head is not None
@@ -195,10 +240,14 @@ def fork_base(camp: Campaign, env: Envelope, head: tuple[int, str]) -> tuple[dic
         raise RefusedTurn("malformed take-back", f"take-back #{env.seq}: each abandoned envelope is one signed block",
                           code="bad-takeback")
     theirs = [open_block(block).hash for block in theirs]
-    if ours and ours != theirs:
+    # a player of a refereed game may not hold the last of them yet (orders the referee had, not adjudicated)
+    held = theirs[:len(ours)] if camp.refereed else theirs
+    if ours and ours != held:
         raise RefusedTurn("a take-back of another history", f"take-back #{env.seq} abandons envelopes "
                           f"#{to + 1}..#{prop.seq}, this copy holds #{to + 1}..#{head[0]}: they differ",
                           code="bad-takeback")
+    if env.author == REFEREE:
+        _saw_roll(camp, to)  # the rest of the limit is the full replay's
     return camp.ledger.state(to)[1], (to, stored[0])
 
 
@@ -207,9 +256,6 @@ def receive(camp: Campaign, documents: list[Envelope], skipped: list[tuple[Envel
     checked, and the answer waiting recorded.  Those recorded are returned."""
     genesis, head = camp.genesis, camp.ledger.head()
     assert head is not None
-    if camp.refereed and documents:
-        raise RefusedTurn("in a refereed game, ask your referee", f"a take-back file from {documents[0].author} is "
-                          "not accepted here: the referee decides", code="refereed")
     kept = []
     for env in documents:
         body = env.content["body"]
@@ -219,6 +265,9 @@ def receive(camp: Campaign, documents: list[Envelope], skipped: list[tuple[Envel
         if set(body) == {"decline"}:
             if history.pinned_key(genesis, env.author) != env.public:
                 raise RefusedTurn("signed by the wrong key", f"take-back answer by {env.author}", code="wrong-key")
+            if camp.refereed and env.author != REFEREE:
+                skipped.append((env, "in a refereed game only the referee answers a take-back"))
+                continue
             mine = pending(camp)
             if mine is None or mine.hash != body["decline"]:
                 skipped.append((env, "declines no take-back waiting here"))
@@ -227,17 +276,26 @@ def receive(camp: Campaign, documents: list[Envelope], skipped: list[tuple[Envel
             kept.append(env)
             continue
         prop = history.open_proposal(env.raw, genesis)
+        if camp.refereed and camp.side != REFEREE:
+            skipped.append((env, "a take-back is asked of the referee, who decides it"))
+            continue
         if prop.seq > head[0]:
             raise RefusedTurn("take-back proposal about an envelope this campaign does not hold",
                               f"ingest envelope #{prop.seq} first", code="gap")
         if (prop.seq, prop.content["prev"]) != head:  # answered by the play since: nothing to decide
             skipped.append((env, f"a take-back proposed at #{prop.seq}: the game has moved on since"))
             continue
-        _check(camp, prop)
+        if camp.refereed:  # the referee decides: one the full replay refuses waits to be declined
+            _limit(camp, prop, refusable=True)
+        else:
+            _check(camp, prop)
         if camp.ledger.setting(PENDING) == prop.raw:
             skipped.append((env, "already received"))
             continue
         mine = pending(camp)
+        if camp.refereed and mine is not None:
+            skipped.append((env, f"{mine.author}'s take-back waits for your answer first"))
+            continue
         if mine is not None and mine.author == camp.side and \
                 (mine.content["body"]["to"], mine.hash) <= (prop.content["body"]["to"], prop.hash):
             # proposals crossed in the post: both copies keep the one going further back (then the
@@ -249,6 +307,20 @@ def receive(camp: Campaign, documents: list[Envelope], skipped: list[tuple[Envel
     for env in kept:
         _write(camp, "received", env)
     return kept
+
+
+def _limit(camp: Campaign, prop: Envelope, refusable: bool = False) -> str | None:
+    """The referee's copy: why ``prop`` cannot be granted (the limit, in the full state), or None.
+    With ``refusable`` only the limit is told; a proposal of another history raises.
+
+    :raises RefusedTurn: a proposal this copy cannot check."""
+    try:
+        _check(camp, prop)
+    except RefusedTurn as e:
+        if not refusable or e.code not in ("past-roll", "game-over", "bad-target"):
+            raise
+        return f"{e}: {e.detail}"
+    return None
 
 
 def _set(camp: Campaign, raw: str | None) -> None:
@@ -307,15 +379,19 @@ def status_lines(camp: Campaign) -> list[str]:
         body = prop.content["body"]
         what = f"back to #{body['to']}, taking back #{body['to'] + 1}..#{prop.seq}"
         if prop.author == camp.side:
-            out.append(f"TAKE-BACK proposed by you ({what}): waiting for {camp.opponent} to accept or decline")
+            out.append(f"TAKE-BACK proposed by you ({what}): waiting for {_answerer(camp)} to accept or decline")
         else:
-            out.append(f"TAKE-BACK proposed by {prop.author} ({what}): pbem takeback accept, or pbem takeback decline")
+            why = _limit(camp, prop, refusable=True) if camp.refereed else None
+            out.append(f"TAKE-BACK proposed by {prop.author} ({what}): " + (
+                f"it cannot be granted ({why}): pbem takeback decline" if why else
+                "pbem takeback accept, or pbem takeback decline"))
     forks: dict[int, int] = {}
     for _, _, _, kind, _, fork in camp.ledger.abandoned():
         if kind != "claim":
             forks[fork] = forks.get(fork, 0) + 1
+    how, who = ("by the referee's decision", "the referee") if camp.refereed else ("by agreement", "both")
     for fork, count in sorted(forks.items()):
-        out.append(f"taken back by agreement at #{fork}: {count} envelope(s) abandoned, signed by both and kept")
+        out.append(f"taken back {how} at #{fork}: {count} envelope(s) abandoned, signed by {who} and kept")
     return out
 
 
@@ -334,9 +410,24 @@ def subject(camp: Campaign, env: Envelope) -> str:
     body = env.content["body"]
     if env.kind == "fork":
         prop = history.open_proposal(body["proposal"], camp.genesis)
-        return (f"take-back accepted by {env.author}: play goes on from #{env.seq - 1} "
+        done = "decided by the referee" if prop.author == env.author else f"accepted by {env.author}"
+        return (f"take-back {done}: play goes on from #{env.seq - 1} "
                 f"({prop.seq - env.seq + 1} envelope(s) taken back)")
     if "decline" in body:
         return f"take-back declined by {env.author}: play goes on from #{env.seq}"
-    return (f"TAKE-BACK proposed by {env.author}: back to #{body['to']} "
-            "(pbem takeback accept, or pbem takeback decline)")
+    why = _limit(camp, env, refusable=True) if camp.refereed and camp.side == REFEREE else None
+    return (f"TAKE-BACK proposed by {env.author}: back to #{body['to']} " + (
+        f"(it cannot be granted: {why}; pbem takeback decline)" if why else
+        "(pbem takeback accept, or pbem takeback decline)"))
+
+
+def recipients(camp: Campaign, env: Envelope, prop: Envelope | None = None) -> list[str]:
+    """Who a take-back file goes to: the opponent; in a refereed game a player's proposal to the
+    referee, the referee's fork to every player, its decline to the player who asked (``prop``)."""
+    if not camp.refereed:
+        return [camp.opponent]
+    if camp.side != REFEREE:
+        return [REFEREE]
+    if env.kind == "takeback" and prop is not None:
+        return [prop.author]
+    return sorted(camp.genesis["body"]["sides"])

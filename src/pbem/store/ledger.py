@@ -280,7 +280,8 @@ class Ledger:
 
     def abandon(self, after: int, fork: int, claims: list[str]) -> int:
         """Inside a transaction: move the envelopes after ``after`` (and the timeout claims
-        ``claims``, by hash) to ``abandoned``, and drop their derived rows.  How many moved."""
+        ``claims``, by hash) to ``abandoned``, and drop their derived rows and the views the referee
+        sealed in them (a player's view is then the one of ``after`` or before).  How many moved."""
         c = self.conn
         c.execute(self.ABANDONED)
         c.execute("insert into abandoned (hash, seq, author, kind, raw, fork, received_at) select hash, seq, author, "
@@ -290,7 +291,7 @@ class Ledger:
             c.execute("insert into abandoned (hash, seq, author, kind, raw, fork, received_at) select hash, seq, "
                       "author, 'claim', raw, ?, received_at from claims where hash = ?", (fork, digest))
             c.execute("delete from claims where hash = ?", (digest,))
-        for table in ("states", "events", "rolls"):
+        for table in ("states", "events", "rolls", "views"):  # a refereed game's views of the abandoned go too
             c.execute(f"delete from {table} where seq > ?", (after,))
         return moved
 
