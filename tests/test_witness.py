@@ -202,22 +202,25 @@ def test_a_witness_whose_key_is_not_named_is_refused(game, tmp_path):
     assert db_bytes(game.carol.dir) == before
 
 
-def test_witnesses_are_refused_in_a_refereed_game_and_checked_in_the_genesis(tmp_path):
+def test_witnesses_are_checked_in_the_genesis_refereed_or_not(tmp_path):
+    """A refereed game may name witnesses (tests/test_referee_witness.py), but not a player's key
+    nor the referee's own; a two-player genesis naming a bad one is refused by the joiner."""
     runner = CliRunner()
     ref = new_player(runner, tmp_path, "ref", "referee")
     alice, bob = new_player(runner, tmp_path, "alice", "allied"), new_player(runner, tmp_path, "bob", "ottoman")
-    result = invoke(runner, "new", "hill60", "--referee", "--key", "ref", "--player", f"allied={alice.pub}",
-                    "--player", f"ottoman={bob.pub}", "--witness", bob.pub, "--campaign", ref.dir, env=ref.env)
-    assert_no_traceback(result)
-    assert result.exit_code == 2 and "--witness is for two-player games" in result.output
-    assert not (ref.dir / "campaign.db").exists()
+    for witness in (bob.pub, ref.pub):
+        result = invoke(runner, "new", "hill60", "--referee", "--key", "ref", "--player", f"allied={alice.pub}",
+                        "--player", f"ottoman={bob.pub}", "--witness", witness, "--campaign", ref.dir, env=ref.env)
+        assert_refused(result, "bad-genesis")
+        assert "a name or key given twice (or a player's or the referee's key)" in result.stderr
+        assert not (ref.dir / "campaign.db").exists()
 
     invoke(runner, "new", "hill60", "--as", "allied", "--key", "alice", "--opponent", bob.pub,
            "--campaign", alice.dir, env=alice.env)
     genesis = read_envelope(next((alice.dir / "sent").glob("*genesis.pbem")))
     identity = KeyStore(alice.home).load("alice")
     carol = {"name": "carol", "key": genesis.content["body"]["sides"]["allied"]["key"]}
-    for witnesses, why in (([carol], "a name or key given twice (or a player's key)"),
+    for witnesses, why in (([carol], "a name or key given twice (or a player's or the referee's key)"),
                            ([{"name": "Carol!", "key": carol["key"]}], "witness name"),
                            ([], "must list 1 to 8 witnesses")):
         content = json.loads(json.dumps(genesis.content))

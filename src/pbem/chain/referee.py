@@ -10,7 +10,11 @@ in who can read it:
   ``H(state | game | n | full match | HMAC(salt, n))``, and the hash of each
   player's view;
 * each player's view travels beside the chain, in a ``view`` block signed by
-  the referee and sealed to that player alone.
+  the referee and sealed to that player alone;
+* in a game with witnesses (``pbem.chain.witnesses``) the adjudication also commits to the
+  view of no side (``watch``: the hash of a ``view`` block's ``{nonce, view}``), which the
+  referee sends in the clear to the witnesses only: it holds what every player sees, so it is
+  sealed to no one (``watch_digest``).
 
 Everyone checks the *public* state: signatures, links, chain reveals, whose
 envelope may come next (``public_advance``).  The referee also replays the
@@ -112,11 +116,22 @@ def box_check(game_id: str, private: bytes, public_hex: str) -> bool:
 
 # --- the public state, which every party computes -----------------------------------
 
+def watch_digest(body: dict[str, Any]) -> str:
+    """The hash an adjudication commits to for the witnesses' view: of its ``nonce`` (random, so the
+    hash of a public position cannot be matched against guesses by whoever holds a player's file)
+    and the ``view`` itself."""
+    return hashlib.sha256(canonical_json({"nonce": body.get("nonce"), "view": body.get("view")},
+                                         strict=False)).hexdigest()
+
+
 def public_start(genesis: dict[str, Any]) -> dict[str, Any]:
     body = genesis["body"]
-    return {"mode": "referee", "game_id": genesis["game"], "seq": 0, "players": sorted(body["sides"]),
-            "chains": {REFEREE: {"link": body["anchor"], "index": 0}}, "boxes": {REFEREE: body["referee"]["box"]},
-            "adjudicate": False, "commit": None, "views": {}, "disclosed": None}
+    public = {"mode": "referee", "game_id": genesis["game"], "seq": 0, "players": sorted(body["sides"]),
+              "chains": {REFEREE: {"link": body["anchor"], "index": 0}}, "boxes": {REFEREE: body["referee"]["box"]},
+              "adjudicate": False, "commit": None, "views": {}, "disclosed": None}
+    if body.get("witnesses"):  # only then: every older game's public state (and its hash) stays as it was
+        public["watch"] = None
+    return public
 
 
 def public_advance(public: dict[str, Any], seq: int, author: str, kind: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -164,6 +179,10 @@ def public_advance(public: dict[str, Any], seq: int, author: str, kind: str, bod
         if not isinstance(views, dict) or sorted(views) != players:
             raise RefusedTurn("an adjudication must commit to one view per player", f"#{seq}", code="bad-views")
         new["views"] = {p: _hex(views[p], "view hash") for p in players}
+        if "watch" in public:  # a game with witnesses: the view of no side, committed beside the players'
+            new["watch"] = _hex(body.get("watch"), "witnesses' view hash")
+        elif "watch" in body:
+            raise RefusedTurn("a view for witnesses in a game without any", f"#{seq}", code="bad-views")
         return new
     if public["adjudicate"]:
         raise RefusedTurn("waiting for the referee", f"#{seq} from {author}: envelope #{public['seq']} is not "

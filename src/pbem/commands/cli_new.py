@@ -84,10 +84,11 @@ def _modules(incomplete: str) -> list[str]:
                    "RULES.md); checked whole, every problem listed, and carried in the invitation.")
 @click.option("--witness", "witness_files", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
               metavar="FILE.pub", help="A witness's public key: it receives the public part of every turn file "
-              "(pbem watch); repeat for more. Two-player games only.")
+              "(pbem watch); repeat for more. In a refereed game: the referee's files and the public view, "
+              "everything after the disclosure.")
 @click.option("--team", "team_files", multiple=True, metavar="SIDE=FILE.pub",
               help="A member of a side besides its player (a team game): its public key; repeat for more. "
-                   "Two-player games only.")
+                   "With --referee: SIDE is one of the --player sides.")
 @click.option("--team-signs", type=click.Choice(["commander", "any"]), default="commander", show_default=True,
               help="With --team: who signs a team side's turn files, only its player (the commander; members follow "
                    "and verify) or any member.")
@@ -113,18 +114,13 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     if team_signs == "any" and not team_files:
         raise click.UsageError("--team-signs any needs the members: --team SIDE=FILE.pub")
     if as_referee:
-        if team_files:
-            raise click.UsageError("--team is for two-player games")
-        if witness_files:
-            raise click.UsageError("--witness is for two-player games: a refereed game's state stays the referee's "
-                                   "until it discloses")
         if side or opponent or mode != "sealed":
             raise click.UsageError("--referee takes --player SIDE=FILE for each side; not --as, --opponent or --dice "
                                    "(a referee game's dice always need the referee's and the player's links)")
         return _new_refereed(ctx, module, key_name, players, scenario, deadline, encrypt_secrets, campaign,
                              _with_charts(module, charts_file, _with_pack(module, pack_name, reveal_concealed,
                                                                          _game_options(game_options, cards_file))),
-                             chain)
+                             chain, witnesses=_witnesses(witness_files), teams=_teams(team_files), signs=team_signs)
     if not side or not opponent or players:
         raise click.UsageError("a two-player game needs --as SIDE and --opponent FILE (--player is for --referee)")
     options = _with_charts(module, charts_file,
@@ -142,19 +138,26 @@ def new(ctx: click.Context, module: str, side: str | None, key_name: str, oppone
     record_game(ctx, camp)
     click.echo(f"created game {envelope.game} of {camp.game.title}: you are {side}")
     click.echo(f"opponent {name} pinned with fingerprint {fingerprint(public)}: compare it with them by phone.")
+    _pinned(camp, "", "give them their copy: pbem team export --to {member}")
+    _invitation_mail(ctx, camp, envelope, path)
+    click.echo(f"Send the invitation to {name}: {path}")
+
+
+def _pinned(camp, witness_note: str, member_note: str) -> None:
+    """The witnesses and team members the invitation pins, each with its fingerprint to compare."""
     from ..chain.witnesses import key_of, listed
+    from ..wire.keys import fingerprint
 
     for entry in listed(camp.genesis):
         click.echo(f"witness {entry['name']} pinned with fingerprint "
-                   f"{fingerprint(key_of(camp.genesis, entry['name']) or b'')}: compare it with them too.")
+                   f"{fingerprint(key_of(camp.genesis, entry['name']) or b'')}: compare it with them too. "
+                   f"{witness_note}".rstrip())
     for team_side, entry in sorted(camp.genesis["body"]["sides"].items()):
         for member in entry.get("members", []):
             may = "may sign" if entry["signs"] == "any" else "follows; only the commander signs"
             click.echo(f"{team_side} member {member['name']} pinned with fingerprint "
                        f"{fingerprint(base64.b64decode(member['key']))} ({may}); "
-                       f"give them their copy: pbem team export --to {member['name']}")
-    _invitation_mail(ctx, camp, envelope, path)
-    click.echo(f"Send the invitation to {name}: {path}")
+                       + member_note.format(member=member["name"], side=team_side))
 
 
 def _witnesses(files: tuple[Path, ...]) -> list[dict[str, str]] | None:
@@ -308,7 +311,8 @@ def _game_options(pairs: tuple[str, ...], cards_file: Path | None) -> dict[str, 
 
 def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple[str, ...], scenario: str | None,
                   deadline: int | None, encrypt_secrets: bool, campaign: Path | None,
-                  options: dict[str, Any] | None = None, chain: int | None = None) -> None:
+                  options: dict[str, Any] | None = None, chain: int | None = None, **people: Any) -> None:
+    """``people``: the witnesses and team members the invitation names (``refereeing.new_genesis``)."""
     from ..play.campaign import Campaign
     from ..wire.keys import fingerprint
 
@@ -321,11 +325,15 @@ def _new_refereed(ctx: click.Context, module: str, key_name: str, players: tuple
         named[side] = (public, comment.removeprefix("pbem:") or Path(file).stem)
     identity = keystore(ctx).load(key_name, identity_passphrase)
     camp, envelope = Campaign.new_refereed(campaign or Path("."), module, identity, named, scenario, options or None,
-                                           deadline, secrets_lock(encrypt_secrets), **({"chain": chain} if chain else {}))
+                                           deadline, secrets_lock(encrypt_secrets), **({"chain": chain} if chain else {}),
+                                           **people)
     record_game(ctx, camp)
     click.echo(f"created referee game {envelope.game} of {camp.game.title}")
     for side, (public, name) in sorted(named.items()):
         click.echo(f"  {side}: {name}, fingerprint {fingerprint(public)} (compare it with them by phone)")
+    _pinned(camp, "(each gets their own files: pbem witnesses --address NAME ADDRESS)",
+            "member {member} reads {side}'s views: give them their copy after {side} joins, from {side}'s player: "
+            "pbem team export --to {member}")
     path = camp.dir / "sent" / file_name(envelope)
     _invitation_mail(ctx, camp, envelope, path)
     click.echo(f"Send the invitation to every player: {path}")

@@ -46,9 +46,10 @@ def watch(ctx: click.Context, invitation: str, key_name: str, campaign: Path | N
 
     INVITATION is the genesis turn file, or the mail that brought it (what pbem
     ingest reads; - for stdin).  The copy signs nothing and never changes the
-    game: ingest each turn file the players send you (pbem ingest), then read it
-    with pbem report, replay, status, verify and audit, which show the public
-    view: what a player of neither side may see at each point.
+    game: ingest each turn file the players send you (in a refereed game, the
+    referee's files), then read it with pbem report, replay, status, verify and
+    audit, which show the public view: what a player of neither side may see at
+    each point.
 
     \b
     Example:
@@ -67,11 +68,16 @@ def watch(ctx: click.Context, invitation: str, key_name: str, campaign: Path | N
     click.echo(f"watching game {genesis['game']} of {camp.game.title} as witness {name}")
     from ..chain.history import pinned_key
 
-    for side in camp.game.sides:
-        entry = genesis["body"]["sides"][side]
-        click.echo(f"{side} is {entry['name']}, fingerprint {fingerprint(pinned_key(genesis, side) or b'')}: "
+    refereed = genesis["body"].get("mode") == "referee"
+    parties = [(side, genesis["body"]["sides"][side]["name"]) for side in camp.game.sides]
+    for side, who in parties + ([("referee", genesis["body"]["referee"]["name"])] if refereed else []):
+        click.echo(f"{side} is {who}, fingerprint {fingerprint(pinned_key(genesis, side) or b'')}: "
                    "compare it with them.")
-    click.echo(f"Ingest the turn files they send you: pbem ingest --campaign {camp.dir} FILES")
+    if refereed:
+        click.echo("A refereed game: until the referee discloses you see its commitments and the view of no side; "
+                   "then everything.")
+    click.echo(f"Ingest the turn files {'the referee sends' if refereed else 'they send'} you: "
+               f"pbem ingest --campaign {camp.dir} FILES")
 
 
 @click.command()

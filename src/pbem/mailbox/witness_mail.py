@@ -8,13 +8,18 @@ keys and sealed messages are encrypted to their reader), and the body is a fixed
 file, never a report (a report drawn by our tool could name our own hidden items).  A witness's
 address is the setting ``email:witness:NAME``; the message's ``X-Pbem-To-Side`` is
 ``witness:NAME``, so ``send`` puts in an address changed since the message was written.
+
+In a refereed game only the referee's tool mails the witnesses: its invitation, then for each
+adjudication its file in sent/witness/ (the chain since the last one, the players' sealed orders
+with it, and the view of no side, ``pbem.chain.witnesses``), and its disclosure.  A player's own
+files reach them that way, so a player's tool sends them none.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from ..chain.witnesses import OBSERVER, listed
+from ..chain.witnesses import FOLDER, OBSERVER, listed
 from ..errors import PbemError
 from ..wire.armor import find_blocks
 from ..wire.envelope import open_block
@@ -49,14 +54,36 @@ def _written(campaign, stem: str) -> bool:
     return any((folder / f"{stem}.eml").exists() for folder in (outbox, outbox / "sent", outbox / "failed"))
 
 
-def _ours(campaign, path: Path) -> bool:
-    """A turn file of this game signed by our side (what sent/ holds; checked, not assumed)."""
+def _envelopes(campaign, path: Path) -> list:
+    """The envelopes of a turn file of this game (what sent/ holds; checked, not assumed), or none."""
     try:
         envelopes = [open_block(b) for b in find_blocks(path.read_text())]
     except (OSError, UnicodeDecodeError, PbemError):
+        return []
+    return envelopes if all(e.game == campaign.genesis["game"] for e in envelopes) else []
+
+
+def _ours(campaign, path: Path) -> bool:
+    """A turn file of this game signed by our side: one envelope (two-player), or the referee's
+    invitation, disclosure, or file for the witnesses (chain and view, ending with its own)."""
+    envelopes = _envelopes(campaign, path)
+    if not envelopes or envelopes[-1].author != campaign.side:
         return False
-    game = campaign.genesis["game"]
-    return len(envelopes) == 1 and envelopes[0].game == game and envelopes[0].author == campaign.side
+    if not campaign.refereed:
+        return len(envelopes) == 1
+    if path.parent.name == FOLDER:
+        return envelopes[-1].kind == "view"
+    return len(envelopes) == 1 and (envelopes[0].kind == "genesis" or "disclose" in envelopes[0].content["body"])
+
+
+def _files(campaign) -> list[Path]:
+    """Our files for the witnesses, in the order they are ingested (a refereed game: the referee's)."""
+    sent = campaign.dir / "sent"
+    if not campaign.refereed:
+        return sorted(sent.glob("*.pbem"))
+    if campaign.side != "referee":
+        return []
+    return sorted([*sent.glob("*.pbem"), *(sent / FOLDER).glob("*.pbem")], key=lambda p: p.name)
 
 
 def copies(campaign, sender: str = "") -> list[Path]:
@@ -69,7 +96,7 @@ def copies(campaign, sender: str = "") -> list[Path]:
     if not targets:
         return out
     title, game = campaign.game.title, campaign.genesis["game"]
-    for path in sorted((campaign.dir / "sent").glob("*.pbem")):
+    for path in _files(campaign):
         todo = [name for name in targets if not _written(campaign, f"{path.stem}-{PREFIX[:-1]}-{name}")]
         if not todo or not _ours(campaign, path):
             continue

@@ -110,13 +110,15 @@ def new(cls: type[Campaign], directory: Path, module: str, side: str, identity: 
 def new_refereed(cls: type[Campaign], directory: Path, module: str, identity: Identity,
                  players: dict[str, tuple[bytes, str]], scenario: str | None = None,
                  options: dict[str, Any] | None = None, deadline_hours: int | None = None,
-                 lock: bytes | None = None, chain: int = protocol.CHAIN_LENGTH) -> tuple[Campaign, Envelope]:
+                 lock: bytes | None = None, chain: int = protocol.CHAIN_LENGTH,
+                 **people: Any) -> tuple[Campaign, Envelope]:
     """The referee creates a game for ``players`` ({side: (public key, name)}); the genesis is
-    ``pbem.play.refereeing``'s, and this campaign keeps the referee's salt and box key with its chain."""
+    ``pbem.play.refereeing``'s, and this campaign keeps the referee's salt and box key with its chain.
+    ``people``: the witnesses and team members it names (``new_genesis``)."""
     from .refereeing import REFEREE, new_genesis
 
     envelope, applied, chain_secret, kept = new_genesis(module, identity, players, scenario, options,
-                                                        deadline_hours, chain)
+                                                        deadline_hours, chain, **people)
     campaign = cls.start_new(directory, REFEREE, identity.name, envelope.game, chain_secret,
                              chain, None, lock, kept)
     campaign.store([applied])

@@ -16,6 +16,8 @@ from pbem_engine.canonical import canonical_json
 from pbem_engine.hidden.referee_deck import known as dealt_known
 
 from ..chain import history, referee
+from ..chain.witnesses import FOLDER as WITNESS_FOLDER
+from ..chain.witnesses import OBSERVER, listed
 from ..errors import PbemError, RefusedTurn
 from ..store.files import atomic_write
 from ..wire.armor import find_blocks
@@ -33,10 +35,14 @@ REFEREE = referee.REFEREE
 
 def new_genesis(module: str, identity: Identity, players: dict[str, tuple[bytes, str]], scenario: str | None = None,
                 options: dict[str, Any] | None = None, deadline_hours: int | None = None,
-                chain: int = protocol.CHAIN_LENGTH) -> tuple[Envelope, history.Applied, bytes, dict[str, str]]:
+                chain: int = protocol.CHAIN_LENGTH, witnesses: list[dict[str, str]] | None = None,
+                teams: dict[str, list[dict[str, str]]] | None = None, signs: str = "commander"
+                ) -> tuple[Envelope, history.Applied, bytes, dict[str, str]]:
     """The referee's genesis of a game for ``players`` ({side: (public key, name)}): the envelope,
     as applied, the referee's chain secret and what its campaign keeps secret beside it (its salt
-    and box key, hex).  ``Campaign.new_refereed`` creates the referee's campaign with them."""
+    and box key, hex).  ``Campaign.new_refereed`` creates the referee's campaign with them.
+    ``witnesses``: [{name, key}] who watch (``pbem.chain.witnesses``); ``teams``: {side: [{name,
+    key}]}, a side's members besides its player, and ``signs`` who of them signs (``pbem.chain.teams``)."""
     from pbem_engine.registry import UnknownGame, get_game
 
     try:
@@ -66,6 +72,12 @@ def new_genesis(module: str, identity: Identity, players: dict[str, tuple[bytes,
             "referee": {"key": base64.b64encode(identity.public).decode(), "name": identity.name, "box": box_public.hex()},
             "sides": {side: {"key": base64.b64encode(key).decode(), "name": name} for side, (key, name) in players.items()},
             "salt_anchor": referee.salt_anchor(game_id, salt)}
+    if witnesses:
+        body["witnesses"] = witnesses
+    for team_side, team in sorted((teams or {}).items()):
+        if team_side not in body["sides"]:
+            raise PbemError(f"{game.name} has no side '{team_side}'", f"sides: {', '.join(game.sides)}", code="bad-side")
+        body["sides"][team_side].update(members=team, signs=signs)
     content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": REFEREE, "kind": "genesis",
                "engine": history.engine_stamp(game), "body": body, "state": ""}
     content["state"] = _hash(referee.public_start(content))
@@ -156,7 +168,8 @@ def view_payload(game, full: dict[str, Any], seq: int, side: str, events: list[d
         # tool names our items with our secret and runs the rules for several orders a file
         **({"private": full["private"]} if "private" in full else {}),
         # and the items the referee hid for this side by the rules (a stand-up): its own to name
-        **({"chosen": full["hidden"][side]["chosen"]} if "hidden" in full else {}),
+        # (none for the witnesses' view, the side of no one)
+        **({"chosen": full["hidden"][side]["chosen"]} if "hidden" in full and side in full["hidden"] else {}),
         # a game with dealt decks: the public record of the decks the referee holds (positions,
         # cards face up), and the cards this side has seen (its hand, a hand shown to it)
         **({"dealt": full["dealt"], "cards": dealt_known(full["dealt"], full["deal_order"], side)}
@@ -164,10 +177,12 @@ def view_payload(game, full: dict[str, Any], seq: int, side: str, events: list[d
     }
 
 
-def _view_doc(identity: Identity, adjudication: Envelope, side: str, box: dict[str, str]) -> Envelope:
+def _view_doc(identity: Identity, adjudication: Envelope, side: str, box: dict[str, Any]) -> Envelope:
+    """A player's view block (``box``: its sealed view), or the witnesses' (``box``: ``{to, nonce, view}``)."""
+    body = box if side == OBSERVER else {"to": side, "box": box}
     content = {"v": 1, "game": adjudication.game, "seq": adjudication.seq, "prev": adjudication.hash,
                "author": REFEREE, "kind": "view", "engine": adjudication.content["engine"],
-               "body": {"to": side, "box": box}, "state": ""}
+               "body": body, "state": ""}
     return seal(identity, content)
 
 
@@ -211,13 +226,14 @@ def check_views(campaign, docs: list[Envelope], todo: list, result) -> list[tupl
         box = doc.content["body"].get("box")
         # the view the referee committed to in that envelope: an adjudication (the referee's, not
         # its disclosure: a player's envelope or the disclosure keeps the last views, committing to none)
-        committed = public.get("views", {}).get(side) if author == REFEREE and public.get("disclosed") != doc.seq \
-            else None
-        if doc.content["prev"] != stored_hash or committed is None \
-                or committed != hashlib.sha256(canonical_json(box)).hexdigest():
+        committed = _committed(public, side) if author == REFEREE and public.get("disclosed") != doc.seq else None
+        if doc.content["prev"] != stored_hash or committed is None or committed != _digest(doc):
             raise RefusedTurn("a view the referee did not commit to", f"view #{doc.seq} for {side}", code="bad-view")
-        secret = campaign.box_secret()
-        payload = referee.open_box(secret, box, doc.game, "view", referee.view_aad(doc.game, doc.seq, side))
+        if side == OBSERVER:  # the witnesses' view travels in the clear
+            payload = canonical_json(doc.content["body"].get("view"), strict=False)
+        else:
+            secret = campaign.box_secret()
+            payload = referee.open_box(secret, box, doc.game, "view", referee.view_aad(doc.game, doc.seq, side))
         out.append((doc, side, payload.decode()))
         known.add(doc.hash)
     if campaign.side != REFEREE:
@@ -225,11 +241,24 @@ def check_views(campaign, docs: list[Envelope], todo: list, result) -> list[tupl
     return out
 
 
+def _committed(public: dict[str, Any], side: str) -> str | None:
+    """The hash of ``side``'s view in a public state after an adjudication (the witnesses': ``watch``)."""
+    return public.get("watch") if side == OBSERVER else public.get("views", {}).get(side)
+
+
+def _digest(doc: Envelope) -> str:
+    """The hash a view block's content is committed by: its sealed box, or the witnesses' clear view."""
+    body = doc.content["body"]
+    if body.get("to") == OBSERVER:
+        return referee.watch_digest(body)
+    return hashlib.sha256(canonical_json(body.get("box"))).hexdigest()
+
+
 def _committed_view(env: Envelope, public: dict[str, Any], side: str) -> str | None:
     """The hash of the view the referee committed to for ``side`` in its envelope ``env``, if any."""
     if env.author != REFEREE or public.get("seq") != env.seq or public.get("disclosed") == env.seq:
         return None  # not the referee's, or its disclosure (which commits to no view)
-    return public.get("views", {}).get(side)
+    return _committed(public, side)
 
 
 def _require_own_views(campaign, todo: list, arrived: set[int]) -> None:
@@ -266,7 +295,7 @@ def verify_views(campaign) -> int:
         public = ledger.state(seq)[1]["public"]
         env_hash = digest
         adjudication = public.get("seq") == seq and public.get("disclosed") != seq
-        committed = public.get("views", {}).get(side) if adjudication else None
+        committed = _committed(public, side) if adjudication else None
         if committed is None:
             if seq in rows:
                 raise PbemError("a view the referee did not commit to", f"view #{seq} for {side}", code="bad-view")
@@ -285,11 +314,14 @@ def verify_views(campaign) -> int:
             raise PbemError("a stored view is damaged", where, code="bad-view")
         box = doc.content["body"].get("box")
         if (history.pinned_key(genesis, REFEREE) != doc.public or doc.content["body"].get("to") != side
-                or doc.content["prev"] != env_hash or hashlib.sha256(canonical_json(box)).hexdigest() != committed):
+                or doc.content["prev"] != env_hash or _digest(doc) != committed):
             raise PbemError("a view the referee did not commit to", where, code="bad-view")
-        if secret is None:
-            secret = campaign.box_secret()
-        opened = referee.open_box(secret, box, doc.game, "view", referee.view_aad(doc.game, seq, side))
+        if side == OBSERVER:
+            opened = canonical_json(doc.content["body"].get("view"), strict=False)
+        else:
+            if secret is None:
+                secret = campaign.box_secret()
+            opened = referee.open_box(secret, box, doc.game, "view", referee.view_aad(doc.game, seq, side))
         if opened.decode() != payload:
             raise PbemError("a stored view differs from what the referee sealed", where, code="bad-view")
         checked += 1
@@ -403,15 +435,23 @@ def _adjudicate(campaign, identity: Identity):
         boxes[side] = referee.seal_box(player_box, canonical_json(payload), genesis["game"], "view",
                                        referee.view_aad(genesis["game"], seq, side))
     body["views"] = {side: hashlib.sha256(canonical_json(box)).hexdigest() for side, box in boxes.items()}
+    watch = None
+    if listed(genesis):  # the witnesses' view: the side of no one's, in the clear (pbem.chain.referee)
+        watch = {"to": OBSERVER, "nonce": secrets_mod.token_hex(16),
+                 "view": view_payload(game, new_full, seq, OBSERVER, events, rolls)}
+        body["watch"] = referee.watch_digest(watch)
     paths: list[Path] = []
     envelope = _sign_chain(campaign, identity, body, joins_bodies or None,
-                           before_store=lambda env: paths.extend(_send_views(campaign, identity, env, boxes)))
+                           before_store=lambda env: paths.extend(_send_views(campaign, identity, env, boxes, watch)))
     campaign.archive("sent", envelope)
     return PlayResult(envelope, paths[0] if paths else None, events, rolls, [], paths)
 
 
-def _send_views(campaign, identity: Identity, adjudication: Envelope, boxes: dict[str, dict]) -> list[Path]:
-    """One file per player: the chain since the last adjudication, and that player's own view.
+def _send_views(campaign, identity: Identity, adjudication: Envelope, boxes: dict[str, dict],
+                watch: dict[str, Any] | None = None) -> list[Path]:
+    """One file per player: the chain since the last adjudication, and that player's own view; and,
+    in a game with witnesses, one for them in sent/witness/ (the chain and the witnesses' view),
+    which ``pbem.mailbox.witness_mail`` mails.  Returns the players' files.
     Written (atomically) before the adjudication is stored, which is therefore not yet in the ledger."""
     previous = [seq for seq, _, author, _, _, _ in campaign.ledger.envelopes()
                 if author == REFEREE and seq < adjudication.seq]
@@ -426,6 +466,11 @@ def _send_views(campaign, identity: Identity, adjudication: Envelope, boxes: dic
         path = folder / turn_file_name(adjudication)
         atomic_write(path, "".join(chain) + doc.raw)
         paths.append(path)
+    if watch is not None:  # not in sent/to-*/: a witness is no player to mail a view in words
+        folder = campaign.dir / "sent" / WITNESS_FOLDER
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(folder / turn_file_name(adjudication), "".join(chain) + _view_doc(identity, adjudication,
+                                                                                        OBSERVER, watch).raw)
     return paths
 
 

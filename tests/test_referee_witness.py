@@ -1,0 +1,218 @@
+"""Witnesses of a refereed game (issue 37, point 3), between four homes by the installed ``pbem``.
+
+A referee runs a refereed block game (gallipoli-blocks: every block concealed as a token until
+the rules open it) for Alice and Bob, and names Carol as witness.  Carol founds her copy with
+``pbem watch`` and ingests every file the referee writes for the witnesses (sent/witness/: the
+chain with the players' sealed orders, and the view of no side committed in each adjudication).
+Before the disclosure she follows the game (status, report, replay draw the public position)
+and nothing she receives or renders names a block the rules keep concealed then; after it her
+copy replays the whole game; a file whose witness view was changed is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from pbem.commands.demo import policy
+from pbem.play.campaign import Campaign
+from pbem.wire.armor import find_blocks
+from pbem.wire.envelope import open_block, seal
+from pbem.wire.keys import KeyStore
+from pbem_engine.canonical import canonical_json
+from tests.test_referee_hidden import concealed_now, without_composition
+from tests.test_refereed_cli import Home
+
+
+def play_as(home: Home, key: str) -> bool:
+    """The player's turn, if it is his: the game's own player chooses (the demo's), the tool signs."""
+    camp = Campaign.open(home.dir / "c")
+    try:
+        waiting = camp.waiting()
+        if waiting is None or waiting["side"] != camp.side:
+            return False
+        result = camp.play(KeyStore(home.dir / "home").load(key), [], policy(camp))
+        assert result.envelope is not None
+        return True
+    finally:
+        camp.ledger.close()
+
+
+def public_block(block) -> bytes:
+    """A block's content as JSON; a witness view less each side's pool composition (which blocks
+    and cards each side has in all, public at the table, not which are where)."""
+    content = open_block(block).content
+    if content["kind"] == "view":
+        content = json.loads(json.dumps(content))
+        content["body"]["view"] = json.loads(without_composition(canonical_json(content["body"]["view"]).decode()))
+    return canonical_json(content)
+
+
+def witness_bytes(folder: Path) -> bytes:
+    """Everything in the witness's copy: each file (its turn files' blocks decoded), and its
+    database's envelopes and stored views (the database's own bytes hold the views' public pool
+    composition, looked at in the views themselves)."""
+    out = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        if path.suffix == ".db":
+            conn = sqlite3.connect(path)
+            out += [public_block(b) for (raw,) in conn.execute("select raw from envelopes") for b in find_blocks(raw)]
+            out += [without_composition(payload) for (payload,) in conn.execute("select payload from views")]
+            conn.close()
+        elif path.suffix in (".pbem", ".eml"):
+            out += [public_block(b) for b in find_blocks(path.read_text())]
+        elif not path.name.startswith("campaign.db"):
+            out.append(path.read_bytes())
+    return b"\n".join(out)
+
+
+class Watched:
+    """The game, played out; what Carol received and rendered, checked as it went."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.ref, self.alice, self.bob, self.carol = (Home(root, n) for n in ("ref", "alice", "bob", "carol"))
+        for home in (self.ref, self.alice, self.bob, self.carol):
+            home("keys", "new", home.name, campaign=False)
+            (root / f"{home.name}.pub").write_text(home("keys", "export", home.name, campaign=False))
+        self.created = self.ref("new", "gallipoli-blocks", "--referee", "--key", "ref", "--player",
+                                f"allied={root / 'alice.pub'}", "--player", f"ottoman={root / 'bob.pub'}",
+                                "--witness", str(root / "carol.pub"), "--option", "turns=2")
+        genesis = self.ref.newest(".")
+        self.shown = self.alice("join", "--show", str(genesis), campaign=False)
+        self.alice("join", str(genesis), "--key", "alice")
+        self.bob("join", str(genesis), "--key", "bob")
+        self.watched = self.carol("watch", str(genesis), "--key", "carol")
+        self.ref("ingest", str(self.alice.newest(".")), str(self.bob.newest(".")))
+        self.checked = 0  # concealed items looked for in Carol's bytes
+        self.found_opened: set[str] = set()  # items the rules opened, found in them
+        self.followed: list[str] = []  # what Carol's status and reports said
+        self.before_disclosure = b""
+        self.witness_files: list[Path] = []
+
+    def check(self, n: int) -> None:
+        """Carol's bytes and renderings name no block concealed now from both players."""
+        full = Campaign.open(self.ref.dir / "c", readonly=True).match()["full"]
+        seen: dict[str, set[str]] = getattr(self, "_opened", {})
+        self._opened = seen
+        status = self.carol("status")
+        report = self.carol("report") + (self.carol("report", "--html") if n % 4 == 0 else "")
+        self.followed.append(status + report)
+        blob = witness_bytes(self.carol.dir / "c") + status.encode() + report.encode()
+        for army in ("allied", "ottoman"):
+            secret = concealed_now(full, army, seen.setdefault(army, set()))
+            self.checked += len(secret)
+            for item in sorted(secret):
+                assert item.encode() not in blob, f"the witness can read {army}'s concealed {item}"
+            # the same search finds an item where the rules opened it to everyone
+            self.found_opened |= {item for item in seen[army] if item.encode() in blob}
+
+    def play_out(self) -> None:
+        for n in range(400):
+            ref = Campaign.open(self.ref.dir / "c", readonly=True)
+            waiting = ref.waiting()
+            ref.ledger.close()
+            if waiting is None:
+                return
+            if waiting["side"] == "referee":
+                if waiting["why"] == "disclose":  # the disclosure: the witness copy ingests it from the referee's sent/
+                    self.before_disclosure = witness_bytes(self.carol.dir / "c")
+                    self.ref("play")
+                    self.disclosure = self.ref.newest(".")
+                    self.carol("ingest", str(self.disclosure))
+                    for home in (self.alice, self.bob):
+                        home("ingest", str(self.disclosure))
+                    continue
+                self.ref("play")
+                newest = self.ref.newest("witness")
+                self.witness_files.append(newest)
+                self.carol("ingest", str(newest))
+                for side, home in (("allied", self.alice), ("ottoman", self.bob)):
+                    home("ingest", str(self.ref.newest(f"to-{side}")))
+                self.check(len(self.witness_files))
+                continue
+            home = self.alice if waiting["side"] == "allied" else self.bob
+            assert play_as(home, home.name)
+            self.ref("ingest", str(home.newest(".")))
+        raise AssertionError("the game did not end")
+
+
+@pytest.fixture(scope="module")
+def watched(tmp_path_factory):
+    game = Watched(tmp_path_factory.mktemp("referee-witness"))
+    game.play_out()
+    return game
+
+
+def test_a_refereed_invitation_names_its_witness_and_what_it_sees(watched):
+    assert "witness carol pinned with fingerprint" in watched.created
+    assert "witness  carol" in watched.shown and "everything once it discloses" in watched.shown
+    assert "watching game" in watched.watched and "referee is ref" in watched.watched
+
+
+def test_the_witness_follows_the_game_before_the_disclosure(watched):
+    assert len(watched.witness_files) > 5
+    said = "\n".join(watched.followed)
+    assert "witness carol" in said
+    assert "a concealed block" in said or "concealed" in said  # the public position: blocks as tokens
+    assert "waiting for" in said
+    # the witness's views are the view of no side: no prompt, no side's own cards or chosen blocks
+    camp = Campaign.open(watched.carol.dir / "c", readonly=True)
+    views = [json.loads(payload) for *_, payload in camp.ledger.views("witness")]
+    assert len(views) == len(watched.witness_files)
+    assert all(v["prompt"] is None and "chosen" not in v for v in views)
+
+
+def test_nothing_the_witness_holds_or_renders_names_a_concealed_block(watched):
+    """Checked after every adjudication (``Watched.check``): the search looked for many concealed
+    items and found, in the same bytes, items the rules had opened."""
+    assert watched.checked > 100, watched.checked
+    assert watched.found_opened, "the search never found an opened item: it proves nothing"
+
+
+def test_after_the_disclosure_the_witness_replays_and_verifies_the_whole_game(watched):
+    out = watched.carol("verify", "c", campaign=False)
+    assert out.startswith("OK"), out
+    assert "full game replayed" in out and "views you received match" in out
+    audit = watched.carol("audit", "c", campaign=False)
+    assert "OK" in audit or "dice" in audit, audit
+    for home in (watched.ref, watched.alice, watched.bob):
+        assert home("verify", "c", campaign=False).startswith("OK")
+
+
+def fresh_witness(watched, tmp_path: Path, name: str) -> Home:
+    """Another copy of Carol's, founded from the invitation, that has ingested nothing more."""
+    import shutil
+
+    home = Home(tmp_path, name)
+    shutil.copytree(watched.carol.dir / "home", home.dir / "home")
+    home("watch", str(next((watched.ref.dir / "c" / "sent").glob("*-genesis.pbem"))), "--key", "carol")
+    return home
+
+
+@pytest.mark.parametrize("signer", ["ref", "mallory"])
+def test_a_changed_witness_view_is_refused_and_the_copy_is_unchanged(watched, tmp_path, signer):
+    """The first witness file with its view changed, signed again by the referee's own key (the
+    adjudication did not commit to it) or by a stranger's: refused whole, nothing stored."""
+    fresh = fresh_witness(watched, tmp_path, f"carol-{signer}")
+    blocks = find_blocks(watched.witness_files[0].read_text())
+    view = open_block(blocks[-1])
+    assert view.kind == "view" and view.content["body"]["to"] == "witness"
+    changed = json.loads(json.dumps(view.content))
+    changed["body"]["view"]["events"].append("allied's 9th Div / 25th Rgt deploys at Krithia")
+    key = KeyStore(watched.ref.dir / "home").load("ref") if signer == "ref" else \
+        KeyStore(tmp_path / "mallory").create("mallory")
+    bad = tmp_path / f"changed-{signer}.pbem"
+    bad.write_text("".join(b.raw + "\n" for b in blocks[:-1]) + seal(key, changed).raw)
+    db = fresh.dir / "c" / "campaign.db"
+    before = hashlib.sha256(db.read_bytes()).digest()
+    out = fresh("ingest", str(bad), code=1)
+    assert ("bad-view" if signer == "ref" else "wrong-key") in out, out
+    assert len(out.strip().splitlines()) <= 3, out
+    assert hashlib.sha256(db.read_bytes()).digest() == before
+    fresh("ingest", str(watched.witness_files[0]))  # the file as the referee wrote it is accepted
+
