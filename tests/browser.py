@@ -45,3 +45,18 @@ def run(page: Path, script: str) -> object:
     m = re.search(r'<pre id="pbem-test">(.*?)</pre>', done.stdout, re.S)
     assert m, f"the page did not run the probe:\n{done.stderr[-2000:]}"
     return json.loads(html.unescape(m.group(1)))
+
+
+def launched():
+    """Playwright's chromium for a test module (the ``chromium`` fixture of tests/conftest.py):
+    Debian's executable, never a browser Playwright downloads.  Skips, saying why, where there is
+    no chromium, no Playwright, or a chromium Playwright cannot start."""
+    executable = chromium()
+    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install '.[test]')")
+    with sync_api.sync_playwright() as p:
+        try:
+            instance = p.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
+        except Exception as e:  # noqa: BLE001 - a browser that cannot start is a skip, with its reason
+            pytest.skip(f"Playwright cannot start {executable}: {str(e).splitlines()[0]}")
+        yield instance
+        instance.close()

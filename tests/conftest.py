@@ -92,6 +92,15 @@ def runner() -> CliRunner:
     return CliRunner()
 
 
+@pytest.fixture(scope="module")
+def chromium():
+    """Debian's chromium driven by Playwright, one per test module (``tests.browser.launched``);
+    the module's tests skip, saying why, where it cannot be had."""
+    from tests import browser
+
+    yield from browser.launched()
+
+
 @dataclass
 class Player:
     name: str

@@ -50,19 +50,6 @@ MEASURE = """() => {
 
 
 @pytest.fixture(scope="module")
-def chromium():
-    executable = browser.chromium()
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install '.[test]')")
-    with sync_api.sync_playwright() as p:
-        try:
-            instance = p.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
-        except Exception as e:  # noqa: BLE001 - a browser that cannot start is a skip, with its reason
-            pytest.skip(f"Playwright cannot start {executable}: {str(e).splitlines()[0]}")
-        yield instance
-        instance.close()
-
-
-@pytest.fixture(scope="module")
 def reports(tmp_path_factory) -> dict[str, dict[str, Path]]:
     """Both sides' reports of each game's golden campaign, at its end."""
     import importlib

@@ -19,7 +19,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests import browser
 from tests.conftest import pbem
 from tests.test_map_browser import MEASURE
 
@@ -95,19 +94,6 @@ def _concealed_allied(camp) -> dict[str, str]:
     known = camp.knowledge(match)
     return {t: BLOCKS[known[t].split(":")[0]][0] for t, b in match["game"]["blocks"].items()
             if b["army"] == "allied" and b["id"] is None and t in known and known[t].split(":")[0] in BLOCKS}
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    executable = browser.chromium()
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install '.[test]')")
-    with sync_api.sync_playwright() as p:
-        try:
-            instance = p.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
-        except Exception as e:  # noqa: BLE001 - a browser that cannot start is a skip, with its reason
-            pytest.skip(f"Playwright cannot start {executable}: {str(e).splitlines()[0]}")
-        yield instance
-        instance.close()
 
 
 class Page:

@@ -21,7 +21,6 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from tests import browser
 from tests.conftest import pbem
 from tests.test_replay import golden_campaign
 
@@ -43,19 +42,6 @@ SHOWN_JS = """() => {
             situation: document.getElementById('situation').textContent,
             title: document.getElementById('board-title').textContent};
 }"""
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    executable = browser.chromium()  # skips, saying why, where there is none
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install '.[test]')")
-    with sync_api.sync_playwright() as p:
-        try:
-            instance = p.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
-        except sync_api.Error as e:  # a chromium Playwright cannot drive
-            pytest.skip(f"Playwright cannot start {executable}: {str(e).splitlines()[0]}")
-        yield instance
-        instance.close()
 
 
 @pytest.fixture(scope="module")

@@ -14,28 +14,13 @@ import os
 import re
 from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
-from tests import browser
 from tests.conftest import pbem
 
 STALE = "document.getElementById('live').dataset.stale = '1'"
 SETTLED = ("() => !document.body.classList.contains('busy') && (!document.getElementById('live').dataset.stale"
            " || !document.getElementById('confirm').hidden)")
-
-
-@pytest.fixture(scope="module")
-def chromium():
-    executable = browser.chromium()  # skips, saying why, where there is none
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install '.[test]')")
-    with sync_api.sync_playwright() as p:
-        try:
-            instance = p.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
-        except sync_api.Error as e:  # a chromium Playwright cannot drive
-            pytest.skip(f"Playwright cannot start {executable}: {str(e).splitlines()[0]}")
-        yield instance
-        instance.close()
 
 
 class Player:

@@ -9,12 +9,12 @@ from click.testing import CliRunner
 
 from pbem.wire.armor import find_blocks
 from tests.conftest import hill60_pair, pbem
-from tests.test_serve_browser import Player, chromium, identity_of  # noqa: F401 - chromium: the fixture
+from tests.test_serve_browser import Player, identity_of
 
 PUBLIC, SEALED = "good luck at Hill 60", "watch the Kabak Kuyu wells"
 
 
-def test_a_player_talks_from_the_page_and_the_other_reads_it_on_his(chromium, tmp_path):  # noqa: F811
+def test_a_player_talks_from_the_page_and_the_other_reads_it_on_his(chromium, tmp_path):
     runner = CliRunner()
     alice, bob = hill60_pair(runner, tmp_path)
     page = Player(chromium, "alice", alice.dir, identity_of(alice), tmp_path)

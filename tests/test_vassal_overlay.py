@@ -261,70 +261,63 @@ def test_a_hex_number_placed_by_the_grid_reads_back_as_that_number(dx, dy, x0, y
 
 
 
-def test_in_a_browser_the_board_is_drawn_under_the_counters(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_in_a_browser_the_board_is_drawn_under_the_counters(chromium, tmp_path: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
     """Chromium (Playwright) opens the report: the board image is decoded and shown, a counter is
     the topmost thing at its own centre, the board at an empty place of it."""
     from pbem.web.serve import Server
     from pbem.web.serve_game import Seat
-    from tests import browser
 
-    executable = browser.chromium()
-    sync_api = pytest.importorskip("playwright.sync_api", reason="Playwright is not installed (pip install '.[test]')")
     home = tmp_path / "home"
     assert run(home, "pack", "vassal", str(hex_module(tmp_path / "bot.vmod")), "--pack",
                "blood-on-the-tigris").returncode == 0
     game = new_game(tmp_path, home, "blood-on-the-tigris", "british")
     report = tmp_path / "report.html"
     assert run(home, "report", "--html", "-o", str(report), "--campaign", str(game)).returncode == 0
-    with sync_api.sync_playwright() as p:
+    page = chromium.new_page(viewport={"width": 1280, "height": 900})
+    try:
+        page.goto(report.as_uri())
+        page.wait_for_timeout(300)
+        seen = page.evaluate("""async () => {
+          const img = document.querySelector('svg.pbem-map image.own-board');
+          const piece = document.querySelector('svg.pbem-map g.piece');
+          piece.scrollIntoView({block: 'center', inline: 'center'});
+          await new Promise(r => setTimeout(r, 100));
+          const c = document.createElement('canvas'); c.width = 4; c.height = 4;
+          const ctx = c.getContext('2d'); ctx.drawImage(img, 0, 0, 4, 4);
+          const rgb = Array.from(ctx.getImageData(1, 1, 1, 1).data.slice(0, 3));
+          const r = piece.getBoundingClientRect();
+          const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+          const ib = img.getBoundingClientRect();
+          let empty = null;  // a point of the board where nothing of ours is drawn
+          for (let y = Math.max(ib.top, 0) + 5; y < Math.min(ib.bottom, innerHeight) && !empty; y += 7) {
+            for (let x = Math.max(ib.left, 0) + 5; x < Math.min(ib.right, innerWidth); x += 7) {
+              const e = document.elementFromPoint(x, y);
+              if (e === img) { empty = [x, y]; break; }
+            }
+          }
+          return {rgb, pieceOnTop: !!(top && top.closest('g.piece')), boardSeen: !!empty,
+                  width: ib.width, pieceWidth: r.width};
+        }""")
+        # pbem serve's play page (http, its own CSP) draws the same board under the same pieces
+        monkeypatch.setenv("PBEM_HOME", str(home))
+        server = Server(Seat(game, KeyStore(home).load("alice"))).start()
         try:
-            chromium = p.chromium.launch(executable_path=executable, args=["--no-sandbox", "--disable-gpu"])
-        except Exception as e:  # noqa: BLE001 - a browser that cannot start is a skip, with its reason
-            pytest.skip(f"Playwright cannot start {executable}: {str(e).splitlines()[0]}")
-        try:
-            page = chromium.new_page(viewport={"width": 1280, "height": 900})
-            page.goto(report.as_uri())
-            page.wait_for_timeout(300)
-            seen = page.evaluate("""async () => {
-              const img = document.querySelector('svg.pbem-map image.own-board');
-              const piece = document.querySelector('svg.pbem-map g.piece');
-              piece.scrollIntoView({block: 'center', inline: 'center'});
-              await new Promise(r => setTimeout(r, 100));
+            page.goto(server.url)
+            page.wait_for_selector("#map svg.pbem-map g.piece")
+            served = page.evaluate("""() => {
+              const svg = document.querySelector('#map svg.pbem-map'), img = svg.querySelector('image.own-board');
+              if (!img) return null;
               const c = document.createElement('canvas'); c.width = 4; c.height = 4;
-              const ctx = c.getContext('2d'); ctx.drawImage(img, 0, 0, 4, 4);
-              const rgb = Array.from(ctx.getImageData(1, 1, 1, 1).data.slice(0, 3));
-              const r = piece.getBoundingClientRect();
-              const top = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
-              const ib = img.getBoundingClientRect();
-              let empty = null;  // a point of the board where nothing of ours is drawn
-              for (let y = Math.max(ib.top, 0) + 5; y < Math.min(ib.bottom, innerHeight) && !empty; y += 7) {
-                for (let x = Math.max(ib.left, 0) + 5; x < Math.min(ib.right, innerWidth); x += 7) {
-                  const e = document.elementFromPoint(x, y);
-                  if (e === img) { empty = [x, y]; break; }
-                }
-              }
-              return {rgb, pieceOnTop: !!(top && top.closest('g.piece')), boardSeen: !!empty,
-                      width: ib.width, pieceWidth: r.width};
+              c.getContext('2d').drawImage(img, 0, 0, 4, 4);
+              const all = Array.from(svg.querySelectorAll('*'));
+              return {rgb: Array.from(c.getContext('2d').getImageData(1, 1, 1, 1).data.slice(0, 3)),
+                      under: all.indexOf(img) < all.indexOf(svg.querySelector('g.piece'))};
             }""")
-            # pbem serve's play page (http, its own CSP) draws the same board under the same pieces
-            monkeypatch.setenv("PBEM_HOME", str(home))
-            server = Server(Seat(game, KeyStore(home).load("alice"))).start()
-            try:
-                page.goto(server.url)
-                page.wait_for_selector("#map svg.pbem-map g.piece")
-                served = page.evaluate("""() => {
-                  const svg = document.querySelector('#map svg.pbem-map'), img = svg.querySelector('image.own-board');
-                  if (!img) return null;
-                  const c = document.createElement('canvas'); c.width = 4; c.height = 4;
-                  c.getContext('2d').drawImage(img, 0, 0, 4, 4);
-                  const all = Array.from(svg.querySelectorAll('*'));
-                  return {rgb: Array.from(c.getContext('2d').getImageData(1, 1, 1, 1).data.slice(0, 3)),
-                          under: all.indexOf(img) < all.indexOf(svg.querySelector('g.piece'))};
-                }""")
-            finally:
-                server.stop()
         finally:
-            chromium.close()
+            server.stop()
+    finally:
+        page.close()
     assert served == {"rgb": list(BOARD_RGB), "under": True}, served
     assert seen["rgb"] == list(BOARD_RGB), "the board image is not decoded as the module's"
     assert seen["pieceOnTop"], "a counter is hidden under the board"
