@@ -5,10 +5,11 @@ spec alone: ``tests/independent_verifier.py`` hands it the envelopes of a game w
 What anyone can check without the referee's secrets: every signature against the key the
 genesis pins (the referee's, each player's), each join the referee's first envelope carries,
 the chain of numbers and previous hashes, every party's revealed links (across its renewals,
-8.1), whose envelope may come next, and every envelope's ``state`` as the hash of the public
-state (12.5).  Once the referee discloses: its salt and box key against what the genesis
-committed, and each of the referee's renewals against the anchor its salt gives (8.1): the
-referee has no new chain to choose.
+8.1), whose envelope may come next, every envelope's ``state`` as the hash of the public
+state (12.5), and the referee's take-backs (18.1, ``independent_verifier_forks.check_refereed``).
+Once the referee discloses: its salt and box key against what the genesis committed, and each
+of the referee's renewals against the anchor its salt gives (8.1): the referee has no new chain
+to choose.
 
 Like the verifier it belongs to, it imports nothing of pbem: the standard library and PyNaCl.
 """
@@ -57,7 +58,13 @@ def verify(found: list[Any], iv: ModuleType) -> Any:
             continue
         head = report.envelopes[-1]
         _link(env, genesis, head, keys, iv)
-        public = _advance(public, env, genesis, keys, iv, report, renewed_at)
+        if env.kind == "fork":  # a take-back the referee decided (18.1): the abandoned on the public state
+            kit = iv.forks.Kit(iv.H, iv.Refused, lambda text: [iv.open_block(*b) for b in iv.find_blocks(text)],
+                               lambda _genesis, party: keys.get(party))
+            public = iv.forks.check_refereed(kit, env, genesis, head, public, lambda pub, e: _stated(
+                e, _advance(pub, e, genesis, keys, iv, report, renewed_at), iv))
+        else:
+            public = _advance(public, env, genesis, keys, iv, report, renewed_at)
         _state(env, public, iv)
         held[env.seq] = env.hash
         report.envelopes.append(env)
@@ -194,6 +201,11 @@ def _renewal_anchor(game: str, salt: bytes, index: int, length: int, iv: ModuleT
     for _ in range(length):
         link = iv.H("chain", game, REFEREE, link)
     return link.hex()
+
+
+def _stated(env: Any, public: dict[str, Any], iv: ModuleType) -> dict[str, Any]:
+    _state(env, public, iv)
+    return public
 
 
 def _state(env: Any, public: dict[str, Any], iv: ModuleType) -> None:

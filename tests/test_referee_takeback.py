@@ -177,9 +177,10 @@ def test_never_past_a_roll_neither_the_player_nor_the_referee(tmp_path: Path):
     assert "bad-target" in refused and db(allied) == before
 
 
-def forged_fork(ref: Home, signer: str, key: str, to: int, upto: int) -> str:
-    """A fork back to ``to`` abandoning ``to+1..upto``, as the referee's tool would make it from the
-    referee's copy, but signed by ``signer`` with ``key`` and without the tool's checks."""
+def forged(ref: Home, signer: str, key: str, to: int, upto: int, fork: bool = True) -> str:
+    """A fork back to ``to`` abandoning ``to+1..upto`` (or only its proposal), as the referee's tool
+    would make it from the referee's copy, but signed by ``signer`` with ``key`` without the tool's
+    checks.  The path of the file."""
     camp = Campaign.open(ref.dir / "c", readonly=True)
     try:
         rows = {seq: (digest, raw) for seq, digest, _, _, raw, _ in camp.ledger.envelopes()}
@@ -193,13 +194,16 @@ def forged_fork(ref: Home, signer: str, key: str, to: int, upto: int) -> str:
     prop = seal(identity, dict(base, seq=upto, prev=rows[upto][0], kind="takeback", state=head.content["state"],
                                body={"to": to, "to_hash": rows[to][0],
                                      "abandon": [rows[s][1] for s in range(to + 1, upto + 1)]}))
+    path = ref.dir / f"forged-{signer}-{to}-{'fork' if fork else 'proposal'}.pbem"
+    if not fork:
+        path.write_text(prop.raw)
+        return str(path)
     chains = history.fork_chains(at["public"], after["public"])
-    fork = seal(identity, dict(base, seq=to + 1, prev=rows[to][0], kind="fork",
+    signed = seal(identity, dict(base, seq=to + 1, prev=rows[to][0], kind="fork",
                                state=history.match_hash(history.fork_public(at["public"], chains, to + 1)),
                                body={"proposal": prop.raw, "chains": {s: {"index": r["index"], "link": r["link"]}
                                                                       for s, r in chains.items()}}))
-    path = ref.dir / f"forged-{signer}-{to}.pbem"
-    path.write_text(fork.raw)
+    path.write_text(signed.raw)
     return str(path)
 
 
@@ -207,7 +211,7 @@ def test_a_fork_past_a_roll_is_refused_on_ingest_even_signed_by_the_referee(tmp_
     ref, allied, ottoman = rolled(tmp_path)
     # signed with the referee's own key by a changed tool: the players refuse it from the roll their
     # views showed, the referee's copy from the full replay, as every copy will after the disclosure
-    past = forged_fork(ref, "ref", "ref", 1, 3)
+    past = forged(ref, "ref", "ref", 1, 3)
     for who in (allied, ottoman, ref):
         before = db(who)
         refused = who("ingest", past, code=1)
@@ -216,11 +220,26 @@ def test_a_fork_past_a_roll_is_refused_on_ingest_even_signed_by_the_referee(tmp_
         assert "take-back" not in verified(who)
 
 
+def test_a_request_past_a_roll_can_only_be_declined(tmp_path: Path):
+    ref, allied, ottoman = rolled(tmp_path)
+    request = forged(ref, "allied", "alice", 1, 3, fork=False)  # a changed tool asks past the roll
+    out = ref("ingest", request)
+    assert "it cannot be granted: a take-back cannot go back past a roll" in out
+    assert "envelope #3 (referee) settled a roll" in ref("status")
+    before = db(ref)
+    refused = ref("takeback", "accept", code=1)
+    assert "past-roll" in refused and db(ref) == before and not list((ref.dir / "c" / "sent").glob("*fork*"))
+    assert "Send it to allied." in ref("takeback", "decline")
+    assert "TAKE-BACK" not in ref("status")
+    # (allied's own tool never made this request: his copy has none waiting for the answer)
+    assert "declines no take-back waiting here" in allied("ingest", str(sent(ref, "*-takeback-*.pbem")))
+
+
 def test_a_fork_a_player_signed_alone_is_refused_everywhere(tmp_path: Path):
     ref, allied, ottoman = started(tmp_path)
     allied("play", MOVE_AUSTRALIANS)
     ref("ingest", str(sent(allied, "*-0002-allied-turn.pbem")))
-    own = forged_fork(ref, "allied", "alice", 1, 2)  # no roll: only who signed it is wrong
+    own = forged(ref, "allied", "alice", 1, 2)  # no roll: only who signed it is wrong
     for who in (ottoman, ref, allied):
         before = db(who)
         refused = who("ingest", own, code=1)
