@@ -12,6 +12,7 @@ alone, is refused on ingest.
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -94,6 +95,11 @@ def test_a_player_takes_back_his_orders_and_the_referee_grants_it(tmp_path: Path
     out = ref("takeback", "accept")
     assert "play goes on from #1; signed #2" in out and "Send it to allied, ottoman." in out
     fork = sent(ref, "*-0002-referee-fork.pbem")
+    [carried] = read_envelopes(read_envelopes(fork.read_text())[0].content["body"]["proposal"])
+    inside = [e for text in carried.content["body"]["abandon"] for e in read_envelopes(text)]
+    # one file for every player: what it carries each already held (the chain), allied's orders sealed
+    assert [(e.kind, e.author) for e in inside] == [("turn", "allied")] and "actions" not in inside[0].content["body"]
+    assert "Australian" not in json.dumps([e.content for e in inside])
     assert {p.name for p in (ref.dir / "c" / "outbox").glob(f"{fork.stem}-*.eml")} == \
         {f"{fork.stem}-allied.eml", f"{fork.stem}-ottoman.eml"}
     for who in (allied, ottoman):  # allied held #2, ottoman did not: both follow the referee's fork
@@ -152,6 +158,28 @@ def test_the_referee_declines_and_the_game_goes_on(tmp_path: Path):
     assert "18th Australian Battalion moves" in adjudicate(ref, allied, ottoman)  # the order stands
     for who in (ref, allied, ottoman):
         assert "take-back" not in verified(who)
+
+
+def test_the_referee_takes_back_on_its_own_and_every_view_goes_back(tmp_path: Path):
+    ref, allied, ottoman = started(tmp_path)
+    allied("play", MOVE_AUSTRALIANS)
+    ref("ingest", str(sent(allied, "*-0002-allied-turn.pbem")))
+    adjudicate(ref, allied, ottoman)  # #3: no roll; both players hold its view
+    assert "1 operation left" in allied("status")
+    out = ref("takeback", "propose", "--to", "1")  # the referee decides: at once, no one to ask
+    assert "took back to #1 (#2..#3 abandoned): signed #2" in out and "Send it to allied, ottoman." in out
+    fork = sent(ref, "*-0002-referee-fork.pbem")
+    for who in (allied, ottoman):
+        assert "accepted #2 from referee (fork)" in who("ingest", str(fork))
+        assert "taken back by the referee's decision at #2: 2 envelope(s) abandoned" in who("status")
+    assert "waiting for you: Turn 1 of 5, Allied player: 2 operations left" in allied("status")  # #1's view again
+    allied("play", MOVE_CONNAUGHT)
+    ref("ingest", str(sent(allied, "*-0003-allied-turn.pbem")))
+    assert "5th Connaught Rangers moves" in adjudicate(ref, allied, ottoman)
+    for who in (ref, allied, ottoman):
+        assert "1 take-back(s) decided by the referee (" in verified(who)
+    assert [e.kind for e in iv.verify_files(every_file(ref, allied)).envelopes] == \
+        ["genesis", "turn", "fork", "turn", "turn"]
 
 
 def rolled(tmp_path: Path) -> tuple[Home, Home, Home]:
