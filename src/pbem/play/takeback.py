@@ -286,7 +286,7 @@ def receive(camp: Campaign, documents: list[Envelope], skipped: list[tuple[Envel
             skipped.append((env, f"a take-back proposed at #{prop.seq}: the game has moved on since"))
             continue
         if camp.refereed:  # the referee decides: one the full replay refuses waits to be declined
-            _limit(camp, prop, refusable=True)
+            _limit(camp, prop)
         else:
             _check(camp, prop)
         if camp.ledger.setting(PENDING) == prop.raw:
@@ -309,15 +309,16 @@ def receive(camp: Campaign, documents: list[Envelope], skipped: list[tuple[Envel
     return kept
 
 
-def _limit(camp: Campaign, prop: Envelope, refusable: bool = False) -> str | None:
+def _limit(camp: Campaign, prop: Envelope, told: bool = False) -> str | None:
     """The referee's copy: why ``prop`` cannot be granted (the limit, in the full state), or None.
-    With ``refusable`` only the limit is told; a proposal of another history raises.
+    Only the limit is an answer, which the referee gives by declining; a proposal of another
+    history raises, unless ``told`` (what status and a subject say never fails).
 
     :raises RefusedTurn: a proposal this copy cannot check."""
     try:
         _check(camp, prop)
     except RefusedTurn as e:
-        if not refusable or e.code not in ("past-roll", "game-over", "bad-target"):
+        if not told and e.code not in ("past-roll", "game-over", "bad-target"):
             raise
         return f"{e}: {e.detail}"
     return None
@@ -381,7 +382,7 @@ def status_lines(camp: Campaign) -> list[str]:
         if prop.author == camp.side:
             out.append(f"TAKE-BACK proposed by you ({what}): waiting for {_answerer(camp)} to accept or decline")
         else:
-            why = _limit(camp, prop, refusable=True) if camp.refereed else None
+            why = _limit(camp, prop, told=True) if camp.refereed else None
             out.append(f"TAKE-BACK proposed by {prop.author} ({what}): " + (
                 f"it cannot be granted ({why}): pbem takeback decline" if why else
                 "pbem takeback accept, or pbem takeback decline"))
@@ -415,7 +416,7 @@ def subject(camp: Campaign, env: Envelope) -> str:
                 f"({prop.seq - env.seq + 1} envelope(s) taken back)")
     if "decline" in body:
         return f"take-back declined by {env.author}: play goes on from #{env.seq}"
-    why = _limit(camp, env, refusable=True) if camp.refereed and camp.side == REFEREE else None
+    why = _limit(camp, env, told=True) if camp.refereed and camp.side == REFEREE else None
     return (f"TAKE-BACK proposed by {env.author}: back to #{body['to']} " + (
         f"(it cannot be granted: {why}; pbem takeback decline)" if why else
         "(pbem takeback accept, or pbem takeback decline)"))
