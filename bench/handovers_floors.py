@@ -105,5 +105,19 @@ def hill60(files: Files, before: str | None = None) -> int:
     return alternations(files, before)
 
 
+def gallipoli_1915(files: Files, before: str | None = None) -> int:
+    """Gallipoli 1915 (engine/games/gallipoli_1915/RULES.md, "Hand-overs"): the game book gives the
+    Reinforcement, Command and Activations Phases to both players in parallel, the Amphibious
+    Assault Phase to the landing player alone and the End of Turn Phase to no one (103.2); the only
+    answer it requires inside a game turn is the Ottoman's Coastal Defense fire at the units
+    landing (103.13).  So with the module's standing orders (``done until PHASE``, ``done for the
+    turn``) each person's decisions of a game turn go in one file: the Entente's activations, the
+    next turn's draw, orders and landings; then the Ottoman's CD fire and activations, which the
+    Entente's next activations answer.  The floor is the number of people who decide in the game
+    turn (0, 1 or 2); a sudden-death claim disputed mid-turn would add a hand-over the bench's
+    player never makes."""
+    return len({f["side"] for f in files if f["person"]})
+
+
 FLOORS = {"gallipoli-blocks": gallipoli_blocks, "assault-on-gallipoli": assault_on_gallipoli,
-          "blood-on-the-tigris": blood_on_the_tigris, "hill60": hill60}
+          "blood-on-the-tigris": blood_on_the_tigris, "hill60": hill60, "gallipoli-1915": gallipoli_1915}

@@ -35,6 +35,7 @@ SETTINGS = (
     Setting("assault-on-gallipoli", "two-player", {"turns": 3}, None, 60),  # the landing turn and one more
     Setting("blood-on-the-tigris", "two-player", {"turns": 8}, "campaign", 4),  # Scenario 1's first seven turns
     Setting("hill60", "two-player", {}, None, 0.3),
+    Setting("gallipoli-1915", "two-player", {"last_turn": 8}, "helles", 2),  # the landing day's first eight turns
 )
 
 

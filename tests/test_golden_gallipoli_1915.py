@@ -24,7 +24,7 @@ from tests.test_golden_tabletop import compare_or_update
 
 MODULE = "gallipoli-1915"
 GOLDEN = Path(__file__).resolve().parent / "golden" / MODULE
-SCENARIO, OPTIONS = "helles", {"last_turn": 6}
+SCENARIO, OPTIONS = "helles", {"last_turn": 7}
 
 
 def play_golden(root: Path) -> tuple[dict[str, str], dict[str, str]]:

@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 from pbem_engine.chance.dice import Dice
 from pbem_engine.protocol.core import Event, Outcome, Prompt, RulesError, State
 
-from . import bot, data, mapview, orders, show
+from . import bot, cadence, data, mapview, orders, show
 
 OPTIONS = {
     "d10": "how a single d10 reads, '0-9' (the default: the book's dice have a 0 face) or '1-10'; "
@@ -25,7 +25,7 @@ OPTIONS = {
 class Gallipoli1915:
     name: ClassVar[str] = "gallipoli-1915"
     title: ClassVar[str] = "Gallipoli, 1915 (game book procedures; series rules at the table)"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: the phases pass by the book's owners and standing orders (cadence.py)
     sides: ClassVar[tuple[str, ...]] = data.SIDES
     scenarios: ClassVar[dict[str, str]] = {k: v["name"] for k, v in data.SCENARIOS.items()}
     options: ClassVar[dict[str, str]] = OPTIONS
@@ -59,7 +59,7 @@ class Gallipoli1915:
         if not isinstance(kill, bool):
             raise RulesError("counter_battery_kill = true or false")
         return {"scenario": scenario, "turn": s["first"], "last": last, "phase": "setup", "setup": order,
-                "active": order[0][0], "done": [], "acts": [], "cups": list(s["cups"]),
+                "active": order[0][0], "done": [], "acts": [], "standing": {}, "woken": [], "cups": list(s["cups"]),
                 "options": {"d10": d10, "capacity": dict(capacity), "counter_battery_kill": kill},
                 "ngf": {"held": {c: None for c in s["cups"]}, "drawn": [], "fired": []},
                 "landed": {}, "counter_rolls": 0, "clyde": False, "delays": {}, "delayed": {}, "alarums": [], "naval": None,
@@ -76,6 +76,14 @@ class Gallipoli1915:
             return Prompt(None, state["over"]["result"])
         return Prompt(state["active"], f"{data.label(state['turn'])}, {state['phase']}: {state['active']} "
                       f"({orders.hint(state)})", (), free=True)
+
+    @staticmethod
+    def order_without_choice(state: State, prompt: Prompt) -> str | None:
+        """What the side to act must do and its tool does alone (cadence.owes): the Entente's
+        Naval Gunfire draw on a daylight turn, before anything is asked of its player."""
+        if prompt.side is None or state["phase"] not in data.PHASES:
+            return None
+        return cadence.owes(state, prompt.side)
 
     def parse_order(self, state: State, side: str, text: str, known: dict[str, str] | None = None) -> dict[str, Any]:
         return orders.parse(state, side, text)

@@ -1,7 +1,9 @@
-"""A simple player for the demo and the tests: it keeps the game book's procedures (draws its
-naval gunfire, fires a fire chit once, lands within capacity, fires CD guns at what lands),
-rolls one die for the series rules each phase, and claims a modest result at the end.  Pure:
-it sees the state and its own hidden items (``known``) and answers with an order."""
+"""A simple player for the demo, the tests and the hand-overs bench: it keeps the game book's
+procedures (its tool draws its naval gunfire; it fires a fire chit once, lands within capacity,
+fires CD guns at what lands), rolls 2d10 for the series rules in each Activations Phase, stands
+by with ``done until PHASE`` through the phases where it has nothing to do (cadence.py), and
+claims a modest result at the end.  Pure: it sees the state and its own hidden items
+(``known``) and answers with an order."""
 
 from __future__ import annotations
 
@@ -24,11 +26,11 @@ def order(state: dict[str, Any], side: str, known: dict[str, str]) -> str:
         if state["scenario"] == "peninsula":
             return "claim anzac ottoman-minor helles entente-minor"
         return f"claim {data.LEVELS[state['scenario']][1]}"
+    if phase == "setup":  # a counter on the map, by hex number
+        if not state["pieces"].get(side):
+            return "move 1/Royal Dublin Fusiliers to 6.2" if side == "entente" else "move 3/26th Regiment to 8.2"
+        return "done"
     if side == "entente":
-        if phase == "reinforcement":
-            for cup in due_cups(state):
-                if cup not in state["ngf"]["drawn"]:
-                    return f"draw naval gunfire {cup}"
         if phase == "amphibious-assault":
             if state["scenario"] in ("helles", "peninsula") and not state["clyde"] and state["turn"] >= 2:
                 return "land river clyde"  # 103.7: two steps of V Beach's capacity
@@ -36,15 +38,16 @@ def order(state: dict[str, Any], side: str, known: dict[str, str]) -> str:
                 steps = min(room_left(state, beach), 3)
                 if f"entente:land:{beach}" not in did and steps > 0:
                     return f"land {steps} steps at {data.BEACHES[beach]}"
+            return "done"
         if phase == "activations":
             for cup, token in state["ngf"]["held"].items():
                 item = known.get(token or "", "no-fire")
                 if not item.startswith("no-fire") and "entente:fire-ngf" not in did:
                     return f"fire naval gunfire {cup}"
-    if side == "ottoman" and phase == "amphibious-assault" and state["landed"] and "ottoman:cd-fire" not in did:
-        return f"cd fire {sum(state['landed'].values())} steps at the landing"
-    if phase == "setup" and not state["pieces"].get(side):  # a counter on the map, by hex number
-        return "move 1/Royal Dublin Fusiliers to 6.2" if side == "entente" else "move 3/26th Regiment to 8.2"
-    if phase == "activations" and f"{side}:roll" not in did:
-        return f"roll 2d10 for {side} fire (series 17)"
-    return "done"
+            return "roll 2d10 for entente fire (series 17), then done"
+        return "done until assault"  # the draw is its tool's (cadence.owes); nothing of its own before the landings
+    if phase == "amphibious-assault":  # woken by a landing (cadence.wake)
+        return f"cd fire {sum(state['landed'].values())} steps at the landing, then done" if state["landed"] else "done"
+    if phase == "activations":
+        return "roll 2d10 for ottoman fire (series 17), then done until activations"
+    return "done until activations"

@@ -40,6 +40,12 @@ def label(turn: int) -> str:
 
 # -- 103.2: the phases, in the book's order (p.7-9) ---------------------------------------------
 PHASES = ("reinforcement", "series", "command", "amphibious-assault", "activations", "end")
+# Who the book gives each phase to (p.7-8): "both players in parallel" (Reinforcement, Command),
+# the series' Phase 2 unchanged (both), "Player conducting Amphibious Assault", "Both players:
+# repeat until all Brigiments have been activated", and the End of Turn's steps, which decide
+# nothing (the markers off, the chits back, the Game Turn marker on): the tool's alone.
+PHASE_SIDES = {"reinforcement": SIDES, "series": SIDES, "command": SIDES, "amphibious-assault": ("entente",),
+               "activations": SIDES, "end": ()}
 PHASE_NAMES = {
     "setup": "Set-up (before the first turn)",
     "reinforcement": "Reinforcement Phase (naval gunfire draw on daylight turns; at-sea reinforcements; CD fire)",

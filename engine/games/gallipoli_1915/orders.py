@@ -7,8 +7,10 @@ sealed notes.  The game book's procedures are in procedures.py and victory.py.
     land 3 steps at Y Beach       land river clyde              delay 2 infantry at W Beach
     alarums 25th Regiment missed 1                              surprise at Z Beach
     roll 2d10 for morale          roll d100 for opportunity fire        move 1/RDF to 6.2
-    say ...   note ...   open note 1   pass   done   claim entente-minor   claim anzac X helles Y
+    say ...   note ...   open note 1   pass   claim entente-minor   claim anzac X helles Y
     accept   dispute   sudden death anzac
+    done   done for the turn   done until activations   (standing orders: cadence.py)
+    roll 2d10 for fire, then done      (any order may end with ', then done ...')
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from typing import Any
 from pbem_engine.chance.dice import Dice
 from pbem_engine.protocol.core import IllegalAction
 
-from . import data, procedures, victory
+from . import cadence, data, procedures, victory
 from .procedures import need
 
 State = dict[str, Any]
@@ -78,7 +80,7 @@ def do_unseal(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[st
 
 
 HANDLERS = {
-    "pass": procedures.do_pass, "done": procedures.do_done, "draw-ngf": procedures.do_draw_ngf,
+    "pass": cadence.do_pass, "done": cadence.do_done, "draw-ngf": procedures.do_draw_ngf,
     "fire-ngf": procedures.do_fire_ngf, "counter-battery": procedures.do_counter_battery, "cd-fire": procedures.do_cd_fire, "land": procedures.do_land,
     "delay": procedures.do_delay, "alarums": procedures.do_alarums, "surprise": procedures.do_surprise,
     "claim": victory.do_claim, "accept": victory.do_accept, "dispute": victory.do_dispute,
@@ -90,7 +92,7 @@ FIELDS = {"draw-ngf": {"cup": str}, "fire-ngf": {"cup": str}, "cd-fire": {"steps
           "land": {"beach": str}, "delay": {"beach": str, "kind": str, "count": int},
           "alarums": {"regiment": str}, "surprise": {"beach": str}, "claim": {"claim": dict},
           "sudden": {"landing": str}, "roll": {"expr": str, "purpose": str}, "move": {"piece": str, "to": str},
-          "say": {"text": str}, "note": {"text": (str, dict)}, "unseal": {"note": int}}
+          "say": {"text": str}, "note": {"text": (str, dict)}, "unseal": {"note": int}, "done": {"until": (str, type(None))}}
 AT_THE_END = ("claim", "accept", "dispute", "say", "note", "unseal", "roll")
 
 
@@ -105,9 +107,17 @@ def apply(state: State, side: str, action: dict[str, Any], dice: Dice) -> tuple[
     claim = state.get("claim")
     if claim and claim.get("sudden") and side == "ottoman":
         need(do in ("accept", "dispute", "say"), f"answer the sudden-death claim at {claim['sudden']}: accept or dispute")
+    then = action.get("then")
+    need(then is None or do not in ("pass", "done") and isinstance(then, dict) and set(then) <= {"until"},
+         "', then done' follows an order other than pass or done")
+    rolls = len(getattr(dice, "rolls", ()))  # (dice may be absent where an order is only checked)
     texts = HANDLERS[do](state, side, action, dice)
     if state["phase"] == action_phase:  # what each side did this phase (the simple player reads it)
         state["acts"].append(f"{side}:{do}" + (f":{action['beach']}" if do == "land" else ""))
+    texts += cadence.wake(state, side, action)
+    if then is not None:  # a standing 'done' given with the order: it holds whatever the order's dice say
+        texts += cadence.do_done(state, side, then, dice)
+    texts += cadence.settle(state, side, dice, rolled=len(getattr(dice, "rolls", ())) > rolls)
     return state, [{"text": t} for t in texts]
 
 
@@ -118,12 +128,24 @@ def fits(value: Any, kind: Any) -> bool:
 
 
 # -- reading orders as typed -------------------------------------------------------------------------
+THEN = re.compile(r"^(.+?)\s*[,;]?\s+then (done\b.*)$", re.I)
+
+
 def parse(state: State, side: str, text: str) -> dict[str, Any]:
     words = " ".join(text.split())
+    m = THEN.match(words)
+    if m and not words.lower().startswith(("say ", "note ")):  # 'ORDER, then done ...': both in one action
+        action, done = parse(state, side, m.group(1)), parse(state, side, m.group(2))
+        if action["do"] in ("pass", "done"):
+            raise IllegalAction("', then done' follows another order: 'roll 2d10 for fire, then done'")
+        return action | {"then": {k: v for k, v in done.items() if k != "do"}}
     low = words.lower()
     verb, _, rest = low.partition(" ")
     raw = words[len(verb):].strip()
-    if low in ("pass", "done", "accept", "dispute"):
+    if verb == "done":
+        until = cadence.reach(rest)
+        return {"do": "done"} | ({"until": until} if until else {})
+    if low in ("pass", "accept", "dispute"):
         return {"do": low}
     if low.startswith("draw naval gunfire") or low.startswith("fire naval gunfire"):
         return {"do": "draw-ngf" if verb == "draw" else "fire-ngf", "cup": cup(state, low.split()[3:])}
@@ -214,4 +236,4 @@ def hint(state: State) -> str:
                 "amphibious-assault": "land, surprise, cd fire, fire naval gunfire",
                 "activations": "land, fire naval gunfire", "victory": "claim, accept, dispute"}
     return (f"in the {phase} phase: {enforced.get(phase, 'table-top orders')}; always: roll, move, say, note, "
-            f"open note, pass, done")
+            f"open note, pass, done (or 'done for the turn', 'done until PHASE'; 'ORDER, then done')")

@@ -35,60 +35,7 @@ def zero_based(state: State) -> bool:
     return state["options"]["d10"] == "0-9"
 
 
-# -- 103.2: the phases in the book's order --------------------------------------------------------
-def do_pass(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str]:
-    state["active"] = other(side)
-    return [f"{side} hands over to {state['active']}"]
-
-
-def do_done(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str]:
-    """A side has finished the phase: the other acts, and when both have, the phase ends."""
-    need(state["phase"] != "victory", "the game is at its end: claim the victory level, or accept the other's")
-    if state["phase"] == "setup":
-        return setup_done(state, side)
-    if state["phase"] == "reinforcement" and side == "entente":
-        missing = [c for c in due_cups(state) if c not in state["ngf"]["drawn"]]
-        if missing:
-            raise IllegalAction(f"103.14: on a daylight turn the Entente draws a Naval Gunfire chit in the "
-                                f"Reinforcement Phase: say 'draw naval gunfire {missing[0]}' first")
-    if side not in state["done"]:
-        state["done"].append(side)
-    if len(state["done"]) < len(data.SIDES):
-        state["active"] = other(side)
-        return [f"{side} has finished the {data.PHASE_NAMES[state['phase']]}"]
-    return next_phase(state, dice)
-
-
-def setup_done(state: State, side: str) -> list[str]:
-    """101.3 (inf.): the sides set up in the scenario's order, each saying 'done' when placed."""
-    placed = state["setup"].pop(0)
-    if state["setup"]:
-        state["active"] = state["setup"][0][0]
-        return [f"{side} has set up its {placed[1]}; {state['active']} sets up its {state['setup'][0][1]}"]
-    state["phase"], state["active"], state["acts"] = "reinforcement", "entente", []
-    return [f"{side} has set up its {placed[1]}; the game begins: {data.label(state['turn'])}, "
-            f"{data.PHASE_NAMES['reinforcement']}"] + arrivals(state)
-
-
-def arrivals(state: State) -> list[str]:
-    text = data.ARRIVALS.get(state["scenario"], {}).get(state["turn"])
-    return [text] if text else []
-
-
-def next_phase(state: State, dice: Dice) -> list[str]:
-    state["done"], state["acts"] = [], []
-    state["active"] = "entente"  # who acts first in a phase is the series rules' business: the landing side
-    index = data.PHASES.index(state["phase"])
-    if index + 1 < len(data.PHASES):
-        state["phase"] = data.PHASES[index + 1]
-        skipped = []
-        if state["phase"] == "command" and data.NO_COMMAND_PHASE.get(state["scenario"]) == state["turn"]:
-            state["phase"] = data.PHASES[index + 2]  # 102.2: no Command Phase on the scenario's first turn
-            skipped = [f"102.2: no Command Phase on turn {state['turn']}"]
-        return skipped + [f"{data.label(state['turn'])}: {data.PHASE_NAMES[state['phase']]}"]
-    return end_of_turn(state, dice)
-
-
+# -- 103.2: the End of Turn Phase (the phases' passing is cadence.py's) ---------------------------
 def end_of_turn(state: State, dice: Dice) -> list[str]:
     """103.2 End of Turn: every Naval Gunfire chit goes back to its cup (each daylight turn draws
     from a full cup of its own: data.pool_name), the beaches are empty again, the turn advances."""
@@ -101,14 +48,14 @@ def end_of_turn(state: State, dice: Dice) -> list[str]:
     state["clyde"] = False
     state["delays"], state["delayed"] = {}, state["delays"]  # 103.6: this turn's delays fill the next turn's beaches
     if state["turn"] >= state["last"]:
-        state["phase"], state["active"] = "victory", "entente"
+        state["phase"], state["active"] = "victory", "entente"  # the Entente claims first
         return events + [f"{data.label(state['turn'])} was the scenario's last: victory is judged now "
                          f"({'104.5, weighted' if state['scenario'] == 'peninsula' else 'at the table'}); "
                          f"the Entente claims a level, the Ottoman accepts or claims another"]
     state["turn"] += 1
     state["phase"] = "reinforcement"
     events.append(f"now {data.label(state['turn'])}: {data.PHASE_NAMES['reinforcement']}")
-    return events + arrivals(state) + krithia_roll(state, dice)
+    return events + krithia_roll(state, dice)
 
 
 def krithia_roll(state: State, dice: Dice) -> list[str]:

@@ -8,7 +8,11 @@ from . import data
 
 
 def label(a: dict[str, Any]) -> str:
+    if isinstance(a.get("then"), dict):
+        return f"{label({k: v for k, v in a.items() if k != 'then'})}, then {label({'do': 'done', **a['then']})}"
     do = a.get("do", "?")
+    if do == "done" and a.get("until"):
+        return "done for the turn" if a["until"] == "reinforcement" else f"done until {a['until']}"
     if do in ("draw-ngf", "fire-ngf"):
         return f"{'draw' if do == 'draw-ngf' else 'fire'} naval gunfire {a.get('cup', '')}"
     if do == "cd-fire":
@@ -41,6 +45,9 @@ def describe(view: dict[str, Any]) -> list[str]:
     lines = [f"{s['name']}; ends after turn {view['last']}",
              f"{data.label(view['turn'])[:1].upper()}{data.label(view['turn'])[1:]}: {data.PHASE_NAMES[view['phase']]}; "
              f"{view['active']} to act" + (f" ({', '.join(view['done'])} done)" if view["done"] else "")]
+    for side, until in sorted(view.get("standing", {}).items()):
+        lines.append(f"{side} stands by " + ("for the turn" if until == "reinforcement" else f"until the {until} phase")
+                     + " unless it must answer (cadence.py)")
     if view["phase"] == "setup":
         lines.append(f"{view['setup'][0][0]} sets up its {view['setup'][0][1]} (move PIECE to HEX), then says done")
     for cup, token in view["ngf"]["held"].items():
