@@ -6,7 +6,8 @@ What anyone can check without the referee's secrets: every signature against the
 genesis pins (the referee's, each player's), each join the referee's first envelope carries,
 the chain of numbers and previous hashes, every party's revealed links (across its renewals,
 8.1), whose envelope may come next, every envelope's ``state`` as the hash of the public
-state (12.5), and the referee's take-backs (18.1, ``independent_verifier_forks.check_refereed``).
+state (12.5), the referee's take-backs (18.1, ``independent_verifier_forks.check_refereed``), and
+each witness view against the adjudication that commits to it (19.1).
 Once the referee discloses: its salt and box key against what the genesis committed, and each
 of the referee's renewals against the anchor its salt gives (8.1): the referee has no new chain
 to choose.
@@ -42,15 +43,20 @@ def verify(found: list[Any], iv: ModuleType) -> Any:
     public = {"mode": "referee", "game_id": genesis.game, "seq": 0, "players": sorted(body["sides"]),
               "chains": {REFEREE: {"link": body["anchor"], "index": 0}}, "boxes": {REFEREE: body["referee"]["box"]},
               "adjudicate": False, "commit": None, "views": {}, "disclosed": None}
+    if body.get("witnesses"):  # 19.1: the witnesses' view is committed too
+        public["watch"] = None
     _state(genesis, public, iv)
     report.envelopes.append(genesis)
     report.renewals, report.referee_renewals_checked = {}, 0
     renewed_at: list[tuple[int, str, int]] = []  # the referee's renewals: (link index beside it, anchor, seq)
     held: dict[int, str] = {0: genesis.hash}
+    watched: list[Any] = []  # the witnesses' views (19.1), checked against their adjudications at the end
     for env in found[1:]:
         if env.kind in BESIDE:
             if env.game != genesis.game or keys.get(env.author) != env.public:
                 raise iv.Refused("wrong-key", f"a {env.kind} not signed by a pinned key of this game", env.seq)
+            if env.kind == "view" and env.body.get("to") == "witness":
+                watched.append(env)
             continue
         if env.seq in held:
             if held[env.seq] != env.hash:
@@ -68,6 +74,12 @@ def verify(found: list[Any], iv: ModuleType) -> Any:
         _state(env, public, iv)
         held[env.seq] = env.hash
         report.envelopes.append(env)
+    adjudications = {e.seq: e for e in report.envelopes}
+    for view in watched:
+        if view.seq not in adjudications or "watch" not in adjudications[view.seq].body:
+            raise iv.Refused("bad-view", "a witness view beside no adjudication that commits to one", view.seq)
+        iv.witnessing.check_view(view, adjudications[view.seq], keys[REFEREE], iv.canonical, iv.Refused)
+    report.witness_views = len(watched)
     disclosed = public["disclosed"]
     if disclosed is not None:
         salt = bytes.fromhex(next(e for e in report.envelopes if e.seq == disclosed).body["disclose"]["salt"])
@@ -91,6 +103,7 @@ def _genesis(env: Any, iv: ModuleType) -> Any:
     for what in ("anchor", "salt_anchor"):
         iv._hex(body.get(what), what, 0)
     iv._hex(referee.get("box"), "the referee's box key", 0)
+    iv.teaming.check(iv.witnessing.check(env.content, iv.Refused), iv.Refused)  # 19, 20
     return env
 
 
@@ -117,7 +130,8 @@ def _link(env: Any, genesis: Any, head: Any, keys: dict[str, bytes], iv: ModuleT
         raise iv.Refused("gap", f"expected envelope #{head.seq + 1}", env.seq)
     if env.author not in keys:
         raise iv.Refused("unknown-author", f"{env.author!r} is not a party to this game", env.seq)
-    if env.public != keys[env.author]:
+    if env.public != keys[env.author] and not iv.teaming.member_signs(genesis.content, env.author, env.kind,
+                                                                       env.public):  # a member: 20.1
         raise iv.Refused("wrong-key", f"not signed by the key pinned for {env.author}", env.seq)
     if env.prev != head.hash:
         raise iv.Refused("bad-prev", f"prev does not name envelope #{head.seq}", env.seq)
@@ -177,6 +191,10 @@ def _advance(public: dict[str, Any], env: Any, genesis: Any, keys: dict[str, byt
             raise iv.Refused("bad-views", "an adjudication commits to one view per player", seq)
         new.update(adjudicate=False, commit=iv._hex(body.get("commit"), "commit", seq),
                    views={p: iv._hex(views[p], "view hash", seq) for p in new["players"]})
+        if "watch" in new:  # 19.1
+            new["watch"] = iv._hex(body.get("watch"), "the witnesses' view hash", seq)
+        elif "watch" in body:
+            raise iv.Refused("bad-views", "a witnesses' view in a game without witnesses", seq)
     else:
         if new["adjudicate"]:
             raise iv.Refused("owes-adjudication", "the referee has not adjudicated the envelope before", seq)

@@ -3,8 +3,9 @@ section 20 alone: the standard library only, and the verifier's own refusal hand
 neither module imports the other's names.
 
 A side entry of a genesis may carry ``members`` (1 to 7 objects, each exactly a name and a 32-byte
-key) and ``signs`` ("commander" or "any"), together, in a two-player genesis only; no key is pinned
-twice in the genesis (a side's, a member's, a witness's), no name twice in a side.  A chain
+key) and ``signs`` ("commander" or "any"), together, in a genesis of any mode (20.1: refereed
+too); no key is pinned twice in the genesis (a side's, a member's, a witness's, the referee's), no
+name twice in a side.  A chain
 envelope of kind ``turn`` by such a side is well signed by the side's own key or, where
 ``signs`` is "any", by a member's; any other kind only by the side's own key.  Like the verifier's check of
 the sides' keys, it leaves the small-order test to pbem (section 6).
@@ -35,6 +36,8 @@ def check(genesis: dict[str, Any], refused: type[Exception]) -> dict[str, Any]:
     sides = body.get("sides", {})
     pinned = [entry.get("key") for entry in sides.values() if isinstance(entry, dict)]
     pinned += [w.get("key") for w in body.get("witnesses") or [] if isinstance(w, dict)]
+    if isinstance(body.get("referee"), dict):
+        pinned.append(body["referee"].get("key"))
     for side, entry in sorted(sides.items()):
         if not isinstance(entry, dict) or not ({"members", "signs"} & set(entry)):
             continue
@@ -42,8 +45,8 @@ def check(genesis: dict[str, Any], refused: type[Exception]) -> dict[str, Any]:
         def bad(why: str, side: str = side) -> Exception:
             return refused("bad-genesis", f"side {side}: {why}", 0)
 
-        if body.get("mode") not in ("sealed", "unsealed"):
-            raise bad("team sides are for two-player games")
+        if body.get("mode") not in ("sealed", "unsealed", "referee"):
+            raise bad("a game of mode sealed, unsealed or referee")
         if entry.get("signs") not in ("commander", "any"):
             raise bad("signs is 'commander' or 'any'")
         members = entry.get("members")

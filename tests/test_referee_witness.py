@@ -216,3 +216,23 @@ def test_a_changed_witness_view_is_refused_and_the_copy_is_unchanged(watched, tm
     assert hashlib.sha256(db.read_bytes()).digest() == before
     fresh("ingest", str(watched.witness_files[0]))  # the file as the referee wrote it is accepted
 
+
+def test_the_independent_verifier_reads_what_the_witness_received(watched):
+    """The witness's files, read from docs/spec.md alone: the whole chain, every state hash, and each
+    witness view against the adjudication that committed to it; a changed view is refused."""
+    from tests import independent_verifier as iv
+
+    sent = watched.ref.dir / "c" / "sent"
+    texts = [next(sent.glob("*-genesis.pbem")).read_text()]
+    texts += [p.read_text() for p in watched.witness_files] + [watched.disclosure.read_text()]
+    checked = iv.verify_files(texts)
+    assert checked.witness_views == len(watched.witness_files)
+    assert f"state {checked.state[:16]}" in watched.carol("verify", "c", campaign=False)
+    blocks = find_blocks(texts[3])
+    view = open_block(blocks[-1])
+    changed = json.loads(json.dumps(view.content))
+    changed["body"]["nonce"] = "00" * 16
+    forged = seal(KeyStore(watched.ref.dir / "home").load("ref"), changed)
+    with pytest.raises(iv.Refused) as refused:
+        iv.verify_files(texts[:3] + ["".join(b.raw + "\n" for b in blocks[:-1]) + forged.raw] + texts[4:])
+    assert refused.value.code == "bad-view"

@@ -13,6 +13,11 @@ the check is whether that key may sign for the envelope's author side (``may_sig
 The side's hash chain and private secret are the side's, not a member's: ``seal_secrets`` seals
 them to one member's pinned key (X25519 from its Ed25519 key, ``pbem.chain.referee.seal_box``),
 so that a member's copy can reveal the side's next link (``pbem team export`` / ``import``).
+
+In a refereed game the same holds, and a member's turn carries the side's orders sealed to the
+referee: the referee's tool and every copy accept it as the side's where ``signs`` is ``"any"``
+(``may_sign``).  The side's secrets then include its box key, so a member reads the views the
+referee seals to the side, and never another side's (``pbem.play.teamcopy``).
 """
 
 from __future__ import annotations
@@ -98,19 +103,19 @@ def refuse_signer(genesis: dict[str, Any], side: str, public: bytes, pinned: byt
 
 
 def check(body: dict[str, Any]) -> None:
-    """The ``members`` and ``signs`` of each side entry, if any: two-player modes only; 1 to
-    ``MAX_MEMBERS`` members, each exactly a name and an Ed25519 key; no key pinned twice in the
-    genesis (a side's, a member's, a witness's), no name twice in a side.
+    """The ``members`` and ``signs`` of each side entry, if any: 1 to ``MAX_MEMBERS`` members, each
+    exactly a name and an Ed25519 key; no key pinned twice in the genesis (a side's, a member's, a
+    witness's, the referee's), no name twice in a side.
 
     :raises RefusedTurn: ``bad-genesis``, naming what is wrong."""
     sides = body.get("sides") or {}
     teams = {side: entry for side, entry in sides.items() if "members" in entry or "signs" in entry}
     if not teams:
         return
-    if body.get("mode") == "referee":
-        _refuse("team sides are for two-player games")
     seen = [entry.get("key") for entry in sides.values()] + [w.get("key") for w in body.get("witnesses") or []
                                                              if isinstance(w, dict)]
+    if isinstance(body.get("referee"), dict):
+        seen.append(body["referee"].get("key"))
     for side, entry in sorted(teams.items()):
         listed = entry.get("members")
         if entry.get("signs") not in SIGNS:

@@ -223,22 +223,58 @@ def check_views(campaign, docs: list[Envelope], todo: list, result) -> list[tupl
                 raise RefusedTurn("a view of an envelope this campaign does not hold",
                                   f"view #{doc.seq}: ingest the referee's envelope first", code="gap")
             (stored_hash, author), public = index, campaign.ledger.state(doc.seq)[1]["public"]
-        box = doc.content["body"].get("box")
-        # the view the referee committed to in that envelope: an adjudication (the referee's, not
-        # its disclosure: a player's envelope or the disclosure keeps the last views, committing to none)
-        committed = _committed(public, side) if author == REFEREE and public.get("disclosed") != doc.seq else None
-        if doc.content["prev"] != stored_hash or committed is None or committed != _digest(doc):
-            raise RefusedTurn("a view the referee did not commit to", f"view #{doc.seq} for {side}", code="bad-view")
-        if side == OBSERVER:  # the witnesses' view travels in the clear
-            payload = canonical_json(doc.content["body"].get("view"), strict=False)
-        else:
-            secret = campaign.box_secret()
-            payload = referee.open_box(secret, box, doc.game, "view", referee.view_aad(doc.game, doc.seq, side))
-        out.append((doc, side, payload.decode()))
+        out.append((doc, side, opened_view(doc, side, public, stored_hash, author, campaign.box_secret)))
         known.add(doc.hash)
     if campaign.side != REFEREE:
         _require_own_views(campaign, todo, {doc.seq for doc, _, _ in out})
     return out
+
+
+def opened_view(doc: Envelope, side: str, public: dict[str, Any], stored_hash: str, author: str,
+                box_secret) -> str:
+    """What the view block ``doc`` for ``side`` says, once checked against the envelope it answers
+    (``stored_hash``, by ``author``, the public state after it ``public``); ``box_secret()`` gives
+    the side's box key (a witness's view is in the clear).
+
+    :raises RefusedTurn: ``bad-view`` (not the view committed to), ``bad-box``."""
+    # the view the referee committed to in that envelope: an adjudication (the referee's, not
+    # its disclosure: a player's envelope or the disclosure keeps the last views, committing to none)
+    committed = _committed(public, side) if author == REFEREE and public.get("disclosed") != doc.seq else None
+    if doc.content["prev"] != stored_hash or committed is None or committed != _digest(doc):
+        raise RefusedTurn("a view the referee did not commit to", f"view #{doc.seq} for {side}", code="bad-view")
+    if side == OBSERVER:  # the witnesses' view travels in the clear
+        return canonical_json(doc.content["body"].get("view"), strict=False).decode()
+    return referee.open_box(box_secret(), doc.content["body"].get("box"), doc.game, "view",
+                            referee.view_aad(doc.game, doc.seq, side)).decode()
+
+
+def team_views(genesis: dict[str, Any], side: str, applied: list, texts: list[str],
+               box: bytes) -> list[tuple[Envelope, str, str]]:
+    """A team copy of a refereed game (``pbem.play.teamcopy``): the views ``texts`` the referee
+    sealed to ``side`` beside the history ``applied``, each checked and opened with the side's box
+    key ``box``, and none the history commits to for the side missing.  Rows to store.
+
+    :raises RefusedTurn: ``bad-view``, ``wrong-key``, ``bad-box``, ``missing-view``."""
+    at = {a.envelope.seq: a for a in applied}
+    rows: dict[int, tuple[Envelope, str, str]] = {}
+    for text in texts:
+        blocks = find_blocks(text)
+        doc = open_block(blocks[0]) if len(blocks) == 1 else None
+        if doc is None or doc.kind != "view" or doc.game != genesis["game"] or doc.content["body"].get("to") != side:
+            raise RefusedTurn("a view that is not this side's", f"a team copy of {side} carries only {side}'s views",
+                              code="bad-view")
+        if history.pinned_key(genesis, REFEREE) != doc.public:
+            raise RefusedTurn("a view not signed by the referee", f"view #{doc.seq}", code="wrong-key")
+        held = at.get(doc.seq)
+        if held is None:
+            raise RefusedTurn("a view of an envelope the copy does not hold", f"view #{doc.seq}", code="bad-view")
+        rows[doc.seq] = (doc, side, opened_view(doc, side, held.match["public"], held.envelope.hash,
+                                                 held.envelope.author, lambda: box))
+    for a in applied:
+        if _committed_view(a.envelope, a.match["public"], side) and a.envelope.seq not in rows:
+            raise RefusedTurn("a view the copy lacks", f"envelope #{a.envelope.seq} commits to a view for {side} "
+                              "that the team copy does not carry", code="missing-view")
+    return [rows[seq] for seq in sorted(rows)]
 
 
 def _committed(public: dict[str, Any], side: str) -> str | None:

@@ -7,6 +7,12 @@ and checks them against what the side committed (the next link it would reveal m
 side's last revealed link, its private secret to the side's private anchor) before anything is
 written: a copy made from a damaged or foreign export is refused, and no campaign is left behind.
 
+In a refereed game the side's secrets include its box key, which opens the views the referee
+seals to the side, and the copy carries those views (``views``: each view block as the referee
+signed it), checked against the commitments of the history and opened with that key before the
+copy is written: a member reads the side's views, and no other side's, which are sealed to keys
+it never holds.
+
 The functions take the campaign class as ``cls`` (``pbem.play.campaign`` would be a cycle).
 """
 
@@ -68,6 +74,8 @@ def export(camp: Campaign, to: str) -> tuple[str, dict[str, str]]:
     secrets = canonical_json(camp.chain_secrets(), strict=False)
     doc = {"kind": KIND, "v": FORMAT, "game": genesis["game"], "side": camp.side, "member": member["name"],
            "history": texts, "secrets": teams.seal_secrets(genesis["game"], camp.side, key, secrets)}
+    if camp.refereed:  # the side's views, as the referee signed them (only the side's box key opens them)
+        doc["views"] = [raw for _, _, side, raw, _ in camp.ledger.views(camp.side) if side == camp.side]
     return json.dumps(doc, indent=1, sort_keys=True) + "\n", member
 
 
@@ -79,8 +87,10 @@ def _read(text: str) -> dict[str, Any]:
     except ValueError as e:
         _refuse("not a team copy", f"it is not JSON: {e}")
     fields = {"kind", "v", "game", "side", "member", "history", "secrets"}
-    if not isinstance(doc, dict) or doc.get("kind") != KIND or set(doc) != fields:
+    if not isinstance(doc, dict) or doc.get("kind") != KIND or set(doc) - {"views"} != fields:
         _refuse("not a team copy", "pbem team export writes one")
+    if "views" in doc and not (isinstance(doc["views"], list) and all(isinstance(t, str) for t in doc["views"])):
+        _refuse("not a team copy", "its views must be a list of view blocks")
     if type(doc["v"]) is not int or doc["v"] != FORMAT or not all(isinstance(doc[k], str) for k in ("game", "side", "member")):
         _refuse("unsupported team copy", f"format {doc['v']!r}; this pbem reads format {FORMAT}")
     if not isinstance(doc["history"], list) or not doc["history"] or not all(isinstance(t, str) for t in doc["history"]):
@@ -104,14 +114,16 @@ def replayed(doc: dict[str, Any]) -> tuple[dict[str, Any], list[history.Applied]
                                      (prev.envelope.seq, prev.envelope.hash) if prev else None))
         genesis = genesis or env.content
     assert genesis is not None
-    if genesis["body"].get("mode") == "referee":
-        _refuse("a team copy is of a two-player game", "a refereed game has no team sides")
+    if ("views" in doc) != (genesis["body"].get("mode") == "referee"):
+        _refuse("damaged team copy", "the views of a refereed game come with its copy, and only with it")
     return genesis, applied
 
 
-def _check_secrets(data: dict[str, Any], genesis: dict[str, Any], side: str, match: dict[str, Any]) -> None:
+def _check_secrets(data: dict[str, Any], genesis: dict[str, Any], side: str, match: dict[str, Any],
+                   private_anchor: str | None = None) -> None:
     """The opened secrets are the side's: its next link hashes to its last revealed one, and its private
-    secret (a game with hidden pools) to its private anchor."""
+    secret (a game with hidden pools) to its private anchor; in a refereed game its box key is the one
+    it joined with, and ``private_anchor`` is the anchor its views record."""
     from ..store.vault import secrets_problem
 
     problem = secrets_problem(data, genesis["game"], side)
@@ -121,6 +133,14 @@ def _check_secrets(data: dict[str, Any], genesis: dict[str, Any], side: str, mat
         problem = problem or "its items hidden by choice or its renewed chains are not what pbem writes"
     if problem:
         _refuse("the team copy's secrets are not this side's", problem)
+    refereed = "public" in match  # a refereed game: the chains everyone checks are the public state's
+    if refereed:
+        from ..chain.referee import box_check
+
+        box = (match["public"].get("boxes") or {}).get(side)
+        if not isinstance(data.get("box"), str) or box is None or not box_check(genesis["game"], bytes.fromhex(data["box"]), box):
+            _refuse("the team copy's secrets are not this side's", f"their box key is not the one {side} joined with")
+        match = match["public"]
     record = (match.get("chains") or {}).get(side)
     if record is None:
         _refuse("the team copy is from before the side joined", f"{side} has no chain yet: export after its join")
@@ -136,10 +156,12 @@ def _check_secrets(data: dict[str, Any], genesis: dict[str, Any], side: str, mat
         _refuse("the team copy's secrets are not this side's", f"they do not give {side}'s next chain link")
     hidden = data.get("private")
     anchor = (match.get("private") or {}).get(side, {}).get("anchor") if isinstance(match.get("private"), dict) else None
+    if refereed:  # the anchor the side's join committed to, as the referee's views record it
+        anchor = private_anchor
     if hidden and anchor:
-        from pbem_engine.hidden.private import anchor as private_anchor
+        from pbem_engine.hidden.private import anchor as anchor_of
 
-        if private_anchor(genesis["game"], side, bytes.fromhex(hidden)) != anchor:
+        if anchor_of(genesis["game"], side, bytes.fromhex(hidden)) != anchor:
             _refuse("the team copy's secrets are not this side's", f"the private secret is not {side}'s")
 
 
@@ -179,7 +201,8 @@ def update(camp: Campaign, text: str, identity: Identity) -> int:
         _refuse("a team copy of another game or side", f"it is {doc['side']}'s in game {genesis['game']}; this "
                 f"campaign is {camp.side}'s in {camp.genesis['game']}")
     data = _opened(doc, genesis, identity)
-    _check_secrets(data, genesis, camp.side, applied[-1].match)  # its shape, before it is merged
+    views = _views(doc, genesis, camp.side, applied, data)
+    _check_secrets(data, genesis, camp.side, applied[-1].match, _recorded_anchor(views, camp.side))  # its shape
     ours = camp.chain_secrets()
     renewals = {r["from"]: r for r in [*(ours.get("renewals") or []), *(data.get("renewals") or [])]
                 if isinstance(r, dict) and isinstance(r.get("from"), int)}
@@ -191,9 +214,11 @@ def update(camp: Campaign, text: str, identity: Identity) -> int:
         del merged["renewals"]
     head = camp.ledger.head()[0]
     newer = doc["history"][head + 1:]
-    _check_secrets(merged, genesis, camp.side, applied[-1].match if newer else camp.match())
-    if newer:
-        camp.ingest([(f"team copy #{head + 1 + n}", t) for n, t in enumerate(newer)])
+    _check_secrets(merged, genesis, camp.side, applied[-1].match if newer else camp.match(),
+                   _recorded_anchor(views, camp.side))
+    if newer:  # a refereed game's views with them (those already held are skipped)
+        camp.ingest([(f"team copy #{head + 1 + n}", t) for n, t in enumerate(newer)]
+                    + [(f"team copy view #{v.seq}", v.raw) for v, _, _ in views if v.seq > head])
     camp.chain_secrets(keep=merged)
     return len(newer)
 
@@ -210,10 +235,36 @@ def import_copy(cls: type[Campaign], directory: Path, text: str, identity: Ident
     if genesis["game"] != doc["game"] or side not in genesis["body"]["sides"]:
         _refuse("damaged team copy", "its game or side is not its history's")
     data = _opened(doc, genesis, identity)
-    _check_secrets(data, genesis, side, applied[-1].match)
+    views = _views(doc, genesis, side, applied, data)
+    _check_secrets(data, genesis, side, applied[-1].match, _recorded_anchor(views, side))
     hidden = bytes.fromhex(data["private"]) if data.get("private") else None
     extra = {k: v for k, v in data.items() if k not in ("game", "side", "secret", "length", "checkpoints", "private")}
     camp = cls.start_new(directory, side, identity.name, genesis["game"], bytes.fromhex(data["secret"]),
                          data["length"], hidden, lock, extra)
-    camp.store(applied, owed=[])
+    camp.store(applied, [], views, owed=[])
     return camp, side
+
+
+def _views(doc: dict[str, Any], genesis: dict[str, Any], side: str, applied: list[history.Applied],
+           data: dict[str, Any]) -> list:
+    """A refereed copy's views of the side, checked against the history and opened with the side's box
+    key (``pbem.play.refereeing.team_views``); none in a two-player game."""
+    if "views" not in doc:
+        return []
+    from .refereeing import team_views
+
+    if not isinstance(data.get("box"), str):
+        _refuse("the team copy's secrets are not this side's", "they hold no box key to open the side's views")
+    try:
+        box = bytes.fromhex(data["box"])
+    except ValueError:
+        _refuse("the team copy's secrets are not this side's", "their box key is not hex")
+    return team_views(genesis, side, applied, doc["views"], box)
+
+
+def _recorded_anchor(views: list, side: str) -> str | None:
+    """The private anchor of ``side`` its latest view records (a refereed game with hidden pools)."""
+    if not views:
+        return None
+    record = (json.loads(views[-1][2]).get("private") or {}).get(side)
+    return record.get("anchor") if isinstance(record, dict) else None
