@@ -1,7 +1,7 @@
 """A simple player for the demo and tests: it moves every unit a few hexes toward its goal
 (the British up the Tigris toward Baghdad, the Turks toward Basra), attacks at the best odds
 it can with its depot when it has one, defends with its depot, retreats rather than bleed,
-and advances.  Pure: it sees the state and its prompt and answers with an order's words."""
+and advances; the Turks give their next Mutual Operations as a standing order (``mutual_plan``).  Pure: it sees the state and its prompt and answers with an order's words."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.protocol.core import Prompt
 
-from . import board, counters, hexmap, logistics, movement, rules
+from . import board, counters, hexmap, logistics, movement, rules, scenarios, standing, supply
 from .board import side_of
 from .charts import Charts
 
@@ -47,7 +47,8 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
                           if board.stack_load(state, h, side) + counters.stack_size(uid) <= counters.STACK_LIMIT)
             if best and best[0][0] < here:
                 return f"move {uid} to {best[0][1]}"
-        return "end movement"
+        plan = mutual_plan(state, side)
+        return plan or "end movement"
     if state["phase"] == "combat" and not state["pending"] and not state.get("announced") and state.get("plan"):
         backed = sum(1 for f in state["plan"] if f["depot"])  # 7.0: announce no more depot attacks than depots
         have = sum(1 for d in state["depots"].values() if d["side"] == side) + (state["supply"][side] > 0)
@@ -60,3 +61,19 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
     if state["phase"] == "combat" and not state["pending"]:
         return "end combat"
     return "1"
+
+
+def mutual_plan(state: dict[str, Any], side: str) -> str | None:
+    """The Turks' next Mutual Operations as a standing order (standing.py), given before their
+    movement ends: they come after the supply survival rolls, which wait for the British reveal,
+    so a decision then would cost the Turkish player a second file.  What this player would do
+    then, decided now: depots at Baghdad's first site while points last, then replacements.  None
+    when it has given one, is British (its Mutual Operations follow the Turks', no roll between),
+    or will have no supply point to spend."""
+    if side != "turkish" or standing.pending(state, side):
+        return None
+    due = counters.SUPPLY[side].get(state["turn"] + 1, 0) if scenarios.campaign_rules(state) else 0
+    if state["supply"][side] + due < 1:
+        return None
+    sites = supply.depot_sites(state, side)
+    return "mutual operations: " + (f"create depots at {sites[0]}; " if sites else "") + "replace all"

@@ -1,6 +1,7 @@
 """Typed orders and the situation in words: "move 16/6 to 1444", "cross 16/6 to 1444", "sail
 Odin to 1345|1445", "sail all at 1853|1953 to 1345|1445", "move depot d2 to
-1444", "carry 16/6 with ford van 1 to 1440"; a listed choice by its number or words."""
+1444", "carry 16/6 with ford van 1 to 1440", "mutual operations: create a depot at 1201; replace all"
+(standing.py); a listed choice by its number or words."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 from pbem_engine.protocol.core import IllegalAction, Prompt, find_choice
 
-from . import board, counters, hexmap
+from . import board, counters, hexmap, standing
 from .board import side_of
 
 
@@ -64,6 +65,9 @@ def parse(state: dict[str, Any], side: str, text: str, prompt: Prompt) -> dict[s
         else:
             boats = [_unit(state, side, who)]
         return {"do": "sail", "boats": boats, "to": dest.strip()}
+    plan = standing.parse(state, side, t, _unit)  # 3.1: the next Mutual Operations, given now
+    if plan is not None:
+        return plan
     return find_choice(prompt, t).action
 
 

@@ -21,6 +21,7 @@ from . import (
     railroad,
     results,
     sequence,
+    standing,
     supply,
 )
 from .board import enemy, kind, side_of
@@ -45,6 +46,9 @@ def settle(state: dict[str, Any], dice: Any, events: list[dict[str, Any]], chart
             continue
         if ph == "mutual":
             side = state["active"]
+            if state.get("mutual_done") != side and standing.pending(state, side):  # 3.1: its standing order
+                standing.carry_out(state, side, events, _mutual)
+                state["mutual_done"] = side
             if state.get("mutual_done") != side and sequence.mutual_choices(state, side):
                 return
             if side == "turkish":
@@ -99,7 +103,8 @@ def prompt(state: dict[str, Any], charts: Charts) -> Prompt:
     if ph == "move":
         return Prompt(side, f"turn {state['turn']}, {side} movement (3.21): orders 'move UNIT to HEX', "
                             f"'cross UNIT to HEX', 'sail BOAT to HEXSIDE', 'move depot ID to HEX', "
-                            f"'carry UNIT with VAN to HEX', 'place UNIT at HEX' (an arrival, 13.1), or one of these"
+                            f"'carry UNIT with VAN to HEX', 'place UNIT at HEX' (an arrival, 13.1), "
+                            f"'{standing.WORDS}' (your next ones, given now, 3.1), or one of these"
                             + "".join(f"; {w}" for w in over_stacked(state, side)),
                       tuple(move_choices(state, side, charts)), free=True)
     choices = fight.attack_choices(state, side)
@@ -181,7 +186,9 @@ def _pending_prompt(state: dict[str, Any], charts: Charts, f: dict[str, Any]) ->
 
 def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, charts: Charts) -> list[dict[str, Any]]:
     events: list[dict[str, Any]] = []
-    if state["pending"]:
+    if action.get("do") == "mutual-plan":  # 3.1: the next Mutual Operations, given now (standing.py)
+        standing.give(state, side, action, events)
+    elif state["pending"]:
         _apply_pending(state, side, action, dice, charts, events)
     elif state["phase"] == "mutual":
         _mutual(state, side, action, events)
