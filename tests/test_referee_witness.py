@@ -90,6 +90,7 @@ class Watched:
         self.ref("ingest", str(self.alice.newest(".")), str(self.bob.newest(".")))
         self.checked = 0  # concealed items looked for in Carol's bytes
         self.found_opened: set[str] = set()  # items the rules opened, found in them
+        self.replays = 0
         self.followed: list[str] = []  # what Carol's status and reports said
         self.before_disclosure = b""
         self.witness_files: list[Path] = []
@@ -103,6 +104,11 @@ class Watched:
         report = self.carol("report") + (self.carol("report", "--html") if n % 4 == 0 else "")
         self.followed.append(status + report)
         blob = witness_bytes(self.carol.dir / "c") + status.encode() + report.encode()
+        if n % 4 == 1:  # the replay page, every step as the witness saw it
+            page = self.root / "replay.html"
+            self.carol("replay", "-o", str(page))
+            self.replays += 1
+            blob += page.read_bytes()
         for army in ("allied", "ottoman"):
             secret = concealed_now(full, army, seen.setdefault(army, set()))
             self.checked += len(secret)
@@ -155,7 +161,7 @@ def test_a_refereed_invitation_names_its_witness_and_what_it_sees(watched):
 
 
 def test_the_witness_follows_the_game_before_the_disclosure(watched):
-    assert len(watched.witness_files) > 5
+    assert len(watched.witness_files) > 5 and watched.replays > 1
     said = "\n".join(watched.followed)
     assert "witness carol" in said
     assert "a concealed block" in said or "concealed" in said  # the public position: blocks as tokens
@@ -182,6 +188,11 @@ def test_after_the_disclosure_the_witness_replays_and_verifies_the_whole_game(wa
     assert "OK" in audit or "dice" in audit, audit
     for home in (watched.ref, watched.alice, watched.bob):
         assert home("verify", "c", campaign=False).startswith("OK")
+    # once disclosed, the witness's report names the blocks the game kept concealed
+    from pbem_engine.games.gallipoli_blocks.data import BLOCKS
+
+    report = watched.carol("report", "--all")
+    assert sum(name in report for name, *_ in BLOCKS.values()) > 10
 
 
 def fresh_witness(watched, tmp_path: Path, name: str) -> Home:
@@ -236,3 +247,34 @@ def test_the_independent_verifier_reads_what_the_witness_received(watched):
     with pytest.raises(iv.Refused) as refused:
         iv.verify_files(texts[:3] + ["".join(b.raw + "\n" for b in blocks[:-1]) + forged.raw] + texts[4:])
     assert refused.value.code == "bad-view"
+
+
+def test_the_referees_mail_send_writes_the_witness_every_file_it_needs_once(watched, tmp_path):
+    """What ``pbem mail send`` adds to the referee's outbox for a witness with an address (the
+    invitation, each sent/witness/ file, the disclosure; once), and none from a player's; a witness
+    founded from those mails alone reaches the referee's state."""
+    import email
+    import shutil
+    from email.policy import default as default_policy
+
+    from pbem.mailbox.witness_mail import copies
+
+    ref, alice = Home(tmp_path, "ref"), Home(tmp_path, "alice")
+    for home, original in ((ref, watched.ref), (alice, watched.alice)):
+        shutil.copytree(original.dir / "c", home.dir / "c")
+        home("witnesses", "--address", "carol", "carol@example.org")
+    camp = Campaign.open(ref.dir / "c")
+    written = copies(camp, "ref@example.org")
+    assert copies(camp, "ref@example.org") == []  # once
+    camp.ledger.close()
+    player = Campaign.open(alice.dir / "c")
+    assert copies(player, "alice@example.org") == []  # the referee's files carry the players' orders
+    player.ledger.close()
+    assert len(written) == 1 + len(watched.witness_files) + 1
+    mails = [email.message_from_bytes(p.read_bytes(), policy=default_policy) for p in written]
+    assert all(m["X-Pbem-To-Side"] == "witness:carol" and m["To"] == "carol@example.org" for m in mails)
+    late = fresh_witness(watched, tmp_path, "carol-by-mail")
+    late("ingest", *[str(p) for p in written[1:]])
+    out = late("verify", "c", campaign=False)
+    assert out.startswith("OK") and "full game replayed" in out
+    assert out.rsplit("state ", 1)[1] == watched.carol("verify", "c", campaign=False).rsplit("state ", 1)[1]
