@@ -100,6 +100,9 @@ class TeamGame:
                     shutil.copytree(self.ref.dir / "c", snapshot.dir / "c")
                     shutil.copytree(self.ref.dir / "home", snapshot.dir / "home")
                     self.before_carol = (snapshot, home.newest("."))
+                    self.behind = Home(self.root, "alice-behind")  # the commander's copy, left behind here
+                    for part in ("c", "home"):
+                        shutil.copytree(self.homes["alice"].dir / part, self.behind.dir / part)
                 self.ref("ingest", str(home.newest(".")))
                 continue
             disclosing = waiting["why"] == "disclose"
@@ -232,3 +235,18 @@ def test_the_independent_verifier_accepts_the_members_turns_and_refuses_a_strang
     with pytest.raises(iv.Refused) as refused:
         iv.verify_files([t.replace(signed.raw, forged) if signed.raw in t else t for t in texts])
     assert refused.value.code == "wrong-key"
+
+
+def test_a_commander_left_behind_catches_up_from_a_members_copy(team_game):
+    """Alice's copy as it stood at Carol's first turn takes the rest of the game, its files and the
+    side's views, from a team copy Carol exports to her, and verifies the whole game."""
+    g = team_game
+    behind = g.behind
+    before = Campaign.open(behind.dir / "c", readonly=True).ledger.head()[0]
+    g.homes["carol"]("team", "export", "--to", "alice", "-o", str(g.root / "to-alice.team"))
+    out = behind("team", "import", str(g.root / "to-alice.team"), "--key", "alice")
+    head = Campaign.open(behind.dir / "c", readonly=True).ledger.head()[0]
+    assert f"{head - before} turn file(s) added" in out and head - before > 5
+    verified = behind("verify", "c", campaign=False)
+    assert verified.startswith("OK") and "views you received match" in verified
+    assert verified.rsplit("state ", 1)[1] == g.homes["alice"]("verify", "c", campaign=False).rsplit("state ", 1)[1]
