@@ -11,6 +11,7 @@ copy replays the whole game; a file whose witness view was changed is refused.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import sqlite3
@@ -278,3 +279,61 @@ def test_the_referees_mail_send_writes_the_witness_every_file_it_needs_once(watc
     out = late("verify", "c", campaign=False)
     assert out.startswith("OK") and "full game replayed" in out
     assert out.rsplit("state ", 1)[1] == watched.carol("verify", "c", campaign=False).rsplit("state ", 1)[1]
+
+
+@pytest.mark.parametrize("module", ["assault-on-gallipoli", "raid"])
+def test_other_modules_refereed_with_a_witness_hide_what_the_players_hold(module, tmp_path):
+    """A game whose decks the referee deals to private hands (Assault on Gallipoli), and one with
+    hands held as tokens (Trench Raid), played out with a witness: every witness view holds no
+    side's cards by name until they are played face up, and after the disclosure every view checks."""
+    from pbem.chain.witnesses import OBSERVER
+    from pbem.check.verify import verify_path
+    from pbem.play.witness import found
+    from pbem_engine.registry import get_game
+
+    sides = get_game(module).sides
+    store = KeyStore(tmp_path / "home")
+    ids = {n: store.create(n) for n in ("ref", "alice", "bob", "carol")}
+    ref, genesis = Campaign.new_refereed(tmp_path / "ref", module, ids["ref"],
+                                         {sides[0]: (ids["alice"].public, "alice"), sides[1]: (ids["bob"].public, "bob")},
+                                         witnesses=[{"name": "carol", "key": base64.b64encode(ids["carol"].public).decode()}])
+    camps = {"referee": ref}
+    for side, name in ((sides[0], "alice"), (sides[1], "bob")):
+        camps[side], joined = Campaign.join(tmp_path / name, genesis.raw, ids[name])
+        ref.ingest([(name, joined.raw)])
+    watcher, _ = found(Campaign, tmp_path / "carol", genesis.raw, ids["carol"].public)
+    who = {"referee": ids["ref"], sides[0]: ids["alice"], sides[1]: ids["bob"]}
+    hands_checked = shown_found = 0
+    for _ in range(3000):
+        wait = ref.waiting()
+        if wait is None:
+            break
+        side = wait["side"]
+        result = camps[side].play(who[side], [], policy(camps[side]))
+        if side != "referee":
+            ref.ingest([("orders", result.path.read_text())])
+            continue
+        if result.paths:
+            for path in result.paths:
+                camps[path.parent.name.removeprefix("to-")].ingest([(str(path), path.read_text())])
+            watched = ref.dir / "sent" / "witness" / result.paths[0].name
+            watcher.ingest([(str(watched), watched.read_text())])
+            full = ref.match()["full"]
+            view = canonical_json(json.loads(watcher.ledger.views(OBSERVER)[-1][4]))
+            if "deal_order" in full:  # every card no side has seen played face up is named nowhere in it
+                from pbem_engine.hidden.referee_deck import face_up, known
+
+                shown = set(face_up(full["dealt"]).values())
+                held = {card for s in sides for card in known(full["dealt"], full["deal_order"], s).values()}
+                for card in held - shown:
+                    hands_checked += 1
+                    assert f'"{card}"'.encode() not in view, card
+                shown_found += sum(f'"{card}"'.encode() in view for card in shown)  # the search finds those
+        else:
+            for camp in (*(camps[s] for s in sides), watcher):
+                camp.ingest([(str(result.path), result.path.read_text())])
+    else:
+        raise AssertionError("the game did not end")
+    assert module != "assault-on-gallipoli" or (hands_checked > 20 and shown_found > 0), (hands_checked, shown_found)
+    summary = verify_path(watcher.dir).summary()
+    assert summary.startswith("OK") and "full game replayed" in summary, summary
