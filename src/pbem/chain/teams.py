@@ -102,6 +102,20 @@ def refuse_signer(genesis: dict[str, Any], side: str, public: bytes, pinned: byt
     raise PbemError("wrong identity for this campaign", f"{side} plays with '{plays}'", code="wrong-key")
 
 
+def refuse_non_commander(genesis: dict[str, Any], side: str, public: bytes, pinned: bytes | None, what: str) -> None:
+    """Before signing ``what`` for ``side`` (a take-back, a leave notice, a result): only the side's
+    own key signs anything but its turns (spec 20), so a member is told whose it is to sign.
+
+    :raises PbemError: ``wrong-key``."""
+    if pinned is not None and public == pinned:
+        return
+    name, plays = member_named(genesis, side, public), genesis["body"]["sides"][side].get("name", side)
+    if name is not None:
+        raise PbemError(f"only {side}'s commander signs {what}", f"{name} is a member of {side}: ask {plays}, "
+                        "whose key the invitation pins for the side", code="wrong-key")
+    raise PbemError("wrong identity for this campaign", f"{side} plays with '{plays}'", code="wrong-key")
+
+
 def check(body: dict[str, Any]) -> None:
     """The ``members`` and ``signs`` of each side entry, if any: 1 to ``MAX_MEMBERS`` members, each
     exactly a name and an Ed25519 key; no key pinned twice in the genesis (a side's, a member's, a

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from pbem_engine.canonical import canonical_json
 
+from ..chain import teams
 from ..chain.history import pinned_key
 from ..errors import PbemError
 from ..store.files import atomic_write
@@ -103,9 +104,8 @@ def sign(camp: Campaign, identity: Identity) -> dict[str, Any]:
     if rec is None:
         raise PbemError("the game is not over", "a result is signed once nothing more is owed (pbem status)",
                         code="not-over")
-    if identity.public != pinned_key(camp.genesis, camp.side):
-        raise PbemError("wrong identity for this campaign", f"{camp.side} plays with '{camp.identity_name}'",
-                        code="wrong-key")
+    teams.refuse_non_commander(camp.genesis, camp.side, identity.public, pinned_key(camp.genesis, camp.side),
+                               "its result")
     now = held(camp) or {"record": rec, "signatures": {}}
     if camp.side not in now["signatures"]:
         now["signatures"][camp.side] = identity.sign(DOMAIN + canonical_json(rec)).hex()

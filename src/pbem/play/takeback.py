@@ -33,7 +33,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..chain import history
+from ..chain import history, teams
 from ..errors import PbemError, RefusedTurn
 from ..store.files import atomic_write
 from ..store.ledger import now
@@ -76,8 +76,8 @@ def pending(camp: Campaign) -> Envelope | None:
 
 def _sign(camp: Campaign, identity: Identity, kind: str, seq: int, prev: str, state: str,
           body: dict[str, Any]) -> Envelope:
-    if identity.public != history.pinned_key(camp.genesis, camp.side):
-        raise PbemError("wrong identity", f"this campaign's {camp.side} is pinned to another key", code="wrong-key")
+    teams.refuse_non_commander(camp.genesis, camp.side, identity.public, history.pinned_key(camp.genesis, camp.side),
+                               "its take-backs")
     content = {"v": 1, "game": camp.genesis["game"], "seq": seq, "prev": prev, "author": camp.side, "kind": kind,
                "engine": history.engine_stamp(camp.game), "body": body, "state": state}
     return seal(identity, content)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, timedelta, timezone
 from typing import TYPE_CHECKING, Any
 
-from ..chain import history
+from ..chain import history, teams
 from ..errors import PbemError, RefusedTurn
 from ..wire.armor import find_blocks
 from ..wire.envelope import Envelope, open_block, seal
@@ -194,9 +194,8 @@ def declare_leave(camp: Campaign, identity: Identity, first: date, days: int) ->
     """Sign a leave notice for ``days`` whole UTC days from ``first`` (today or later).
 
     :raises PbemError: no clock, the wrong key, a day already past, more than the allowance."""
-    if identity.public != history.pinned_key(camp.genesis, camp.side):
-        raise PbemError("wrong identity for this campaign", f"{camp.side} plays with '{camp.identity_name}'",
-                        code="wrong-key")
+    teams.refuse_non_commander(camp.genesis, camp.side, identity.public, history.pinned_key(camp.genesis, camp.side),
+                               "its leave notices")
     if terms(camp) is None:
         raise PbemError("no clock was agreed at genesis", "leave stops a clock; this game has none", code="no-clock")
     at = now()
