@@ -161,6 +161,15 @@ def test_a_refereed_invitation_names_its_witness_and_what_it_sees(watched):
     assert "watching game" in watched.watched and "referee is ref" in watched.watched
 
 
+def test_a_players_file_is_refused_by_the_witness_naming_the_witnesses_folder(watched, tmp_path):
+    fresh = fresh_witness(watched, tmp_path, "carol-wrong-file")
+    before = hashlib.sha256((fresh.dir / "c" / "campaign.db").read_bytes()).digest()
+    first = sorted((watched.ref.dir / "c" / "sent" / "to-allied").glob("*.pbem"))[0]
+    out = fresh("ingest", str(first), code=1)
+    assert "missing-view" in out and "sent/witness/" in out, out
+    assert hashlib.sha256((fresh.dir / "c" / "campaign.db").read_bytes()).digest() == before
+
+
 def test_the_witness_follows_the_game_before_the_disclosure(watched):
     assert len(watched.witness_files) > 5 and watched.replays > 1
     said = "\n".join(watched.followed)

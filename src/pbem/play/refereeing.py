@@ -302,13 +302,14 @@ def _require_own_views(campaign, todo: list, arrived: set[int]) -> None:
     show an old prompt and we would sign out of turn (the file meant for the other player, or a
     damaged view block, is refused as a whole)."""
     stored = {seq for _, seq, *_ in campaign.ledger.views(campaign.side)}
+    folder = WITNESS_FOLDER if campaign.side == OBSERVER else f"to-{campaign.side}"
     for applied in todo:
         env = applied.envelope
         if _committed_view(env, applied.match["public"], campaign.side) and env.seq not in arrived | stored:
             raise RefusedTurn("the referee's envelope came without your view",
                               f"envelope #{env.seq} commits to a view for {campaign.side} that the file does not carry "
                               f"(a file meant for another player, the referee's own copy, or a damaged block): ingest "
-                              f"the file the referee wrote for you, in its sent/to-{campaign.side}/ folder (the one "
+                              f"the file the referee wrote for you, in its sent/{folder}/ folder (the one "
                               f"mailed to you)",
                               code="missing-view")
 
