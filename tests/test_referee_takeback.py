@@ -277,3 +277,35 @@ def test_a_fork_a_player_signed_alone_is_refused_everywhere(tmp_path: Path):
         raise AssertionError("the independent verifier took a fork a player signed alone")
     except iv.Refused as e:
         assert (e.code, e.seq) == ("bad-takeback", 2)
+
+
+def test_the_other_player_gets_the_fork_before_or_with_the_files_it_takes_back(tmp_path: Path):
+    """Mail keeps no order: the ottoman player may get the referee's fork before the adjudication it
+    takes back (and the allied orders inside it), or both in one ingest.  Either way the taken-back
+    files are skipped, never a conflict, and his copy goes on from the fork."""
+    import shutil
+
+    ref, allied, ottoman = started(tmp_path)
+    allied("play", MOVE_AUSTRALIANS)
+    ref("ingest", str(allied.newest(".")))
+    ref("play")  # adjudicates the allied orders (#2) as #3; no roll
+    allied("ingest", str(ref.newest("to-allied")))
+    allied("takeback", "propose", "--to", "1")
+    ref("ingest", str(sent(allied, "*takeback*")))
+    ref("takeback", "accept")
+    adjudication, fork = ref.newest("to-ottoman"), sent(ref, "*-fork.pbem")
+    shutil.copytree(ottoman.dir / "c", ottoman.dir / "both")
+    out = ottoman("ingest", str(adjudication), str(fork), "--campaign", "both", campaign=False)
+    assert "accepted #2 from referee (fork)" in out and "skipped #3 from referee" in out
+    out = ottoman("ingest", str(fork))  # the fork first
+    assert "accepted #2 from referee (fork)" in out
+    out = ottoman("ingest", str(adjudication))  # then what it took back, which he never held
+    assert "skipped #2 from allied: taken back before it came here" in out
+    assert "skipped #3 from referee: taken back before it came here" in out
+    for where in ("c", "both"):
+        assert ottoman("verify", where, campaign=False).startswith("OK: 3 envelopes")
+    allied("ingest", str(fork))
+    allied("play", MOVE_CONNAUGHT)  # the game goes on from the fork on every copy
+    ref("ingest", str(allied.newest(".")))
+    adjudicate(ref, allied, ottoman)
+    assert verified(ottoman).startswith("OK: 5 envelopes")

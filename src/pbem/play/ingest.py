@@ -70,6 +70,13 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
         if env.game != genesis["game"]:
             raise RefusedTurn("take-back of another game", f"from {env.author}: game {env.game}", code="wrong-game")
     taken_back = takeback.abandoned_hashes(campaign, found)  # never equivocation: both sides signed it away
+    gone: list[set[str]] = []  # what the stored forks abandoned: read once, only for an envelope off the chain
+
+    def forked_away() -> set[str]:
+        if not gone:
+            gone.append(takeback.forked_away(campaign))
+        return gone[0]
+
     fork_at: int | None = None
     if views and not campaign.refereed:  # a referee's kind of file: here no one may sign one
         raise RefusedTurn("a view is for a refereed game", f"{views[0].kind} #{views[0].seq} from {views[0].author}: "
@@ -88,6 +95,9 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
                               "but is not signed by a key the invitation lets sign for that side", code="wrong-key")
         if env.hash in taken_back:
             result.skipped.append((env, "taken back by agreement"))
+            continue
+        if (env.seq <= head[0] or env.content["prev"] != head[1]) and env.hash in forked_away():
+            result.skipped.append((env, "taken back before it came here"))  # a refereed game's third party
             continue
         earlier = batch.get(env.seq)
         if env.kind == "fork" and env.seq <= head[0] and not earlier:
@@ -132,6 +142,11 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
         result.accepted.append(env)
     _check_claims(campaign, claims, todo, result)
     opened_views = []
+    new = {a.envelope.hash for a in todo}
+    for view in [v for v in views if v.content["prev"] in taken_back
+                 or v.content["prev"] not in new and v.content["prev"] in forked_away()]:
+        result.skipped.append((view, "its adjudication was taken back by the referee's decision"))
+        views.remove(view)
     if views or (campaign.refereed and todo):  # a player's view must come with the referee's envelope
         from .refereeing import check_views
 

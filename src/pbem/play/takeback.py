@@ -213,7 +213,18 @@ def decline(camp: Campaign, identity: Identity) -> tuple[Envelope, Path]:
 
 def abandoned_hashes(camp: Campaign, found: list[Envelope]) -> set[str]:
     """The hashes of the envelopes taken back: stored as abandoned, or abandoned by a fork in ``found``."""
-    out = {row[0] for row in camp.ledger.abandoned()}
+    return _carried(camp, {row[0] for row in camp.ledger.abandoned()}, found)
+
+
+def forked_away(camp: Campaign) -> set[str]:
+    """The hashes of every envelope a stored fork abandoned, held here or not: in a refereed game a
+    player may get the envelopes a take-back abandoned (another player's orders, an adjudication)
+    only after its fork, never having held them; they are taken back, not in conflict with it."""
+    return _carried(camp, set(), [open_block(find_blocks(raw)[0]) for raw in camp.ledger.forks()])
+
+
+def _carried(camp: Campaign, out: set[str], found: list[Envelope]) -> set[str]:
+    """``out`` and the hashes of the envelopes each fork in ``found`` abandons."""
     for env in found:
         if env.kind == "fork" and isinstance(env.content["body"].get("proposal"), str):
             try:

@@ -278,6 +278,11 @@ class Ledger:
         except sqlite3.OperationalError:  # no take-back yet: no table
             return []
 
+    def forks(self) -> list[str]:
+        """The raw text of every take-back (``fork``) envelope in the chain (a scan of the chain:
+        asked only of an envelope that does not follow it)."""
+        return [raw for (raw,) in self.conn.execute("select raw from envelopes where kind = 'fork' order by seq")]
+
     def abandon(self, after: int, fork: int, claims: list[str]) -> int:
         """Inside a transaction: move the envelopes after ``after`` (and the timeout claims
         ``claims``, by hash) to ``abandoned``, and drop their derived rows and the views the referee
