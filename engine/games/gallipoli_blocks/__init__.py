@@ -38,7 +38,7 @@ class GallipoliBlocks:
     _supplied: ClassVar[dict[str, dict[str, dict[str, Any]]]] = {}
     name: ClassVar[str] = "gallipoli-blocks"
     title: ClassVar[str] = "Gallipoli, a block and card game (rules document 002)"
-    version: ClassVar[str] = "2"  # 2: battle plans (10.1, combat.do_plan)
+    version: ClassVar[str] = "3"  # 2: battle plans (10.1, combat.do_plan); 3: reinforcement plans (8.2.1, sequence.offer_plan)
     sides: ClassVar[tuple[str, ...]] = ("allied", "ottoman")
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = {"full-game": "the whole campaign, until a victory check ends it (7.1.4)"}

@@ -102,7 +102,10 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
 
 
 def deploy_order(state: dict[str, Any], frame: dict[str, Any], army: str, known: dict[str, str]) -> str:
-    placed = {board.parse_sealed(known[t])[0] for t in board.tokens(state, army=army) if t in known}
+    """Set-up and reinforcements; a reinforcement plan (sequence.offer_plan) is given the same
+    way, as a battle plan is: it saves the exchange after the Allies' response window."""
+    plan = frame.get("plan") or {}
+    placed = {board.parse_sealed(known[t])[0] for t in [*board.tokens(state, army=army), *plan] if t in known}
     placed |= {b["id"] for b in state["blocks"].values() if b["id"]}
     if frame["origin"] == "setup":
         for bid, steps, space in SETUP:
@@ -110,11 +113,11 @@ def deploy_order(state: dict[str, Any], frame: dict[str, Any], army: str, known:
                 return f"deploy dummy {space}" if steps is None else f"deploy {bid} {steps} {space}"
         return "done"
     quota = state["quota"][frame["origin"]]
-    spent = sum(board.parse_sealed(known[t])[1] or 0 for t, b in state["blocks"].items()
+    spent = sum(board.parse_sealed(known[t])[1] or 0 for t, b in [*state["blocks"].items(), *plan.items()]
                 if b["origin"] == frame["origin"] and t in known)
     left = quota - spent
     spare = [b for b in sorted(BLOCKS) if BLOCKS[b][1] == army and not board.is_dummy(b) and b not in placed]
-    if left >= 1 and spare and board.room(state, "ottoman-hq") > 0:
+    if left >= 1 and spare and board.room(state, "ottoman-hq") - len(plan) > 0:
         return f"deploy {spare[0]} {min(4, left)} ottoman hq"
     return "done"
 

@@ -50,6 +50,12 @@ def frame_prompt(state: dict[str, Any], cards: dict) -> Prompt:
     army = combat.decider(frame) if kind == "battle" else frame.get("army") if kind != "landing" else enemy(frame["army"])
     side = seat(state, army)
     if kind == "deploy":
+        if frame.get("plan") is not None:  # sequence.offer_plan: a standing order, the player's choice
+            return Prompt(side, f"{army}: a reinforcement plan? The Allies may cancel the event first; deploy now "
+                                f"({deploy_help(state, frame)}), to be carried out if it stands, and save the "
+                                f"exchange after their answer (they see how many tokens, no more): "
+                                f"'deploy BLOCK STEPS SPACE', 'deploy dummy SPACE', then 'done'; or '{DEPLOY_LATER}'",
+                          (Choice("done", {"do": "done"}), Choice(DEPLOY_LATER, {"do": "later"})), free=True)
         return Prompt(side, f"{army}: deploy concealed blocks ({deploy_help(state, frame)}); "
                             f"'deploy BLOCK STEPS SPACE', 'deploy dummy SPACE', then 'done'",
                       (Choice("done", {"do": "done"}),), free=True)
@@ -116,7 +122,7 @@ def deploy_names(state: dict[str, Any], frame: dict[str, Any], known: dict[str, 
     """For the deploying player's own tool: the blocks he may still deploy (his own concealed ones
     are known to him only) and the spaces he may deploy in."""
     army = frame["army"]
-    placed = set(own_blocks(state, army, known).values())
+    placed = set(own_blocks(state, army, known, frame.get("plan")).values())
     free = [b for b in sorted(BLOCKS) if BLOCKS[b][1] == army and not board.is_dummy(b) and b not in placed]
     dummies = sum(1 for b in BLOCKS if BLOCKS[b][1] == army and board.is_dummy(b) and b not in placed)
     spaces = frame.get("spaces") or []
@@ -187,6 +193,7 @@ def battle_prompt(state: dict[str, Any], frame: dict[str, Any], side: str, army:
 
 
 LATER = "decide each step"
+DEPLOY_LATER = "deploy once the event stands"
 
 
 def plan_text(state: dict[str, Any], frame: dict[str, Any], where: str, who: str) -> str:
@@ -209,7 +216,7 @@ def plan_text(state: dict[str, Any], frame: dict[str, Any], where: str, who: str
 # 'do': nothing else is signed and accepted.  A listed choice is matched whole by the engine.
 FREE_ORDERS: dict[str, dict[str, frozenset[str]]] = {
     "bid": {"bid": frozenset({"bid"})},
-    "deploy": {"done": frozenset(), "deploy": frozenset({"at", "block"})},
+    "deploy": {"done": frozenset(), "deploy": frozenset({"at", "block"}), "later": frozenset()},
     "allied-setup": {"setup": frozenset({"anzac-hq", "british-hq"})},
     "reinforce": {"reinforce": frozenset({"blocks"})},
     "manual": {"done": frozenset(), "note": frozenset({"text"}), "hand": frozenset({"delta"}),
@@ -346,10 +353,12 @@ def find_block(text: str, army: str, among: list[str] | None = None) -> str:
     return hits[0]
 
 
-def own_blocks(state: dict[str, Any], army: str, known: dict[str, str]) -> dict[str, str]:
-    """Our tokens on the board -> block id (from our own knowledge, or what is public)."""
+def own_blocks(state: dict[str, Any], army: str, known: dict[str, str],
+               plan: dict[str, Any] | None = None) -> dict[str, str]:
+    """Our tokens on the board (and in a reinforcement plan being given) -> block id (from our
+    own knowledge, or what is public)."""
     out = {}
-    for t, b in state["blocks"].items():
+    for t, b in [*state["blocks"].items(), *(plan or {}).items()]:
         if b["army"] == army:
             bid = b["id"] or (board.parse_sealed(known[t])[0] if t in known else None)
             if bid:
@@ -390,7 +399,9 @@ def parse_order(state: dict[str, Any], side: str, text: str, known: dict[str, st
     if kind == "deploy":
         if words == "done":
             return {"do": "done"}
-        mine = own_blocks(state, army, known)
+        if words == DEPLOY_LATER and frame.get("plan") is not None:
+            return {"do": "later"}
+        mine = own_blocks(state, army, known, frame.get("plan"))
         m = _find(r"deploy dummy (?:in |at |to )?(.+)", text)
         if m:
             free = [b for b in sorted(BLOCKS) if BLOCKS[b][1] == army and board.is_dummy(b) and b not in mine.values()]

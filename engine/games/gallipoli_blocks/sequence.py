@@ -47,9 +47,24 @@ def deploy_area(space: str) -> str | None:
 
 def do_deploy(state: dict[str, Any], frame: dict[str, Any], army: str, action: dict[str, Any], dice: Any,
               events: list) -> None:
-    """6.1 / 8.2.1: an Ottoman block (or dummy) placed concealed, at a strength of the owner's choice."""
+    """6.1 / 8.2.1: an Ottoman block (or dummy) placed concealed, at a strength of the owner's choice.
+    A reinforcement plan (``plan`` in the frame, see ``offer_plan``) seals them the same way but
+    keeps them off the board until the event stands."""
+    plan = frame.get("plan")
+    if action["do"] == "later":
+        if plan is None:
+            raise IllegalAction("no reinforcement plan is being given here")
+        state["frames"].pop()
+        events.append({"text": f"{army} will deploy its reinforcements once the event stands (8.2.1)"})
+        return
     if action["do"] == "done":
         state["frames"].pop()
+        if plan is not None:  # the event frame lies under the Allied response window
+            event = next(f for f in reversed(state["frames"]) if f["k"] == "event")
+            event["plan"] = plan
+            events.append({"text": f"{army} gives its reinforcements as a plan: {len(plan)} concealed block(s) "
+                                   f"to enter the Ottoman HQ if the event stands (8.2.1)"})
+            return
         events.append({"text": f"{army} finishes deploying ({frame['placed']} blocks)"})
         if frame["origin"] == "setup":  # 6.6: the Ottoman hand of ten, drawn in his own envelope
             draw(state, army, OTTOMAN_FIRST_HAND, dice, events)
@@ -58,16 +73,21 @@ def do_deploy(state: dict[str, Any], frame: dict[str, Any], army: str, action: d
     origin = deploy_area(at) if frame["origin"] == "setup" else frame["origin"]
     if at not in frame["spaces"] or origin is None:
         raise IllegalAction(f"{army} cannot deploy at {at!r} now; allowed: {', '.join(frame['spaces'])}")
-    if board.room(state, at) < 1:
+    if board.room(state, at) - len(plan or ()) < 1:
         raise IllegalAction(f"{board.name(at)} is full (6 blocks, 4.5)")
     if isinstance(action["block"], dict):  # our own tool, before signing: the quota it alone can check
-        _check_quota(state, army, origin, action["block"].get("$hide"), dice)
+        _check_quota(state, army, origin, action["block"].get("$hide"), dice, plan)
     tok = dice.seal(seat(state, army), action["block"])
-    if tok in state["blocks"] or tok in state["gone"]:
+    if tok in state["blocks"] or tok in state["gone"] or tok in (plan or ()):
         raise IllegalAction("that block token is already on the board")
-    state["blocks"][tok] = {"army": army, "at": at, "id": None, "steps": None, "hits": 0, "origin": origin,
-                            "born": state["clock"], "stop": False}
+    record = {"army": army, "at": at, "id": None, "steps": None, "hits": 0, "origin": origin,
+              "born": state["clock"], "stop": False}
     frame["placed"] += 1
+    if plan is not None:
+        plan[tok] = record
+        events.append({"text": f"{army} plans to deploy [[{tok}|block]] at {board.name(at)}"})
+        return
+    state["blocks"][tok] = record
     events.append({"text": f"{army} deploys [[{tok}|block]] at {board.name(at)}"})
 
 
@@ -75,14 +95,15 @@ QUOTA_RULE = {"setup:south": "6.1: at most 9 steps in the Southern Region",
               "setup:north": "6.1: at most 9 steps in Maidos, Kilia Liman and Boghali"}
 
 
-def _check_quota(state: dict[str, Any], army: str, origin: str, item: Any, dice: Any) -> None:
-    """The steps deployed for ``origin`` (concealed: only their owner knows them) within its
-    quota; dummies are free. The opponent checks the same when the blocks are opened."""
+def _check_quota(state: dict[str, Any], army: str, origin: str, item: Any, dice: Any,
+                 plan: dict[str, Any] | None = None) -> None:
+    """The steps deployed (or planned) for ``origin`` (concealed: only their owner knows them)
+    within its quota; dummies are free. The opponent checks the same when the blocks are opened."""
     quota = state["quota"].get(origin)
     if quota is None or not isinstance(item, str):
         return
     steps = lambda it: int(it.partition(":")[2] or 0) if it else 0  # noqa: E731  "bid:steps"; a dummy has none
-    spent = sum(steps(dice.own_item(seat(state, army), t)) for t, b in state["blocks"].items()
+    spent = sum(steps(dice.own_item(seat(state, army), t)) for t, b in [*state["blocks"].items(), *(plan or {}).items()]
                 if b["army"] == army and b["origin"] == origin)
     if spent + steps(item) > quota:
         rule = QUOTA_RULE.get(origin, f"8.2.1: at most {quota} steps from this card")
@@ -252,6 +273,26 @@ def do_phase(state: dict[str, Any], frame: dict[str, Any], army: str, action: di
     state["frames"].append({"k": "event", "army": army, "card": cid})
     if may_respond(state, enemy(army), cards):
         state["frames"].append({"k": "response", "army": enemy(army), "card": cid})
+        offer_plan(state, army, cid, cards)
+
+
+def reinforcement_origin(state: dict[str, Any], cid: str) -> str:
+    return f"card:{cid}:{state['clock']}"  # its own quota, even if the card comes round again
+
+
+def offer_plan(state: dict[str, Any], army: str, cid: str, cards: dict) -> None:
+    """8.2.1 with a response window open: the Ottoman may deploy his reinforcements now, as a
+    plan (a standing order) carried out when the event stands, in the Allied file that answers
+    the window, instead of a file of his own after it.  The blocks are sealed as at any deploy;
+    the Allies see only how many tokens the plan holds (see RULES.md, "Hand-overs").  A
+    cancelled event voids the plan: its tokens never reach the board."""
+    ev = cards[cid]["event"]
+    if army != "ottoman" or ev["kind"] not in ("reinforce", "suvla") or not ev.get("steps"):
+        return
+    origin = reinforcement_origin(state, cid)
+    state["quota"][origin] = ev["steps"]
+    state["frames"].append({"k": "deploy", "army": army, "origin": origin, "placed": 0,
+                            "spaces": ["ottoman-hq"], "plan": {}})
 
 
 def may_respond(state: dict[str, Any], army: str, cards: dict) -> bool:
@@ -275,7 +316,8 @@ def do_response(state: dict[str, Any], frame: dict[str, Any], army: str, action:
     cancelled = state["frames"].pop()  # the event frame below
     state["discard"][cancelled["army"]].append(cancelled["card"])
     events.append({"text": f"{army} responds with {cards[cid]['name']}: "
-                           f"{cards[cancelled['card']]['name']} is cancelled and discarded"})
+                           f"{cards[cancelled['card']]['name']} is cancelled and discarded"
+                           + (": its reinforcement plan is void" if cancelled.get("plan") is not None else "")})
 
 
 def resolve_event(state: dict[str, Any], frame: dict[str, Any], events: list, cards: dict) -> None:
@@ -294,8 +336,13 @@ def resolve_event(state: dict[str, Any], frame: dict[str, Any], events: list, ca
             ids = [b for b in ids if b not in state["entered"]]  # a card cancelled and replayed brings no one twice
             if ids:
                 state["frames"].append({"k": "reinforce", "army": army, "card": cid, "blocks": sorted(ids)})
+        elif frame.get("plan") is not None:  # given with the card (offer_plan): carried out now
+            for tok, record in frame["plan"].items():
+                state["blocks"][tok] = dict(record, born=state["clock"])
+                events.append({"text": f"{army} deploys [[{tok}|block]] at {board.name(record['at'])} "
+                                       f"(its reinforcement plan, 8.2.1)"})
         elif ev.get("steps"):
-            origin = f"card:{cid}:{state['clock']}"  # its own quota, even if the card comes round again
+            origin = reinforcement_origin(state, cid)
             state["quota"][origin] = ev["steps"]
             state["frames"].append({"k": "deploy", "army": army, "origin": origin, "placed": 0,
                                     "spaces": ["ottoman-hq"]})

@@ -42,7 +42,9 @@ def hidden_tokens(t: Table, army: str) -> list[str]:
     state = t.state
     toks = [tok for tok, b in state["blocks"].items() if b["army"] == army and b["id"] is None]
     toks += state["hands"][army]
-    for f in state["frames"]:
+    for f in state["frames"]:  # a reinforcement plan's sealed blocks, not yet on the board (sequence.offer_plan)
+        if f["k"] in ("deploy", "event"):
+            toks += [tok for tok, b in (f.get("plan") or {}).items() if b["army"] == army]
         if f["k"] == "battle":
             for who, steps in (("att", ("bombard", "entrench", "show-def", "show-att")),
                                ("def", ("bombard", "entrench", "show-def"))):
@@ -138,6 +140,20 @@ def test_envelopes_never_name_concealed_items(seed: int) -> None:
     # the game opened blocks on the way and at the end: the test saw openings travel
     opened = [tok for _, body in t.bodies for tok in body.get("private", {}).get("open", {})]
     assert opened
+
+
+def test_a_reinforcement_plan_names_no_block_it_seals() -> None:
+    """The Ottoman's reinforcement plan (sequence.offer_plan) travels as sealed tokens, before the
+    Allies answer the response window: the envelope that carries it names none of its blocks."""
+    t = Table(options={"turns": 4}, seed=1)
+    play_checked(t, None)  # the bot gives its plans; check_envelope counts a plan's tokens as concealed
+    planned = [i for i, (side, body) in enumerate(t.bodies) if side == "ottoman"
+               and any(a.get("do") == "done" for a in body["actions"]) and any(
+                   a.get("do") == "play" for a in body["actions"])]
+    assert planned, "no reinforcement plan was given"
+    for i in planned:
+        text = canonical_json(without_openings(t.bodies[i][1])).decode()
+        assert not [b for b in BLOCKS if b.startswith("ott-") and b in text]
 
 
 def test_every_ottoman_block_stays_unnamed_until_revealed() -> None:
