@@ -36,6 +36,7 @@ SETTINGS = (
     Setting("blood-on-the-tigris", "two-player", {"turns": 8}, "campaign", 4),  # Scenario 1's first seven turns
     Setting("hill60", "two-player", {}, None, 0.3),
     Setting("gallipoli-1915", "two-player", {"last_turn": 8}, "helles", 2),  # the landing day's first eight turns
+    Setting("gallipoli-1915", "refereed", {"last_turn": 8}, "helles", 3),
 )
 
 
@@ -129,6 +130,10 @@ def explain(m: dict[str, Any]) -> list[str]:
                    "has nothing left to decide (his tool writes it alone; in refereed mode the referee opens it)")
         parts = [("with a battle or landing", [t for t in turns if t["battles"]]),
                  ("without", [t for t in turns if not t["battles"]])]
+    elif s.game == "gallipoli-1915":
+        out.append("human above the floor: rolls whose result the next decision needs (the Ottoman's CD fire before "
+                   "the Entente's activations, each side's activation fire before the other's); a roll ends its "
+                   "author's file and the other's next file opens it (sealed dice: the same price as issue 32's)")
     elif s.game == "assault-on-gallipoli":
         parts = [("turn 1 (the landing)", [t for t in turns if t["turn"] == 1]),
                  ("later turns", [t for t in turns if t["turn"] > 1])]

@@ -10,7 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import data
-from .procedures import due_cups, room_left
+from .cadence import owes
+from .procedures import room_left
 
 LANDINGS = {"helles": ("w-beach", "x-beach", "y-beach"), "anzac": ("z-beach",), "peninsula": ("z-beach", "w-beach"),
             "free-landing": ("gully-beach",)}
@@ -30,6 +31,9 @@ def order(state: dict[str, Any], side: str, known: dict[str, str]) -> str:
         if not state["pieces"].get(side):
             return "move 1/Royal Dublin Fusiliers to 6.2" if side == "entente" else "move 3/26th Regiment to 8.2"
         return "done"
+    owed = owes(state, side)
+    if owed:  # its tool makes the draw alone in two-player play (order_without_choice); a referee's does not
+        return owed
     if side == "entente":
         if phase == "amphibious-assault":
             if state["scenario"] in ("helles", "peninsula") and not state["clyde"] and state["turn"] >= 2:

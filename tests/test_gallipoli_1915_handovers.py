@@ -1,0 +1,51 @@
+"""Gallipoli 1915 by e-mail at the game book's pace (engine/games/gallipoli_1915/RULES.md,
+"Hand-overs"): each phase waits only for the sides the book gives it to, standing orders let a
+side's decisions of a game turn go in one file, and what the tool can do alone (the End of Turn,
+the Entente's daylight draw) waits for no one.
+
+Seeded games between campaigns (bench/handovers.py ``play_files``, the module's own player,
+bot.py) count each game turn's files against the floor (bench/handovers_floors.py); before this
+cadence a game turn took 18 files, 15 of them a person's."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.bench import handovers_refereed
+from pbem.bench.handovers import per_turn, play_files
+from pbem.bench.handovers_floors import FLOORS
+from pbem_engine.games.gallipoli_1915 import GAME
+from pbem_engine.games.gallipoli_1915.position import position
+
+MODULE = "gallipoli-1915"
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_a_landing_turn_costs_four_files_each_a_persons(seed, tmp_path):
+    files = play_files(MODULE, {"last_turn": 5}, seed, tmp_path, scenario="helles")
+    turns = per_turn(files, FLOORS[MODULE])
+    assert [t["turn"] for t in turns] == [1, 2, 3, 4]
+    for t in turns[1:]:  # turn 1 holds the set-up's files too
+        # the Entente (its activations, the next draw and orders, the landings), the Ottoman's CD fire,
+        # the Entente's activations after its result, the Ottoman's after the Entente's fire
+        assert (t["files"], t["human"], t["floor"]) == (4, 4, 2), t
+    assert not any(f["side"] == "entente" and f["kind"] == "forced choice" for f in files)  # the draw rides along
+
+
+def test_a_refereed_game_plays_to_its_end_in_as_few_player_files(tmp_path):
+    """The referee's tool does not make the draw alone: the module's player says it (bot.py)."""
+    files = handovers_refereed.play_files(MODULE, {"last_turn": 3}, 0, tmp_path, scenario="helles")
+    turns = per_turn(files, FLOORS[MODULE])
+    assert turns and all(t["human"] == 4 and t["files"] <= 8 for t in turns[1:]), turns
+
+
+def test_the_draw_is_what_the_entente_must_do_and_its_tool_does_alone():
+    day = position({"turn": 3, "phase": "reinforcement"}).state
+    prompt = GAME.prompt(day)
+    assert prompt.side == "entente" and GAME.order_without_choice(day, prompt) == "draw naval gunfire helles"
+    night = position({"turn": 9, "phase": "reinforcement"}).state
+    assert GAME.order_without_choice(night, GAME.prompt(night)) is None  # 103.14: daylight turns only
+    drawn = position({"turn": 3, "phase": "reinforcement", "held": {"helles": "C1"}, "chits": {"C1": "no-fire"}}).state
+    assert GAME.order_without_choice(drawn, GAME.prompt(drawn)) is None
+    ottoman = position({"turn": 3, "phase": "reinforcement", "active": "ottoman"}).state
+    assert GAME.order_without_choice(ottoman, GAME.prompt(ottoman)) is None
