@@ -272,7 +272,8 @@ def test_the_referees_mail_send_writes_the_witness_every_file_it_needs_once(watc
     ref, alice = Home(tmp_path, "ref"), Home(tmp_path, "alice")
     for home, original in ((ref, watched.ref), (alice, watched.alice)):
         shutil.copytree(original.dir / "c", home.dir / "c")
-        home("witnesses", "--address", "carol", "carol@example.org")
+        said = home("witnesses", "--address", "carol", "carol@example.org")
+        assert ("yours mails them nothing" in said) == (home is alice), said
     camp = Campaign.open(ref.dir / "c")
     written = copies(camp, "ref@example.org")
     assert copies(camp, "ref@example.org") == []  # once

@@ -89,7 +89,9 @@ def witnesses(address: tuple[str, str] | None, campaign: Path | None) -> None:
 
     With an address set, 'pbem mail send' (and 'pbem mail run') writes one more
     mail per turn file you signed to that witness, once, from sent/: the turn
-    file only, which holds nothing sealed to you in the clear.
+    file only, which holds nothing sealed to you in the clear.  In a refereed
+    game only the referee's tool mails the witnesses (its files carry the
+    players' orders and the view of no side).
 
     \b
     Examples:
@@ -102,6 +104,9 @@ def witnesses(address: tuple[str, str] | None, campaign: Path | None) -> None:
 
     camp = open_campaign(campaign, readonly=address is None)
     named = listed(camp.genesis)
+    if named and camp.refereed and camp.side != "referee":  # pbem.mailbox.witness_mail: the referee's files carry ours
+        click.echo("a refereed game: the referee's tool mails the witnesses its files, which carry yours; "
+                   "yours mails them nothing")
     if address is not None:
         set_witness_address(camp, *address)
         click.echo(f"witness {address[0]}: your turn files go to {address[1]} (pbem mail send)")
