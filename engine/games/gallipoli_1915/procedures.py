@@ -1,8 +1,9 @@
-"""The game book's own procedures, enforced: the turn track and the phases of 103.2, the Naval
-Gunfire cups (103.14), Coastal Defense fire at units at sea (103.13), beach capacity and the SS
-River Clyde (103.1, 103.7), landing delays (103.6), Alarums and Excursions (106.6), Tactical
-Surprise (106.8), the Krithia naval roll (102.3), and the end: duration, sudden death and the
-Peninsula's weighted player victory (104.5).  Everything else is the series rules, played at
+"""The game book's own procedures, enforced: the End of Turn Phase of 103.2 (the phases' order
+and who acts in each are cadence.py's), the Naval Gunfire cups (103.14), Coastal Defense fire
+at units at sea (103.13), beach capacity and the SS River Clyde (103.1, 103.7), landing delays
+(103.6), Alarums and Excursions (106.6), Tactical Surprise (106.8), the Krithia naval roll
+(102.3), and the end: duration, sudden death and the Peninsula's weighted player victory
+(104.5).  Everything else is the series rules, played at
 the table with free orders (orders.py)."""
 
 from __future__ import annotations
