@@ -40,6 +40,12 @@ class Home:
         assert "Traceback" not in done.stderr
         return done.stdout
 
+    def refused(self, *args: object) -> str:
+        env = dict(os.environ, PBEM_HOME=str(self.home))
+        done = subprocess.run([str(PBEM), *map(str, args)], env=env, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+        return done.stderr
+
     def play(self, *orders: str) -> Path:
         out = self.run("play", "--campaign", self.dir, *orders)
         seq = int(out.split("signed turn file #")[1].split(":")[0])
@@ -78,6 +84,9 @@ def test_a_team_member_signs_the_entente_orders_and_every_copy_verifies(tmp_path
     c = carol.play("move 1/Royal Dublin Fusiliers to 6.2", "done", "done until assault")
     assert f"Signer: {signer(carol)}" in c.read_text() and read_envelope(c).author == "entente"
     deliver(c, alice, bob)
+    before = (bob.dir / "campaign.db").read_bytes()  # a reach the module cannot read: refused, nothing changed
+    assert "done until PHASE" in bob.refused("play", "--campaign", bob.dir, "done until lunch")
+    assert (bob.dir / "campaign.db").read_bytes() == before and len(list((bob.dir / "sent").glob("*"))) == 2
     deliver(bob.play("done until activations"), alice, carol)
     deliver(carol.play("land 3 steps at W Beach", "done"), alice, bob)  # Carol's beach; Bob is woken
     deliver(bob.play("cd fire 3 steps at W Beach, then done"), alice, carol)
