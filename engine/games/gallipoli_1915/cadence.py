@@ -105,9 +105,10 @@ def wake(state: State, side: str, action: dict[str, Any]) -> list[str]:
     """What the other side must answer (103.13): the Entente lands steps, or puts units at sea in the
     Reinforcement Phase (the Rowing Subsegment, then the Ottoman's Naval Fire Subsegment)."""
     them = other(side)
-    landing = action.get("do") == "land" or (
-        action.get("do") == "move" and action.get("to") == "at sea" and state["phase"] == "reinforcement")
-    if side != "entente" or not landing or them not in state["done"] or state["phase"] not in data.PHASES:
+    do, phase = action.get("do"), state["phase"]
+    landing = (do == "land" and phase == "amphibious-assault") or (
+        do == "move" and action.get("to") == "at sea" and phase == "reinforcement")  # where CD fire may answer
+    if side != "entente" or not landing or them not in state["done"]:
         return []
     state["done"].remove(them)
     state["woken"].append(them)
