@@ -11,8 +11,9 @@ book's information flow allows (RULES.md, "Hand-overs").
   phase until the next turn's Reinforcement Phase.  A phase where every side is done passes
   without a file.  A standing order never covers what the book requires of the side (the
   Entente's Naval Gunfire draw on a daylight turn, which its tool makes alone) and is woken by
-  what the side must answer: the Ottoman, by a landing or units put at sea (103.13: his
-  Coastal Defense fire at units about to land), and either side by the other's ``pass``.
+  what the side must answer: the Ottoman, by a landing in the Amphibious Assault Phase or units
+  put at sea in the Reinforcement Phase (103.13: his Coastal Defense fire at units about to
+  land), and either side by the other's ``pass``.
 * **Who opens a phase.**  The side whose action ended the phase before, where its file goes on:
   an action that rolled waits for the other side's reveal and is applied in the other side's
   next file, so then the other side opens (a guess that only costs a file where it is wrong).
