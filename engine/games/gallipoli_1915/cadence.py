@@ -174,7 +174,8 @@ def next_phase(state: State, dice: Dice, opener: str) -> list[str]:
         state["phase"] = data.PHASES[index + 2]  # 102.2: no Command Phase on the scenario's first turn
         events.append(f"102.2: no Command Phase on turn {state['turn']}")
     if state["phase"] == "end":  # 103.2 6: no one decides anything in it
-        events += [f"{data.label(state['turn'])}: {data.PHASE_NAMES['end']}, by the tool alone"] + end_of_turn(state, dice)
+        events.append(f"{data.label(state['turn'])}: {data.PHASE_NAMES['end']}, by the tool alone")
+        events += end_of_turn(state, dice)
         if state["phase"] == "victory":
             state["standing"], state["woken"], state["done"] = {}, [], []
             return events

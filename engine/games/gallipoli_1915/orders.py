@@ -92,7 +92,8 @@ FIELDS = {"draw-ngf": {"cup": str}, "fire-ngf": {"cup": str}, "cd-fire": {"steps
           "land": {"beach": str}, "delay": {"beach": str, "kind": str, "count": int},
           "alarums": {"regiment": str}, "surprise": {"beach": str}, "claim": {"claim": dict},
           "sudden": {"landing": str}, "roll": {"expr": str, "purpose": str}, "move": {"piece": str, "to": str},
-          "say": {"text": str}, "note": {"text": (str, dict)}, "unseal": {"note": int}, "done": {"until": (str, type(None))}}
+          "say": {"text": str}, "note": {"text": (str, dict)}, "unseal": {"note": int},
+          "done": {"until": (str, type(None))}}
 AT_THE_END = ("claim", "accept", "dispute", "say", "note", "unseal", "roll")
 
 
