@@ -347,3 +347,60 @@ def test_other_modules_refereed_with_a_witness_hide_what_the_players_hold(module
     assert module != "assault-on-gallipoli" or (hands_checked > 20 and shown_found > 0), (hands_checked, shown_found)
     summary = verify_path(watcher.dir).summary()
     assert summary.startswith("OK") and "full game replayed" in summary, summary
+
+
+def test_a_take_back_the_referee_grants_reaches_the_witness(tmp_path):
+    """The referee's fork goes to the witness with its other files: the witness's copy follows it
+    (whether it held the adjudication taken back or not) and goes on with the game."""
+    from pbem.mailbox.witness_mail import copies
+    from tests.test_referee_takeback import MOVE_AUSTRALIANS, MOVE_CONNAUGHT
+
+    ref, alice, bob, carol = (Home(tmp_path, n) for n in ("ref", "alice", "bob", "carol"))
+    for home in (ref, alice, bob, carol):
+        home("keys", "new", home.name, campaign=False)
+        (tmp_path / f"{home.name}.pub").write_text(home("keys", "export", home.name, campaign=False))
+    ref("new", "hill60", "--referee", "--key", "ref", "--player", f"allied={tmp_path / 'alice.pub'}",
+        "--player", f"ottoman={tmp_path / 'bob.pub'}", "--witness", str(tmp_path / "carol.pub"))
+    genesis = ref.newest(".")
+    alice("join", str(genesis), "--key", "alice")
+    bob("join", str(genesis), "--key", "bob")
+    carol("watch", str(genesis), "--key", "carol")
+    ref("ingest", str(alice.newest(".")), str(bob.newest(".")))
+    ref("witnesses", "--address", "carol", "carol@example.org")
+
+    def adjudicate() -> None:
+        ref("play")
+        alice("ingest", str(ref.newest("to-allied")))
+        bob("ingest", str(ref.newest("to-ottoman")))
+
+    def mailed() -> list[Path]:  # what the referee's pbem mail send adds for the witness, in order
+        camp = Campaign.open(ref.dir / "c")
+        try:
+            return copies(camp, "ref@example.org")
+        finally:
+            camp.ledger.close()
+
+    adjudicate()
+    alice("play", MOVE_AUSTRALIANS)
+    ref("ingest", str(alice.newest(".")))
+    adjudicate()  # #3: the Australians' move, which the witness's copy holds before the take-back
+    for mail in mailed():
+        carol("ingest", str(mail))
+    assert "18th Australian Battalion moves" in carol("report")
+    alice("takeback", "propose", "--to", "1")
+    ref("ingest", str(max((alice.dir / "c" / "sent").glob("*takeback*"))))
+    ref("takeback", "accept")
+    [fork_mail] = mailed()
+    assert "referee-fork" in fork_mail.name and "X-Pbem-To-Side: witness:carol" in fork_mail.read_text()
+    assert "accepted #2 from referee (fork)" in carol("ingest", str(fork_mail))
+    [fork] = (ref.dir / "c" / "sent").glob("*-referee-fork.pbem")
+    for home in (alice, bob):
+        home("ingest", str(fork))
+    alice("play", MOVE_CONNAUGHT)
+    ref("ingest", str(alice.newest(".")))
+    adjudicate()
+    for mail in mailed():
+        carol("ingest", str(mail))
+    report = carol("report")
+    assert "5th Connaught Rangers moves" in report and "1 take-back(s)" in carol("verify", "c", campaign=False)
+    assert carol("status").count("envelopes") == 1 and "5 envelopes" in carol("status")

@@ -65,7 +65,8 @@ def _envelopes(campaign, path: Path) -> list:
 
 def _ours(campaign, path: Path) -> bool:
     """A turn file of this game signed by our side: one envelope (two-player), or the referee's
-    invitation, disclosure, or file for the witnesses (chain and view, ending with its own)."""
+    invitation, take-back (fork), disclosure, or file for the witnesses (chain and view, ending
+    with its own)."""
     envelopes = _envelopes(campaign, path)
     if not envelopes or envelopes[-1].author != campaign.side:
         return False
@@ -73,7 +74,7 @@ def _ours(campaign, path: Path) -> bool:
         return len(envelopes) == 1
     if path.parent.name == FOLDER:
         return envelopes[-1].kind == "view"
-    return len(envelopes) == 1 and (envelopes[0].kind == "genesis" or "disclose" in envelopes[0].content["body"])
+    return len(envelopes) == 1 and (envelopes[0].kind in ("genesis", "fork") or "disclose" in envelopes[0].content["body"])
 
 
 def _files(campaign) -> list[Path]:
