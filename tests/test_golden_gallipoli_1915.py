@@ -1,9 +1,12 @@
 """The golden game of Gallipoli 1915: the real tool, fixed keys and fixed randomness, both sides
 played by the module's own player (as `pbem demo --game gallipoli-1915` plays it), Cape Helles
-(104.4) cut to its first six turns: the set-up in order, the twilight turn with no chit, the daylight Naval Gunfire
-draws and a revealed fire chit replaced before it returns, the landings within beach capacity
-and the River Clyde's two steps, the Ottoman's Coastal Defense fire, table-top rolls for the
-series rules, the chits back at the end of each turn, and the victory agreed at the end.  Every
+(104.4) cut to its first seven turns (the first with a fire chit revealed): the set-up in order,
+the twilight turn with no chit, the daylight Naval Gunfire draws and a revealed fire chit
+replaced before it returns, the landings within beach capacity and the River Clyde's two steps,
+the Ottoman's Coastal Defense fire, table-top rolls for the series rules, the chits back at the
+end of each turn, and the victory agreed at the end; each game turn in four files (the phases
+wait only for the sides the book gives them to, and the players' standing orders carry the rest:
+cadence.py).  Every
 turn file is compared byte for byte with the committed one, both sides' final reports line for
 line, and a replay of the committed files by a fresh campaign verifies.  The Ottoman's files
 never hold a chit the Entente has not revealed.
@@ -35,6 +38,14 @@ def test_gallipoli_1915_golden_game(tmp_path, request):
     if compare_or_update(GOLDEN, *play_golden(tmp_path), request):
         for side in ("alice", "bob"):
             assert verify_path(tmp_path / side).summary().startswith("OK: ")
+
+
+def test_a_golden_game_turn_is_four_files():
+    """Turns 2-6 (the set-up's files fall in turn 1, the claims in turn 7): the Entente's file with
+    its landings, the Ottoman's CD fire, the Entente's activations, the Ottoman's."""
+    turns = [read_envelopes(p.read_text())[0].content for p in sorted((GOLDEN / "turns").glob("*-turn.pbem"))]
+    starts = [i for i, c in enumerate(turns) if any(a.get("do") == "draw-ngf" for a in c["body"].get("actions", []))]
+    assert len(starts) == 6 and {b - a for a, b in zip(starts, starts[1:])} == {4}  # a draw every fourth file
 
 
 def test_the_golden_game_holds_every_procedure_of_its_turns():
