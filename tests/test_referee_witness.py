@@ -368,10 +368,11 @@ def test_a_take_back_the_referee_grants_reaches_the_witness(tmp_path):
     ref("ingest", str(alice.newest(".")), str(bob.newest(".")))
     ref("witnesses", "--address", "carol", "carol@example.org")
 
-    def adjudicate() -> None:
-        ref("play")
+    def adjudicate() -> str:
+        out = ref("play")
         alice("ingest", str(ref.newest("to-allied")))
         bob("ingest", str(ref.newest("to-ottoman")))
+        return out
 
     def mailed() -> list[Path]:  # what the referee's pbem mail send adds for the witness, in order
         camp = Campaign.open(ref.dir / "c")
@@ -380,7 +381,8 @@ def test_a_take_back_the_referee_grants_reaches_the_witness(tmp_path):
         finally:
             camp.ledger.close()
 
-    adjudicate()
+    said = adjudicate()  # the referee is told where the witnesses' file is
+    assert f"for the witnesses (carol): {ref.newest('witness').relative_to(ref.dir)}" in said, said
     alice("play", MOVE_AUSTRALIANS)
     ref("ingest", str(alice.newest(".")))
     adjudicate()  # #3: the Australians' move, which the witness's copy holds before the take-back

@@ -193,6 +193,10 @@ def _tell(camp, paths: list[Path] | None, messages: list[Path]) -> None:
             side = path.parent.name.removeprefix("to-")
             click.echo(f"  for {side} ({camp.genesis['body']['sides'][side]['name']}): {path}")
         click.echo("Send each player its own file: it holds that player's view and no one else's.")
+        watching = sorted((paths[0].parent.parent / "witness").glob(f"{paths[0].stem}.pbem"))
+        if watching:  # a game with witnesses (pbem.chain.witnesses): their file, mailed by pbem mail send
+            names = ", ".join(w["name"] for w in camp.genesis["body"].get("witnesses", []))
+            click.echo(f"  for the witnesses ({names}): {watching[0]}")
     elif camp.refereed and camp.side == "referee":
         click.echo("Send it to every player.")
     elif camp.refereed:
