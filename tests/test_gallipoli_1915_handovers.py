@@ -49,3 +49,10 @@ def test_the_draw_is_what_the_entente_must_do_and_its_tool_does_alone():
     assert GAME.order_without_choice(drawn, GAME.prompt(drawn)) is None
     ottoman = position({"turn": 3, "phase": "reinforcement", "active": "ottoman"}).state
     assert GAME.order_without_choice(ottoman, GAME.prompt(ottoman)) is None
+
+
+def test_a_turn_without_a_landing_is_at_the_floor(tmp_path):
+    """Kemal's Counterattack (102.2: no landing, no naval gunfire): each side's file once a game turn."""
+    files = play_files(MODULE, {"last_turn": 8}, 1, tmp_path, scenario="kemal")
+    turns = per_turn(files, FLOORS[MODULE])
+    assert [(t["turn"], t["files"], t["human"], t["floor"]) for t in turns[1:]] == [(6, 2, 2, 2), (7, 2, 2, 2)]
