@@ -116,6 +116,17 @@ def refuse_non_commander(genesis: dict[str, Any], side: str, public: bytes, pinn
     raise PbemError("wrong identity for this campaign", f"{side} plays with '{plays}'", code="wrong-key")
 
 
+def pin(body: dict[str, Any], game_name: str, teams: dict[str, list[dict[str, str]]] | None, signs: str) -> None:
+    """Put each team (``{side: [{name, key}]}``) and who signs for it into a genesis ``body`` being
+    made (its ``sides`` already named).
+
+    :raises PbemError: ``bad-side``, a team for a side the game has not."""
+    for side, team in sorted((teams or {}).items()):
+        if side not in body["sides"]:
+            raise PbemError(f"{game_name} has no side '{side}'", f"sides: {', '.join(body['sides'])}", code="bad-side")
+        body["sides"][side].update(members=team, signs=signs)
+
+
 def check(body: dict[str, Any]) -> None:
     """The ``members`` and ``signs`` of each side entry, if any: 1 to ``MAX_MEMBERS`` members, each
     exactly a name and an Ed25519 key; no key pinned twice in the genesis (a side's, a member's, a

@@ -88,10 +88,7 @@ def new(cls: type[Campaign], directory: Path, module: str, side: str, identity: 
         body["clock"] = clock
     if witnesses:
         body["witnesses"] = witnesses
-    for team_side, team in sorted((teams or {}).items()):
-        if team_side not in body["sides"]:
-            raise PbemError(f"{game.name} has no side '{team_side}'", f"sides: {', '.join(game.sides)}", code="bad-side")
-        body["sides"][team_side].update(members=team, signs=signs)
+    teams_mod.pin(body, game.name, teams, signs)
     teams_mod.check(body)  # before anything is written: a key pinned twice is refused here
     hidden = _private_secret(game, game_id, side, body, entropy)
     content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": side,

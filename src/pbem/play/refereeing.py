@@ -16,6 +16,7 @@ from pbem_engine.canonical import canonical_json
 from pbem_engine.hidden.referee_deck import known as dealt_known
 
 from ..chain import history, referee
+from ..chain import teams as teams_mod
 from ..chain.witnesses import FOLDER as WITNESS_FOLDER
 from ..chain.witnesses import OBSERVER, listed
 from ..errors import PbemError, RefusedTurn
@@ -74,10 +75,7 @@ def new_genesis(module: str, identity: Identity, players: dict[str, tuple[bytes,
             "salt_anchor": referee.salt_anchor(game_id, salt)}
     if witnesses:
         body["witnesses"] = witnesses
-    for team_side, team in sorted((teams or {}).items()):
-        if team_side not in body["sides"]:
-            raise PbemError(f"{game.name} has no side '{team_side}'", f"sides: {', '.join(game.sides)}", code="bad-side")
-        body["sides"][team_side].update(members=team, signs=signs)
+    teams_mod.pin(body, game.name, teams, signs)
     content = {"v": 1, "game": game_id, "seq": 0, "prev": history.GENESIS_PREV, "author": REFEREE, "kind": "genesis",
                "engine": history.engine_stamp(game), "body": body, "state": ""}
     content["state"] = _hash(referee.public_start(content))
