@@ -14,7 +14,7 @@ class Hill60:
 
     name: ClassVar[str] = "hill60"
     title: ClassVar[str] = "Hill 60, August 1915"
-    version: ClassVar[str] = "1"
+    version: ClassVar[str] = "2"  # 2: standing orders (RULES.md 9)
     sides: ClassVar[tuple[str, ...]] = data.SIDES
     scenarios: ClassVar[dict[str, str]] = data.SCENARIOS
     provisional: ClassVar[tuple[str, ...]] = ()  # our own design: nothing reconstructed (RULES.md 1.4)
@@ -36,6 +36,26 @@ class Hill60:
 
     def outcome(self, state: State) -> Outcome | None:
         return rules.outcome(state)
+
+    def parse_order(self, state: State, side: str, text: str, known: dict[str, str] | None = None) -> dict[str, Any]:
+        """An order in words at the operations prompt, standing orders with it (orders.py)."""
+        from .orders import parse
+
+        return parse(state, side, text, rules.prompt(state))
+
+    @staticmethod
+    def action_label(action: dict[str, Any]) -> str:
+        """An order with standing orders in its words (a declared roll's event names it)."""
+        from .orders import label
+
+        return label(action)
+
+    @staticmethod
+    def player(state: State, side: str, prompt: Prompt, known: dict[str, str]) -> str:
+        """The demo's and the bench's player, with standing orders (bot.py)."""
+        from .bot import order
+
+        return order(state, side, prompt, known)
 
     def playable(self, state: State, prompt: Prompt, known: dict[str, str]) -> Prompt:
         """The prompt as its player's tool shows it: each assault and bombardment with its exact

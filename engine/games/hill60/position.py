@@ -12,6 +12,9 @@ key by key into the set-up's, other values replace its own (a TOML table reads a
     pending = {kind = "assault", space = "Hill 60", from = "Kabak Kuyu", units = ["10gr"],
                hits_on_defender = 2, hits_on_attacker = 0}   fire whose hits wait for a decision
     over = true | false         turn 5 has ended
+    hits = {ottoman = ["2-33", "1-33"]}   the sides' hit orders (9.1), if given
+    then = {side = "allied", alternatives = [{do = "end"}], advance = true}   the next operation
+               ordered with an assault (9.3), if given; pending.advance = true | false (9.2)
 
 The dice (``Position.dice``) take the die faces only: this game has no hidden items.
 """
@@ -21,9 +24,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from pbem_engine.protocol.core import IllegalAction
 from pbem_engine.protocol.position import Position, unknown_keys, whole
 
-from . import GAME, data
+from . import GAME, data, standing
 
 PENDING = ("kind", "space", "from", "units", "hits_on_defender", "hits_on_attacker")
 
@@ -31,7 +35,7 @@ PENDING = ("kind", "space", "from", "units", "hits_on_defender", "hits_on_attack
 def position(description: dict[str, Any]) -> Position:
     """The state ``description`` sets up (see the module's docstring)."""
     state = GAME.setup("standard", {})
-    unknown_keys("position", description, tuple(state))
+    unknown_keys("position", description, tuple(state) + ("hits", "then"))
     for key, value in description.items():
         if key == "units":
             for uid, unit in table_of("units", value).items():
@@ -40,11 +44,19 @@ def position(description: dict[str, Any]) -> Position:
                 unknown_keys(f"units.{uid}", unit, ("space", "steps"))
                 state["units"][uid].update(copy.deepcopy(unit))
         elif key == "pending":
-            unknown_keys("pending", value, PENDING)
+            unknown_keys("pending", value, PENDING + ("advance",))
             state["pending"] = {**(state["pending"] or {}), **copy.deepcopy(value)}
         else:
             state[key] = copy.deepcopy(value)
     check(state)
+    try:
+        for side, order in state.get("hits", {}).items():  # 9.1
+            standing.check_hits(side, {"do": "hits", "order": order})
+        if "then" in state:  # 9.3
+            for alt in state["then"]["alternatives"]:
+                standing.check_operation(state["then"]["side"], alt)
+    except IllegalAction as e:
+        raise ValueError(str(e)) from None
     return Position(state)
 
 

@@ -18,7 +18,12 @@ order of a dict, so every history gives the same bytes.
      "units": [attacking unit ids], "hits_on_defender": n, "hits_on_attacker": n}
 
 It exists only while somebody has a decision to make about it (5.3, 5.4):
-forced allocations are applied at once by ``settle``.
+forced allocations are applied at once by ``settle``, and so are the standing
+orders of 9 (``standing.py``): ``"advance": true | false`` in an assault's
+``pending``, the sides' hit orders in ``"hits": {side: [unit ids]}`` and the
+acting side's next operation in ``"then": {"side", "alternatives", "advance"}``
+(keys present only once given, so a game without standing orders has the
+state it always had).
 """
 
 from __future__ import annotations
@@ -27,7 +32,7 @@ from typing import Any, Callable
 
 from pbem_engine.protocol.core import Choice, Event, IllegalAction, Outcome, Prompt, RulesError, State, copy_state
 from pbem_engine.chance.dice import Dice
-from . import data
+from . import data, standing
 
 Action = dict[str, Any]
 
@@ -168,7 +173,9 @@ def operations_prompt(state: State) -> Prompt:
     choices.append(Choice("end turn", {"do": "end"}))
     left = plural(state["ops"], "operation")
     text = f"Turn {state['turn']} of {data.TURNS}, {side_name(side)} player: {left} left. Choose an operation."
-    return Prompt(side, text, tuple(choices))
+    # 9: standing orders ride on an operation's words, so the prompt takes words too (with_odds says
+    # which); with one legal choice it stays forced, never shown
+    return Prompt(side, text, tuple(choices), free=len(choices) > 1)
 
 
 def pending_prompt(state: State, pending: dict[str, Any]) -> Prompt:
@@ -210,10 +217,15 @@ def surviving_attackers(state: State, pending: dict[str, Any]) -> list[str]:
 def apply(state: State, side: str, action: Action, dice: Dice) -> tuple[State, list[Event]]:
     # pbem_engine.protocol.core.step checks this too; repeating it keeps apply safe on its own.
     offered = prompt(state)
-    if offered.side != side or action not in [c.action for c in offered.choices]:
+    legal = [c.action for c in offered.choices]
+    if offered.side == side and offered.free and action.get("do") == "hits":
+        events = do_hits(state, side, standing.check_hits(side, action))
+    elif offered.side != side or standing.base(action) not in legal or ("orders" in action and not offered.free):
         raise IllegalAction(f"{side} cannot do that now: {offered.text}", [c.label for c in offered.choices])
-    events = HANDLERS[action["do"]](state, action, dice)
-    events += settle(state)
+    else:
+        standing.check_orders(side, action, state["ops"] - 1)
+        events = HANDLERS[action["do"]](state, action, dice)
+    events += settle(state, dice)
     return state, [{"text": text} for text in events]
 
 
@@ -232,7 +244,8 @@ def do_move(state: State, action: Action, dice: Dice) -> list[str]:
 
 
 def with_odds(state: State, prompt: Prompt) -> Prompt:
-    """Each assault and bombardment choice with the exact odds of its dice (5.2, 6.2, 7.1)."""
+    """Each assault and bombardment choice with the exact odds of its dice (5.2, 6.2, 7.1), and at
+    the operations prompt the words of the standing orders (9)."""
     from pbem_engine.chance.odds import pool_line
 
     def odds(action: Action) -> str:
@@ -247,7 +260,11 @@ def with_odds(state: State, prompt: Prompt) -> Prompt:
             return f" — {pool_line(data.BOMBARDMENT_DICE, 6, data.BOMBARDMENT_TARGET)}"
         return ""
 
-    return prompt._replace(choices=tuple(c._replace(label=c.label + odds(c.action)) for c in prompt.choices))
+    text = prompt.text
+    if prompt.free:  # 9: the standing orders the operation's words may carry
+        then = "; then OPERATION or OPERATION" if state["ops"] > 1 else ""
+        text += f" Standing orders (9): 'ASSAULT; advance{then}', 'hits in order UNIT, UNIT'."
+    return prompt._replace(text=text, choices=tuple(c._replace(label=c.label + odds(c.action)) for c in prompt.choices))
 
 
 
@@ -275,6 +292,7 @@ def do_assault(state: State, action: Action, dice: Dice) -> list[str]:
         "hits_on_defender": hits_on_defender,
         "hits_on_attacker": hits_on_attacker,
     }
+    give_orders(state, action)
     return [
         f"{side_name(side)} assault on {target} from {origin}: {dice_count(attack_dice)}, hits on {aim}: "
         f"rolled {attack_roll}: {plural(hits_on_defender, 'hit')}.",
@@ -323,6 +341,57 @@ def do_stay(state: State, action: Action, dice: Dice) -> list[str]:
     return [f"The {side_name(state['side'])} assault force stays in {pending['from']}."]
 
 
+# --- 9 standing orders ----------------------------------------------------------------
+
+
+def do_hits(state: State, side: str, order: list[str]) -> list[str]:
+    # 9.1 the order in which the side's units take hits from now on; no operation
+    hits = state.setdefault("hits", {})
+    hits.pop(side, None)
+    if order:
+        hits[side] = order
+        return [f"The {side_name(side)} player's hit order (9.1): {names(order)}."]
+    if not hits:
+        del state["hits"]
+    return [f"The {side_name(side)} player withdraws the hit order (9.1)."]
+
+
+def give_orders(state: State, action: Action) -> None:
+    # 9.2, 9.3 an assault's or bombardment's standing orders, for settle to carry out
+    orders = action.get("orders") or {}
+    if "advance" in orders:
+        state["pending"]["advance"] = orders["advance"]
+    if "then" in orders:
+        state["then"] = {"side": state["side"], "alternatives": orders["then"]}
+        if "advance" in orders:
+            state["then"]["advance"] = orders["advance"]
+
+
+def standing_advance(state: State, pending: dict[str, Any]) -> list[str]:
+    # 9.2 the advance or stay ordered with the assault, once the space is cleared (5.4)
+    if pending.get("advance") is None or pending["hits_on_defender"] or pending["hits_on_attacker"] \
+            or not needs_decision(state, pending):
+        return []
+    word = "advance" if pending["advance"] else "stay"
+    return [f"Standing order (9.2): {word}."] + HANDLERS[word](state, {"do": word}, None)  # type: ignore[arg-type]
+
+
+def carry_out_then(state: State, dice: Dice) -> list[str]:
+    # 9.3 the next operation: the first alternative the rules allow now, else the player decides
+    then = state.pop("then")
+    if then["side"] != state["side"]:
+        return []
+    offered = operations_prompt(state).choices
+    for alt in then["alternatives"]:
+        label = next((c.label for c in offered if c.action == alt), None)
+        if label is not None:
+            action = dict(alt, orders={"advance": then["advance"]}) if alt["do"] == "assault" and "advance" in then \
+                else alt
+            return [f"Standing order (9.3): {label}."] + HANDLERS[alt["do"]](state, action, dice)
+    return [f"Standing order (9.3): none of its operations is possible now; the {side_name(state['side'])} "
+            f"player decides."]
+
+
 # --- 6 entrenchment ------------------------------------------------------------------
 
 
@@ -355,6 +424,7 @@ def do_bombard(state: State, action: Action, dice: Dice) -> list[str]:
         "hits_on_defender": hits,
         "hits_on_attacker": 0,
     }
+    give_orders(state, action)
     rolled = roll_text(dice)
     return [f"Naval bombardment of {target}: {dice_count(n)}, hits on {aim}: rolled {rolled}: {plural(hits, 'hit')}."]
 
@@ -370,6 +440,7 @@ def do_end(state: State, action: Action, dice: Dice) -> list[str]:
 
 
 def end_side_turn(state: State) -> list[str]:
+    state.pop("then", None)  # 9.3 a standing order lasts the side's turn at most
     if state["side"] == "allied":
         state["side"], state["ops"] = "ottoman", data.OPERATIONS
         return [f"Turn {state['turn']}: the Ottoman player has {data.OPERATIONS} operations."]
@@ -396,15 +467,21 @@ HANDLERS: dict[str, Callable[[State, Action, Dice], list[str]]] = {
 # --- after every action ------------------------------------------------------------
 
 
-def settle(state: State) -> list[str]:
-    """Apply what needs no decision, then end the side's turn if it has nothing left."""
+def settle(state: State, dice: Dice | None = None) -> list[str]:
+    """Apply what needs no decision (forced choices and standing orders, 9), then end the side's
+    turn if it has nothing left."""
     events: list[str] = []
-    pending = state["pending"]
-    if pending is not None:
-        events += forced_hits(state, pending)
-        if not needs_decision(state, pending):
-            state["pending"] = None
-    events += abandon_trenches(state)
+    while True:
+        pending = state["pending"]
+        if pending is not None:
+            events += forced_hits(state, pending)
+            events += standing_advance(state, pending)
+            if state["pending"] is not None and not needs_decision(state, pending):
+                state["pending"] = None
+        events += abandon_trenches(state)
+        if outcome(state) is not None or state["pending"] is not None or "then" not in state or state["ops"] == 0:
+            break
+        events += carry_out_then(state, dice)  # type: ignore[arg-type]
     if outcome(state) is None and state["pending"] is None and state["ops"] == 0:
         events += end_side_turn(state)
     result = outcome(state)
@@ -415,18 +492,24 @@ def settle(state: State) -> list[str]:
 
 def forced_hits(state: State, pending: dict[str, Any]) -> list[str]:
     """5.3 the owner is asked only when the choice matters: one unit to hit, or
-    enough hits to eliminate them all, is applied at once; hits nobody can take are lost."""
+    enough hits to eliminate them all, is applied at once; hits nobody can take are lost.
+    9.1 a choice that matters goes by the owner's hit order, one hit at a time, if he gave one."""
     events: list[str] = []
-    for key, candidates in (
-        ("hits_on_defender", lambda: units_in(state, pending["space"])),
-        ("hits_on_attacker", lambda: surviving_attackers(state, pending)),
+    for key, owner, candidates in (
+        ("hits_on_defender", other(state["side"]), lambda: units_in(state, pending["space"])),
+        ("hits_on_attacker", state["side"], lambda: surviving_attackers(state, pending)),
     ):
+        units = candidates()
+        while pending[key] and len(units) > 1 and pending[key] < sum(steps(state, uid) for uid in units):
+            pick = next((u for u in state.get("hits", {}).get(owner, ()) if u in units), None)
+            if pick is None:
+                return events  # a real choice; the attacker's hits wait for the defender's (5.3)
+            events.append(f"{take_hits(state, pick, 1)[:-1]}, by the hit order (9.1).")
+            pending[key] -= 1
+            units = candidates()
         hits = pending[key]
         if not hits:
             continue
-        units = candidates()
-        if len(units) > 1 and hits < sum(steps(state, uid) for uid in units):
-            break  # a real choice; the attacker's hits wait for the defender's (5.3)
         for uid in units:
             taken = min(hits, steps(state, uid))
             events.append(take_hits(state, uid, taken))
