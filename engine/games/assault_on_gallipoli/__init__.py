@@ -61,8 +61,9 @@ class AssaultOnGallipoli:
     # close combat hand first, landing plans (plans.py; RULES.md, "Hand-overs")
     # 3: one-choice close combat allocations and retreats taken by the rules; 4: Sudden Storm and Good Luck
     # (rolls other than fire) played ahead; 5: 12.4 measured on the half board in play, a player's own
-    # tables (option 'data', dataset.py), Action Cards named in texts
-    version: ClassVar[str] = "5"
+    # tables (option 'data', dataset.py), Action Cards named in texts; 6: standing orders (standing.py): the
+    # close combat order given with a pass, the ANZAC ships placed with his draw
+    version: ClassVar[str] = "6"
     sides: ClassVar[tuple[str, ...]] = SIDES
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = {k: v["title"] for k, v in SCENARIOS.items()}

@@ -46,6 +46,12 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
     if k == "heroic":  # Heroic Act's free activation: fire, else move, else dig
         return pick(lambda a: a["do"] == "fire") or pick(lambda a: a["do"] == "move") or pick(
             lambda a: a["do"] == "dig") or "1"
+    if k == "draw" and any(c.action.get("ships") for c in choices):  # its draw, with the ships placed (standing.py)
+        plain = [c for c in choices if not c.action.get("ships")]
+        got = order(state, side, prompt._replace(choices=tuple(plain)), known)
+        if got.isdigit() and plain[int(got) - 1].action == {"do": "draw"}:
+            return str(next(i for i, c in enumerate(choices) if c.action.get("ships")) + 1)
+        return got
     got = card(state, side, prompt, known)
     if got:
         return got
@@ -62,7 +68,7 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
             got = pick(lambda a, do=do: a["do"] == do and not (do == "fire" and board.contested(state, a["from"])))
             if got:
                 return got
-        return pick(lambda a: a["do"] == "pass") or "1"
+        return pick(lambda a: a["do"] == "pass" and a.get("order")) or pick(lambda a: a["do"] == "pass") or "1"
     if k == "landplan":  # what it would do at that beach: its own choice on the board the plan foresees
         sim, planned = plans.simulate(state, f, f["beach"], rules.prompt, rules.apply)
         return order(sim, side, planned, known) if planned else str(len(choices))

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.protocol.core import Choice, IllegalAction, Prompt
 
-from . import board, cards, effects, fire, move, plans, sequence
+from . import board, cards, effects, fire, move, plans, sequence, standing
 from . import closecombat as cc
 from .board import name
 
@@ -37,8 +37,13 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
     side = "anzac" if k == "ships" else cc.cc_side(f) if k == "cc" else f["side"]
     head = f"turn {state['turn']}, Killing Time {state['kt']}: "
     if k == "draw":
+        listed = cards.draw_choices(state, f)
         return Prompt(side, head + f"{side}: Action Cards, hand of {len(cards.hand(state, side))}, up to {f['max']} "
-                                   f"(17.3; discards first)", tuple(cards.draw_choices(state, f)))
+                                   f"(17.3; discards first)",
+                      tuple(listed + standing.draw_choices(state, f, listed[-1].label)))
+    if k == "shipplan":
+        return Prompt(side, head + standing.ships_text() + f"; {sequence.sea_areas(state)}",
+                      tuple(standing.ship_choices(state, f)))
     if k == "card":
         return Prompt(side, head + f"{side} plays {cards.card_name(f['card'])}: how (17)",
                       tuple(effects.uses(state, side, f["card"])))
@@ -57,6 +62,8 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
                       tuple(sequence.ship_choices(state, f)))
     if k == "landplan":
         return Prompt(side, head + plans.text(f), tuple(plans.choices(state, f, prompt, apply)))
+    if k == "ccplan":
+        return Prompt(side, head + standing.text(f), tuple(standing.choices(f)))
     if k == "round":
         return Prompt(side, head + f"{side} Round: activate units in one area, bring on a group, or pass (4)",
                       tuple(sequence.round_prompt_choices(state, side)))
@@ -114,8 +121,13 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
         cards.do_owed(state, side, action, dice, events)
     elif action["do"] == "card":
         effects.play(state, side, action, dice, events)
+    elif k == "draw" and action.get("ships"):
+        state["frames"].append(standing.new_ships(state))  # the ships first, then the draw (standing.py)
     elif k == "draw":
         cards.do_draw(state, f, action, dice, events)
+    elif k == "shipplan":
+        if standing.do_ships(state, f, action, events):
+            cards.do_draw(state, state["frames"][-1], {"do": "draw"}, dice, events)
     elif k == "card":
         effects.use(state, f, action, dice, events)
     elif k == "spy":
@@ -142,6 +154,9 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
         fire.do_overstack(state, f, action, events)
     elif k == "ccorder":
         sequence.do_order(state, f, action, events)
+    elif k == "ccplan":
+        if standing.do_plan(state, f, action, events):
+            sequence.do_round(state, state["frames"][-1], {"do": "pass"}, dice, events)
     elif k == "cc":
         cc.do_cc(state, f, action, dice, events)
     elif k == "ccdamage":

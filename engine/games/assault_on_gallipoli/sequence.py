@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.protocol.core import Choice, IllegalAction
 
-from . import board, cards, closecombat, effects, fire, luck, move, plans, scenarios
+from . import board, cards, closecombat, effects, fire, luck, move, plans, scenarios, standing
 from .activation import dig_choices, fire_cands, killing_time_start
 from .board import enemy, kind, name, units_at
 from .data import SIDES
@@ -82,17 +82,23 @@ def sequence(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list) 
         f["phase"] = "activation"
         state["frames"].append({"k": "round", "side": state["ma"], "acted": False})  # 18.1: the holder first
         state["ac"]["round"] = cards.new_round(state["ma"])
-        if state["fleet"]["anzac"]:  # placed before the first round
-            state["frames"].append({"k": "ships", "left": list(state["fleet"]["anzac"])})
+        left = standing.place_planned(state, events)  # those given with the draw, first
+        if left:  # placed before the first round
+            state["frames"].append({"k": "ships", "left": left})
     elif phase == "activation":
         f["phase"] = "close"
     elif phase == "close":  # 10.1: every contested area fights once, in the Morale Advantage holder's order
         fights = closecombat.pending(state, f.setdefault("fought", []))
+        planned = standing.next_combat(state, fights) if len(fights) > 1 else None
         if not fights:
             f.pop("fought")
             f["phase"] = "victory"
+            standing.lapse(state)
         elif len(fights) == 1:
             start_combat(state, fights[0], events)
+        elif planned:  # the holder's order, given with his pass (standing.py)
+            start_combat(state, planned, events)
+            events.append({"text": f"{state['ma']}'s standing order picks it (10.1.2)"})
         else:
             state["frames"].append({"k": "ccorder", "side": state["ma"], "areas": fights})
     elif phase == "victory":
@@ -216,13 +222,16 @@ def round_choices(state: dict[str, Any], side: str) -> list[Choice]:
 
 
 def round_prompt_choices(state: dict[str, Any], side: str) -> list[Choice]:
-    return round_choices(state, side) + [Choice("pass", {"do": "pass"})]
+    return round_choices(state, side) + [Choice("pass", {"do": "pass"})] + standing.pass_choices(state, side)
 
 
 def do_round(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: Any, events: list) -> None:
     side, do = f["side"], action["do"]
     if do == "land" and action.get("plan"):  # a standing order first: the roll comes once it is made
         state["frames"].append(plans.new(action["boat"]))
+        return
+    if do == "pass" and action.get("order"):  # the close combat order first, then the pass (standing.py)
+        state["frames"].append(standing.new(side, state))
         return
     f["acted"] = True
     if do != "pass":
@@ -284,6 +293,7 @@ def end_round(state: dict[str, Any], f: dict[str, Any], events: list) -> None:
     if over:
         events.append({"text": "the Activation Phase is over (4.5)"})
         return
+    standing.lapse(state)  # a close combat order given with a pass that did not end the phase
     side = f["side"] if r["extra"] else enemy(f["side"])
     if r["extra"]:
         events.append({"text": f"Keep Moving: {side} plays another Round"})

@@ -1,0 +1,64 @@
+"""Assault on Gallipoli by e-mail: the standing orders of engine/games/assault_on_gallipoli/standing.py
+take away the same person's second file where the rules let him decide earlier.
+
+* The Morale Advantage holder's close combat order (10.1.2) given with a pass that ends the phase:
+  the file that resolves the pass roll starts the combats; before, he passed, the other side's
+  file only revealed its link, and he ordered the combats in a second file.
+* The ANZAC ships (16.2) placed with his Action Card draw when he draws second (18.1): the Turk's
+  file that carries his draw's keys sets them out; before, a file of his followed it.
+
+A seeded game between two campaigns (bench/handovers.py ``play_files``, the game's own player)
+records what each file that needed a person opened with (bench/handovers_assault.py ``frame``).
+What is left of "the same person again" is only what RULES.md "Hand-overs" names as not cut: the
+Morale Advantage holder's draw after the roll's reveal (18.1, hidden hands), a close combat lead
+after the matcher wins the initiative (10.4.2, a hidden card), a Round after a roll of one's own
+Round goes on (Keep Moving, Heroic Act, Coordinated Attack: 17)."""
+
+from __future__ import annotations
+
+import pytest
+
+from pbem.bench.handovers import per_turn, play_files
+from pbem.bench.handovers_assault import frame
+from pbem.bench.handovers_floors import FLOORS
+from pbem.bench.handovers_report import SETTINGS
+
+MODULE = "assault-on-gallipoli"
+SETTING = next(s for s in SETTINGS if s.game == MODULE and s.mode == "two-player")
+NOT_CUT = {"draw", "cc lead", "cc match", "round", "fire", "move", "heroic", "card", "damage", "retreat"}
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    return play_files(MODULE, SETTING.options, 0, tmp_path_factory.mktemp("assault"), describe=frame)
+
+
+def _again(files):
+    """The files that needed a person whose author made the last such file before them, each
+    with the frame its first free question opened with."""
+    out, last = [], None
+    for f in files:
+        if f["person"]:
+            if f["side"] == last:
+                out.append(next(what for what, _, forced, _ in f["asks"] if not forced))
+            last = f["side"]
+    return out
+
+
+def test_the_standing_orders_are_given(files):
+    asked = {what for f in files for what, *_ in f["asks"]}
+    assert {"ccplan", "shipplan"} <= asked  # the game's player gave both
+
+
+def test_no_second_file_for_the_close_combat_order_or_the_ships(files):
+    again = _again(files)
+    assert not {"ccorder", "ships"} & set(again)
+    assert set(again) <= NOT_CUT, again
+
+
+def test_a_game_turn_costs_the_floor_but_for_what_is_not_cut(files):
+    turns = per_turn(files, FLOORS[MODULE])
+    assert turns
+    for t in turns:
+        assert t["human"] - t["floor"] == t["again"] <= 2, t  # at most the Morale Advantage and one roll
+        assert t["no choice"] == 0
