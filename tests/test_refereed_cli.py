@@ -86,22 +86,24 @@ def test_refereed_block_game_by_the_numbers_printed(game):
     report = ref("report")
     assert "9th Div / 25th Rgt" in report and "a concealed block" not in report
     allied("ingest", str(ref.newest("to-allied")))
-    first = allied("play")
-    assert listed(first) == ["set up"]
-    drafted = allied("play", "1")  # what the order did, said as it is drafted
-    assert "allied group A: 7 concealed blocks in ANZAC HQ" in drafted and "1 action(s) drafted" in drafted
+    first = allied("play")  # the Allied set-up (6.2) is the rules' alone: the tool writes it, no one is asked
+    labels = listed(first)
+    assert "set up" not in labels and labels[0].startswith("play ") and "for OPS" in labels[0]
+    drafted = allied("play", "1")  # what the orders did, said as they are drafted: the set-up, then the card
+    assert "allied group A: 7 concealed blocks in ANZAC HQ" in drafted and "plays Allied card" in drafted
+    assert "2 action(s) drafted" in drafted
     second = allied("play")  # the list after the draft: what the next number picks
-    labels = listed(second)
-    assert labels != ["set up"] and labels[0].startswith("play ") and "for OPS" in labels[0]
+    after = listed(second)
+    assert after and after != labels and "after your 2 drafted order(s)" in second
     status = allied("status")
-    assert "waiting for you: turn 1, allied player phase" in status and "1 drafted action(s)" in status
+    [asking] = [line.removeprefix("allied: ") for line in second.splitlines() if line.startswith("allied: ")]
+    assert f"waiting for you: {asking[:30]}" in status and "2 drafted action(s)" in status
     report = allied("report")
     asked = report.split("What is asked of you", 1)[1]
-    assert f"1. {labels[0].split(' — ')[0]}" in asked and f"{len(labels)}. {labels[-1]}" in asked
-    assert "set up" not in asked
+    assert f"1. {after[0]}" in asked and f"{len(after)}. {after[-1]}" in asked
     took = allied("undo")
-    assert "took back:" in took and "group A" in took and "0 drafted action(s) remain" in took
-    assert listed(allied("play")) == ["set up"]
+    assert "took back: allied plays Allied card" in took and "1 drafted action(s) remain" in took
+    assert listed(allied("play")) == labels
     back = ref("report", "--at", "1")  # the referee steps back: what was owed then, not "the game is over"
     assert "As it stood after envelope #1: waiting for ottoman: deploy concealed blocks" in back
     assert "The game is over" not in back and "ottoman: ottoman" not in back

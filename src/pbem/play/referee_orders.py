@@ -154,6 +154,11 @@ def from_view(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None
         if forced(draft.prompt):  # one legal choice (the referee plays those between orders, not before the first)
             actions.append(draft.prompt.choices[0].action)
             continue
+        fixed = without_choice(game, draft)
+        if fixed is not None:  # the rules fix it, in words only our tool can write: never asked of a person
+            actions.append(shuffle_order(campaign, free_order(game, draft.state, side, draft.prompt, fixed,
+                                                              draft.known), len(actions)))
+            continue
         campaign.situation = (draft.state, draft.known)  # what a simulated player may see
         order = queue.pop(0) if queue else (ask(draft.prompt, [dict(e, text=show(e["text"], draft.known, game))
                                                                for e in events], [], refusal) if ask else None)
@@ -178,6 +183,14 @@ def from_view(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None
             refusal = str(e)
 
 
+def without_choice(game, draft: Draft) -> str | None:
+    """The game's ``order_without_choice`` at ``draft``'s decision (pbem.play.turns.no_choice in a
+    two-player game): an order the rules fix, which our tool writes with what it knows of our
+    hidden items (the Gallipoli 1915 Entente's daylight draw, the block game's Allied set-up)."""
+    words = getattr(game, "order_without_choice", None)
+    return words(draft.state, draft.prompt) if words is not None and draft.prompt.free else None
+
+
 def decision(campaign, view: dict[str, Any]) -> tuple[Prompt | None, int]:
     """The decision our tool offers now, after our draft (None once the draft would be signed),
     and how many orders the draft holds: what 'pbem play' lists, for the browser page."""
@@ -187,8 +200,10 @@ def decision(campaign, view: dict[str, Any]) -> tuple[Prompt | None, int]:
     except Exception:  # whatever the rules say of a draft we did not choose: offer the view's decision
         draft, actions = run(campaign, view, []), []
     count = len(actions)
-    while draft.prompt is not None and forced(draft.prompt):  # taken by play, never offered (from_view)
-        actions = actions + [draft.prompt.choices[0].action]
+    while draft.prompt is not None and (forced(draft.prompt) or without_choice(campaign.game, draft) is not None):
+        fixed = without_choice(campaign.game, draft)  # taken by play, never offered (from_view)
+        actions = actions + [draft.prompt.choices[0].action if fixed is None else
+                             free_order(campaign.game, draft.state, campaign.side, draft.prompt, fixed, draft.known)]
         draft = run(campaign, view, actions)
     return draft.prompt, count
 
