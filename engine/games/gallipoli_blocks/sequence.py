@@ -337,7 +337,8 @@ def resolve_event(state: dict[str, Any], frame: dict[str, Any], events: list, ca
             if ids:
                 state["frames"].append({"k": "reinforce", "army": army, "card": cid, "blocks": sorted(ids)})
         elif frame.get("plan") is not None:  # given with the card (offer_plan): carried out now
-            for tok, record in frame["plan"].items():
+            # in token order: a stored state's keys are sorted, so played and replayed events agree
+            for tok, record in sorted(frame["plan"].items()):
                 state["blocks"][tok] = dict(record, born=state["clock"])
                 events.append({"text": f"{army} deploys [[{tok}|block]] at {board.name(record['at'])} "
                                        f"(its reinforcement plan, 8.2.1)"})
