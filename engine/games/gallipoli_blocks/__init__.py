@@ -168,11 +168,18 @@ class GallipoliBlocks:
         return shown
 
     def forced_action(self, state: dict[str, Any], prompt: Prompt) -> dict[str, Any] | None:
-        """10.1 step 11's stand-up: its blocks are fixed by the rules, only their order is the
-        owner's (its tool shuffles them).  A referee, who holds the owner's secret, plays it."""
-        if prompt.side is None or not state.get("standing") or [c.label for c in prompt.choices] != [rules.STAND_UP]:
+        """10.1 step 11's stand-up and 8.2.1's Allied reinforcements: their blocks are fixed by the
+        rules (the card names them, at full strength), only their order is the owner's (its tool
+        shuffles them).  A referee, who holds the owner's secret, plays them: never a person's file."""
+        if prompt.side is None:
             return None
-        return board.stand_up_order(state, board.army_of(state, prompt.side))
+        labels = [c.label for c in prompt.choices]
+        if state.get("standing") and labels == [rules.STAND_UP]:
+            return board.stand_up_order(state, board.army_of(state, prompt.side))
+        frame = state["frames"][-1]
+        if frame["k"] == "reinforce" and labels == ["bring them in"]:
+            return {"do": "reinforce", "blocks": [{"$hide": f"{b}:4"} for b in frame["blocks"]]}
+        return None
 
     def order_without_choice(self, state: dict[str, Any], prompt: Prompt) -> str | None:
         """The order of a decision in the game's words that leaves its player nothing to choose:
