@@ -1,6 +1,7 @@
 """Blood on the Tigris by e-mail at the rules' floor: the Turks give their next Mutual Operations as a
-standing order with their turn (engine/games/blood_on_the_tigris/standing.py), so the supply
-survival rolls that wait for the British reveal no longer cost the Turkish player a second file.
+standing order with their turn, and an attacker his advance after combat with the attack
+(engine/games/blood_on_the_tigris/standing.py), so the supply survival rolls and an attack's roll
+that wait for the other side's reveal no longer cost a player a second file.
 
 Seeded games between two campaigns (bench/handovers.py ``play_files``, the game's own player)
 count, per game turn, the files that needed a person against the floor (bench/handovers_floors.py)."""
@@ -37,7 +38,7 @@ def test_the_standing_order_is_offered_in_the_movement_prompt_and_read_in_the_ru
 
 
 @pytest.mark.parametrize("words", ["mutual operations: build a fort at 1201", "mutual operations: replace 16/6",
-                                   "mutual operations: create a depot at Baghdad"])
+                                   "mutual operations: create a depot at Baghdad", "end movement; advance"])
 def test_a_standing_order_the_rules_cannot_read_is_refused(words):
     with pytest.raises(IllegalAction):
         GAME.parse_order(_movement().state, "turkish", words)

@@ -41,7 +41,7 @@ class BloodOnTheTigris:
     _loaded: ClassVar[dict[str, charts.Charts]] = {}
     name: ClassVar[str] = "blood-on-the-tigris"
     title: ClassVar[str] = "Blood on the Tigris: The Iraq Campaign 1914-1917 (rules document 004)"
-    version: ClassVar[str] = "3"  # 3: standing orders for the Mutual Operations (standing.py)
+    version: ClassVar[str] = "4"  # 3: standing orders for the Mutual Operations, 4: for the advance (standing.py)
     sides: ClassVar[tuple[str, ...]] = board.SIDES
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = scenarios.NAMES

@@ -1,13 +1,14 @@
 """A simple player for the demo and tests: it moves every unit a few hexes toward its goal
 (the British up the Tigris toward Baghdad, the Turks toward Basra), attacks at the best odds
 it can with its depot when it has one, defends with its depot, retreats rather than bleed,
-and advances; the Turks give their next Mutual Operations as a standing order (``mutual_plan``).  Pure: it sees the state and its prompt and answers with an order's words."""
+and advances (ordered with each attack it announces: ``; advance``, standing.py); the Turks give
+their next Mutual Operations as a standing order (``mutual_plan``).  Pure: it sees the state and its prompt and answers with an order's words."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pbem_engine.protocol.core import Prompt
+from pbem_engine.protocol.core import Prompt, order_part
 
 from . import board, counters, hexmap, logistics, movement, rules, scenarios, standing, supply
 from .board import side_of
@@ -57,6 +58,8 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
     for prefer in ("expending the depot", "resolve", "retreat", "advance", "counterattack", "create a depot", "replace"):
         for i, label in enumerate(labels):
             if prefer in label:
+                if prompt.choices[i].action.get("do") == "attack" and prompt.free:  # 8.1, ordered now (standing.py)
+                    return f"{order_part(label)}; advance"
                 return str(i + 1)
     if state["phase"] == "combat" and not state["pending"]:
         return "end combat"

@@ -159,9 +159,12 @@ def declare(state: dict[str, Any], side: str, action: dict[str, Any]) -> dict[st
     if action.get("units"):  # 7.4: "not all units within a hex need to attack the same hex"
         units = [u for u in units if u in action["units"]]
     planes = planes_for(state, side, t, intercept=False) if action.get("air") else []
-    return {"k": "defend", "side": enemy(side), "attacker": side, "target": t, "units": units,
-            "depot": action["depot"], "planes": planes, "counter": action.get("counter", False),
-            "no_bt": any(u in state.get("bt_done", []) for u in units)}  # 7.8: no second breakthrough
+    f = {"k": "defend", "side": enemy(side), "attacker": side, "target": t, "units": units,
+         "depot": action["depot"], "planes": planes, "counter": action.get("counter", False),
+         "no_bt": any(u in state.get("bt_done", []) for u in units)}  # 7.8: no second breakthrough
+    if action.get("advance"):
+        f["advance"] = True  # 8.1: the advance after combat, ordered with the attack (standing.py)
+    return f
 
 
 def defend_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:

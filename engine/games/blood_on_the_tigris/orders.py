@@ -44,6 +44,12 @@ def parse(state: dict[str, Any], side: str, text: str, prompt: Prompt) -> dict[s
         if low.startswith(verb + " ") and " to " in low:
             who, _, dest = t[len(verb) + 1:].rpartition(" to ")
             return {"do": verb, "unit": _unit(state, side, who), "to": dest.strip()}
+    ahead = re.fullmatch(r"(.+?)\s*;\s*advance", t, re.IGNORECASE | re.S)
+    if ahead:  # 8.1: the advance after combat, ordered with the attack (standing.py)
+        action = parse(state, side, ahead[1], prompt)
+        if action.get("do") != "attack":
+            raise IllegalAction("'; advance' is ordered with an attack only (8.1)")
+        return {**action, "advance": True}
     typed = re.match(r"attack (\d{4})(?: \([^)]*\))? with (.+)$", t, re.IGNORECASE)
     if typed:  # 7.4: some of a hex's units attack
         depot = air = False

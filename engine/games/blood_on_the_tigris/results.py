@@ -75,6 +75,8 @@ def resolve(state: dict[str, Any], charts: Charts, f: dict[str, Any], answer: di
            "d_side": d_side, "steps": losses.steps, "optional": losses.optional, "rate": losses.retreat_hexes,
            "forced": losses.forced_retreat, "engaged": res.result.engaged,
            "bt": res.result.breakthrough and not f.get("no_bt")}
+    if f.get("advance"):
+        ctx["base"]["advance"] = True  # 8.1 ordered with the attack: carried out by rules.settle
     take_steps(state, charts, a_side, att_units, res.result.attacker_steps, "defender", ctx, dice, events)
 
 

@@ -37,6 +37,9 @@ def settle(state: dict[str, Any], dice: Any, events: list[dict[str, Any]], chart
             return
         if state["pending"]:
             top = state["pending"][-1]
+            if top["k"] == "advance" and top["base"].get("advance"):  # 8.1 ordered with the attack
+                _apply_pending(state, top["side"], standing.advance(top, events), dice, charts, events)
+                continue
             if len(top["choices"]) != 1:
                 return
             _apply_pending(state, top["side"], top["choices"][0][1], dice, charts, events)  # forced: no prompt
@@ -438,11 +441,13 @@ def _combat(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any,
         return
     if do != "attack":
         raise IllegalAction(f"{side} cannot do {action} now (3.22)")
+    if action.get("advance", True) is not True:
+        raise IllegalAction("an attack's advance is ordered as 'advance' (8.1)")
     if "units" in action:
         why = fight.why_not_attack(state, side, action)
         if why:
             raise IllegalAction(f"no attack: {why}")
-    elif action not in [c.action for c in fight.attack_choices(state, side)]:
+    elif {k: v for k, v in action.items() if k != "advance"} not in [c.action for c in fight.attack_choices(state, side)]:
         raise IllegalAction(f"{side} cannot make that attack now (7.4)", [c.label for c in fight.attack_choices(state, side)])
     if plan.announcing(state):  # 7.0: announced now, resolved after the announcement
         plan.announce(state, side, action)

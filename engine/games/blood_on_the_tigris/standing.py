@@ -15,6 +15,12 @@ Operations are over.  ``create depots at HEX``: as many as his supply points all
 ``replace all``: every unit that may be replaced then, in counter order, while points last.  A
 player who gives none decides them when they come, as before.  Either side may give one; it holds
 for that side's next Mutual Operations only, and a new one replaces it.
+
+The same for the advance after combat (8.1), which follows a roll that waits for the defender's
+reveal when the defender had nothing to decide: an attack order may end with ``; advance``
+(``attack 1345 from 1244, expending the depot; advance``); then, if the attack vacates the hex,
+every ground unit that may advance does, in the order the rules list them, into the vacated hex
+(the retreat path's first), as far as stacking allows; nothing further along the path, no boat.
 """
 
 from __future__ import annotations
@@ -130,3 +136,13 @@ def carry_out(state: dict[str, Any], side: str, events: list[dict[str, Any]],
                 if side_of(uid) == side and allowed(action):
                     do(state, side, action, events)
     events.append({"text": f"{side} Mutual Operations done by their standing order (3.1)"})
+
+
+def advance(pending: dict[str, Any], events: list[dict[str, Any]]) -> dict[str, Any]:
+    """8.1 by the attack's order: the next unit into the vacated hex, or no further advance."""
+    first = pending["path"][0]
+    for words, action in pending["choices"]:
+        if action.get("do") == "advance" and action.get("to") == first:
+            events.append({"text": f"standing order (8.1): {words}"})
+            return action
+    return {"do": "stop"}
