@@ -177,7 +177,8 @@ def no_choice(asked: list) -> bool:
 
 def planning(prompt, camp) -> str:
     """The block game's person: a battle plan whenever the rules offer one (combat.do_plan; the
-    prompt's choice is then only 'decide each step'), else the game's own player."""
+    prompt's choice is then only 'decide each step'), else the game's own player (which gives the
+    Ottoman reinforcement plans, sequence.offer_plan, as a deployment)."""
     from pbem_engine.games.gallipoli_blocks.rules import LATER
     from pbem.commands.demo import choose
 
