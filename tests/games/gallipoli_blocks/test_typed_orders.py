@@ -44,3 +44,22 @@ def test_standing_up_is_the_only_order_and_takes_its_number(order):
         "do": "conceal", "spaces": {"alexi": [{"$hide": "br-29-div-86-bde:4"}, {"$hide": "br-29-div-88-bde:2"}]}}
     with pytest.raises(IllegalAction):
         GAME.parse_order(state, "allied", "end operations", {})
+
+
+def test_a_reinforcement_plan_in_words_and_a_block_planned_twice_refused():
+    from pbem_engine.protocol.core import step
+
+    pos = position({"frames": [{"k": "phase", "army": "ottoman"}],
+                    "hands": {"ottoman": {"O1": "ottoman-card-01"}, "allied": {"C1": "allied-card-09"}}})
+    state, dice = pos.state, pos.dice([], [], ["K1"])
+    state, _ = step(GAME, state, "ottoman", {"do": "play", "card": "O1", "as": "event"}, dice)
+    prompt = GAME.prompt(state)
+    assert prompt.side == "ottoman" and "a reinforcement plan?" in prompt.text
+    assert [c.label for c in prompt.choices] == ["done", "deploy once the event stands"]
+    assert GAME.parse_order(state, "ottoman", "Deploy once the event stands", {}) == {"do": "later"}
+    order = GAME.parse_order(state, "ottoman", "deploy ott-7-div-19-rgt 4 ottoman hq", {})
+    assert order == {"do": "deploy", "at": "ottoman-hq", "block": {"$hide": "ott-7-div-19-rgt:4"}}
+    state, _ = step(GAME, state, "ottoman", {"do": "deploy", "at": "ottoman-hq", "block": "ott-7-div-19-rgt:4"}, dice)
+    assert state["frames"][-1]["plan"] and not state["blocks"]  # sealed in the plan, not yet on the board
+    with pytest.raises(IllegalAction, match="already on the board"):  # the plan's blocks count as placed
+        GAME.parse_order(state, "ottoman", "deploy ott-7-div-19-rgt 4 ottoman hq", {"K1": "ott-7-div-19-rgt:4"})
