@@ -116,7 +116,8 @@ def prompt(state: dict[str, Any], charts: Charts) -> Prompt:
             [Choice("end combat", {"do": "end"})]
         return Prompt(side, f"turn {state['turn']}, {side} combat (3.22): announce every attack first (7.0), one of "
                             f"these or 'attack HEX with UNIT, UNIT[, expending the depot][, with aeroplanes]' (7.4: "
-                            f"some of a hex's units)", tuple(choices + last), free=True)
+                            f"some of a hex's units); any attack may end '; advance' (8.1, carried out if the hex "
+                            f"is vacated)", tuple(choices + last), free=True)
     last = [] if state.get("plan") else [Choice("end combat", {"do": "end"})]
     return Prompt(side, f"turn {state['turn']}, {side} combat (3.22): resolve the announced attacks in any order (7.4)"
                         + ("; a breakthrough's units may attack again (7.8)" if choices else ""),
