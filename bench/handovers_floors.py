@@ -70,14 +70,16 @@ def assault_on_gallipoli(files: Files, before: str | None = None) -> int:
     * a close combat: the side without the initiative draws first, the leader draws and leads in
       one file; each match depends on the card led and each lead on the match before it (10.3);
       the loser's damage and retreat, then the winner's (11.1);
-    * a later turn: the Morale Advantage holder discards and draws before the other (18.1), the
-      ANZAC places his ships.
+    * a later turn: the Morale Advantage holder discards and draws before the other (18.1); the
+      ANZAC places his ships, with his draw when he draws second (standing.py: no card can be
+      played at ship placement, so the Turk's file that carries the draw keys sets them out).
 
     Left out (the same person twice: ``handovers.again``): a decision after a roll sealed by the
-    other side's next link (the close combat initiative won by the matcher, a pass that ends the
-    phase, the Morale Advantage) or after a deck step only the other side's tool can make (the
-    Action Card deal, a draw's keys); RULES.md counts them as the price of sealed dice and the
-    shared deck ("Not cut"), not the rules' order."""
+    other side's next link (the close combat initiative won by the matcher, the Morale Advantage)
+    or after a deck step only the other side's tool can make (the Action Card deal); RULES.md
+    counts them as the price of sealed dice and the shared deck ("Not cut"), not the rules' order.
+    A pass that may end the phase no longer costs its roller a second file: the Morale Advantage
+    holder gives his close combat order with it (standing.py, 10.1.2)."""
     return alternations(files, before)
 
 
