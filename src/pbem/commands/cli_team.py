@@ -34,6 +34,7 @@ def team() -> None:
     \b
     Examples:
         pbem team show --campaign gallipoli
+        pbem team address carol carol@example.org --campaign gallipoli
         pbem team export --to carol --campaign gallipoli -o carol.team
         pbem team import carol.team --key carol --campaign gallipoli-carol
     """
@@ -75,6 +76,31 @@ def show(campaign: Path | None) -> None:
                            f"{files(member['key'])}")
     finally:
         camp.close()
+
+
+@team.command("address")
+@click.argument("name")
+@click.argument("address")
+@campaign_option
+def address_command(name: str, address: str, campaign: Path | None) -> None:
+    """Where NAME, a player of a team side, gets the side's turn files by mail.
+
+    'pbem mail send' then mails a copy of each turn file your side signs to your teammates
+    with an address, and the side's player forwards what it receives; a referee mails each
+    side's own file to its members too.
+
+    \b
+    Example:
+        pbem team address carol carol@example.org --campaign gallipoli
+    """
+    from ..mailbox.team_mail import set_member_address
+
+    camp = open_campaign(campaign)
+    try:
+        set_member_address(camp, name, address)
+    finally:
+        camp.ledger.close()
+    click.echo(f"{name}'s turn files go to {address} (pbem mail send)")
 
 
 @team.command("export")

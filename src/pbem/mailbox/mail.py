@@ -109,12 +109,18 @@ def _parties(campaign) -> set[str]:
     return set(campaign.game.sides) | ({"referee"} if campaign.refereed else set())
 
 
+def check_address(value: str) -> None:
+    """:raises PbemError: ``bad-address``, not an e-mail address (or one that would break a header)."""
+    if "@" not in value or any(c in value for c in "\r\n"):
+        raise PbemError(f"'{value}' is not an e-mail address", "give NAME ADDRESS, e.g. carol carol@example.org",
+                        code="bad-address")
+
+
 def set_address(campaign, side: str, value: str) -> None:
     known = _parties(campaign)
     if side not in known:
         raise PbemError(f"no side '{side}' in this game", f"sides: {', '.join(sorted(known))}", code="bad-side")
-    if "@" not in value or any(c in value for c in "\r\n"):
-        raise PbemError(f"'{value}' is not an e-mail address", code="bad-address")
+    check_address(value)
     campaign.ledger.begin()
     campaign.ledger.put_setting(f"email:{side}", value)
     campaign.ledger.commit()
@@ -297,6 +303,25 @@ def outbox_dir(campaign) -> Path:
     folder = campaign.dir / "outbox"
     folder.mkdir(exist_ok=True)
     return folder
+
+
+def written(campaign, stem: str) -> bool:
+    """Whether the message ``stem`` was written already (waiting, sent, or set aside)."""
+    outbox = campaign.dir / "outbox"
+    return any((folder / f"{stem}.eml").exists() for folder in (outbox, outbox / "sent", outbox / "failed"))
+
+
+def envelopes_in(campaign, path: Path) -> list:
+    """The envelopes of a turn file of this game (what sent/ or received/ holds; checked, not
+    assumed), or none."""
+    from ..wire.armor import find_blocks
+    from ..wire.envelope import open_block
+
+    try:
+        envelopes = [open_block(b) for b in find_blocks(path.read_text())]
+    except (OSError, UnicodeDecodeError, PbemError):
+        return []
+    return envelopes if all(e.game == campaign.genesis["game"] for e in envelopes) else []
 
 
 def _recipients(campaign, envelope) -> list[str]:

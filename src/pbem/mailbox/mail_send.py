@@ -22,6 +22,7 @@ from .mail import (
     mail_for_file,
     outbox_dir,
 )
+from .team_mail import copies as team_copies
 from .witness_mail import copies as witness_copies
 
 # --- sending -------------------------------------------------------------------------
@@ -224,6 +225,7 @@ def send(campaign, config: MailConfig, password: str | None, files: list[Path] |
     out = Sending()
     if files is None:
         witness_copies(campaign, config.sender)  # one more message per turn file of ours to each witness
+        team_copies(campaign, config.sender)  # and to each of a team side's people who lacks it
         queue = pending_outbox(campaign)
     else:
         queue = []

@@ -21,9 +21,7 @@ from pathlib import Path
 
 from ..chain.witnesses import FOLDER, OBSERVER, listed
 from ..errors import PbemError
-from ..wire.armor import find_blocks
-from ..wire.envelope import open_block
-from .mail import address, compose, save_message
+from .mail import address, check_address, compose, envelopes_in, save_message, written
 
 PREFIX = "witness:"
 
@@ -40,34 +38,17 @@ def set_witness_address(campaign, name: str, value: str) -> None:
     if name not in names:
         raise PbemError(f"no witness '{name}' in this game", f"its witnesses: {', '.join(names) or 'none'}",
                         code="bad-witness")
-    if "@" not in value or any(c in value for c in "\r\n"):
-        raise PbemError(f"'{value}' is not an e-mail address", "give NAME ADDRESS, e.g. carol carol@example.org",
-                        code="bad-address")
+    check_address(value)
     campaign.ledger.begin()
     campaign.ledger.put_setting(f"email:{PREFIX}{name}", value)
     campaign.ledger.commit()
-
-
-def _written(campaign, stem: str) -> bool:
-    """Whether the message ``stem`` was written already (waiting, sent, or set aside)."""
-    outbox = campaign.dir / "outbox"
-    return any((folder / f"{stem}.eml").exists() for folder in (outbox, outbox / "sent", outbox / "failed"))
-
-
-def _envelopes(campaign, path: Path) -> list:
-    """The envelopes of a turn file of this game (what sent/ holds; checked, not assumed), or none."""
-    try:
-        envelopes = [open_block(b) for b in find_blocks(path.read_text())]
-    except (OSError, UnicodeDecodeError, PbemError):
-        return []
-    return envelopes if all(e.game == campaign.genesis["game"] for e in envelopes) else []
 
 
 def _ours(campaign, path: Path) -> bool:
     """A turn file of this game signed by our side: one envelope (two-player), or the referee's
     invitation, take-back (fork), disclosure, or file for the witnesses (chain and view, ending
     with its own)."""
-    envelopes = _envelopes(campaign, path)
+    envelopes = envelopes_in(campaign, path)
     if not envelopes or envelopes[-1].author != campaign.side:
         return False
     if not campaign.refereed:
@@ -98,7 +79,7 @@ def copies(campaign, sender: str = "") -> list[Path]:
         return out
     title, game = campaign.game.title, campaign.genesis["game"]
     for path in _files(campaign):
-        todo = [name for name in targets if not _written(campaign, f"{path.stem}-{PREFIX[:-1]}-{name}")]
+        todo = [name for name in targets if not written(campaign, f"{path.stem}-{PREFIX[:-1]}-{name}")]
         if not todo or not _ours(campaign, path):
             continue
         for name in todo:
