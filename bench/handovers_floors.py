@@ -93,17 +93,21 @@ def blood_on_the_tigris(files: Files, before: str | None = None) -> int:
     losses go to the strongest unit by the rules under the default ``losses = strongest`` (7.6),
     never a file.  So the floor is the number of times the deciding person changes.  Left out, as
     RULES.md does ("the sealed dice's price, not a rule's"): the defender's file that only reveals
-    its link for an attack's roll, and the British file that resolves the supply survival rolls
-    the Turks must see before their Mutual Operations (13.2): the same person twice."""
+    its link for an attack's roll.  The Turks' Mutual Operations after the supply survival rolls
+    (13.2) and an advance after combat (8.1) cost no file of their own when the player gives them
+    as standing orders (standing.py), as the game's player does."""
     return alternations(files, before)
 
 
 def hill60(files: Files, before: str | None = None) -> int:
-    """Hill 60 (engine/games/hill60/RULES.md 2): each side's turn is its own file (2.1-2.3); the
-    hits of an assault (5.3) and the advance after it (5.4) are decided by the player named there,
-    in the middle of the other side's turn (2.4): a decision between two of the acting side's, so
-    two hand-overs each time it is a real choice.  So the floor is the number of times the deciding
-    person changes; a roll that only waits for the other side's link is the same person twice."""
+    """Hill 60 (engine/games/hill60/RULES.md 2 and 9): each side's turn is its own file (2.1-2.3).
+    The hits of an assault (5.3) and the advance after it (5.4) are decided by the player named
+    there, in the middle of the other side's turn (2.4); with the standing orders of section 9,
+    which the game's player gives (a hit order given in one's own turn, advance or stay with the
+    assault, the next operation after a roll), each side's turn is one file.  A defender asked for
+    hits before he had a turn to give his hit order (the first Allied assault of game turn 1) adds
+    two hand-overs.  So the floor is the number of times the deciding person changes; a roll that
+    only waits for the other side's link is the same person twice."""
     return alternations(files, before)
 
 
