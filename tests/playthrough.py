@@ -480,9 +480,9 @@ def situation(party: Party):
     camp = Campaign.open(party.campaign, readonly=True)
     try:
         if camp.refereed:  # its orders run on its view, after its draft, as pbem play runs them
-            from pbem.play.referee_orders import latest_view, run
+            from pbem.play.referee_orders import latest_view, offered
 
-            draft = run(camp, latest_view(camp), list(camp.draft() or []))
+            draft, _ = offered(camp, latest_view(camp))
             return camp.game, draft.prompt, draft.state, draft.known
         from pbem.play.turns import shown_prompt
 

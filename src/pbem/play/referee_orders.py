@@ -191,9 +191,9 @@ def without_choice(game, draft: Draft) -> str | None:
     return words(draft.state, draft.prompt) if words is not None and draft.prompt.free else None
 
 
-def decision(campaign, view: dict[str, Any]) -> tuple[Prompt | None, int]:
-    """The decision our tool offers now, after our draft (None once the draft would be signed),
-    and how many orders the draft holds: what 'pbem play' lists, for the browser page."""
+def offered(campaign, view: dict[str, Any]) -> tuple[Draft, int]:
+    """Our draft run on to the decision our tool offers (past what ``from_view`` takes without
+    asking: one legal choice, an order the rules fix), and how many orders the draft holds."""
     actions = list(campaign.draft() or [])
     try:
         draft = run(campaign, view, actions)
@@ -205,6 +205,13 @@ def decision(campaign, view: dict[str, Any]) -> tuple[Prompt | None, int]:
         actions = actions + [draft.prompt.choices[0].action if fixed is None else
                              free_order(campaign.game, draft.state, campaign.side, draft.prompt, fixed, draft.known)]
         draft = run(campaign, view, actions)
+    return draft, count
+
+
+def decision(campaign, view: dict[str, Any]) -> tuple[Prompt | None, int]:
+    """The decision our tool offers now, after our draft (None once the draft would be signed),
+    and how many orders the draft holds: what 'pbem play' lists, for the browser page."""
+    draft, count = offered(campaign, view)
     return draft.prompt, count
 
 
