@@ -24,20 +24,14 @@ from pbem.wire.envelope import read_envelopes, seal
 from pbem.wire.keys import KeyStore
 from tests import independent_verifier as iv
 from tests.conftest import read_envelope
-from tests.test_refereed_cli import Home
+from tests.test_refereed_cli import Home, refereed_homes
 
 MOVE_AUSTRALIANS, MOVE_CONNAUGHT, BOMBARD = "1", "2", "8"  # Hill 60's allied choices at the start of turn 1
 
 
 def started(tmp_path: Path) -> tuple[Home, Home, Home]:
     """The referee's Hill 60 started, each player holding his first view; allied to decide."""
-    ref, allied, ottoman = Home(tmp_path, "ref"), Home(tmp_path, "allied"), Home(tmp_path, "ottoman")
-    ref("keys", "new", "ref", campaign=False)
-    for who, key in ((allied, "alice"), (ottoman, "bob")):
-        who("keys", "new", key, campaign=False)
-        (tmp_path / f"{key}.pub").write_text(who("keys", "export", key, campaign=False))
-    ref("new", "hill60", "--referee", "--key", "ref", "--player", f"allied={tmp_path / 'alice.pub'}",
-        "--player", f"ottoman={tmp_path / 'bob.pub'}")
+    ref, allied, ottoman = refereed_homes(tmp_path, "hill60")
     genesis = ref.newest(".")
     allied("join", str(genesis), "--key", "alice")
     ottoman("join", str(genesis), "--key", "bob")

@@ -37,6 +37,19 @@ class Home:
         return max((self.dir / "c" / "sent" / folder).glob("*.pbem"), key=lambda p: p.name)
 
 
+def refereed_homes(root: Path, *new: str) -> tuple[Home, Home, Home]:
+    """The referee's, allied's and ottoman's homes, each with its key (ref, alice, bob; the players'
+    public keys in ``root``), and the referee's ``pbem new MODULE --referee ... *new``."""
+    ref, allied, ottoman = Home(root, "ref"), Home(root, "allied"), Home(root, "ottoman")
+    ref("keys", "new", "ref", campaign=False)
+    for who, key in ((allied, "alice"), (ottoman, "bob")):
+        who("keys", "new", key, campaign=False)
+        (root / f"{key}.pub").write_text(who("keys", "export", key, campaign=False))
+    ref("new", new[0], "--referee", "--key", "ref", "--player", f"allied={root / 'alice.pub'}",
+        "--player", f"ottoman={root / 'bob.pub'}", *new[1:])
+    return ref, allied, ottoman
+
+
 def listed(out: str) -> list[str]:
     return [line.split(". ", 1)[1] for line in out.splitlines() if line.startswith("  ") and ". " in line
             and line.strip().split(".", 1)[0].isdigit()]
@@ -45,13 +58,7 @@ def listed(out: str) -> list[str]:
 @pytest.fixture(scope="module")
 def game(tmp_path_factory):
     root = tmp_path_factory.mktemp("refereed-cli")
-    ref, allied, ottoman = Home(root, "ref"), Home(root, "allied"), Home(root, "ottoman")
-    ref("keys", "new", "ref", campaign=False)
-    for who, key in ((allied, "alice"), (ottoman, "bob")):
-        who("keys", "new", key, campaign=False)
-        (root / f"{key}.pub").write_text(who("keys", "export", key, campaign=False))
-    ref("new", "gallipoli-blocks", "--referee", "--key", "ref", "--player", f"allied={root / 'alice.pub'}",
-        "--player", f"ottoman={root / 'bob.pub'}", "--option", "turns=1")
+    ref, allied, ottoman = refereed_homes(root, "gallipoli-blocks", "--option", "turns=1")
     genesis = ref.newest(".")
     allied("join", str(genesis), "--key", "alice")
     ottoman("join", str(genesis), "--key", "bob")
