@@ -96,7 +96,9 @@ def ingest(campaign: Campaign, texts: list[tuple[str, str]], skip_other_games: b
         if env.hash in taken_back:
             result.skipped.append((env, "taken back by agreement"))
             continue
-        if (env.seq <= head[0] or env.content["prev"] != head[1]) and env.hash in forked_away():
+        off_chain = env.content["prev"] != head[1] if env.seq > head[0] else \
+            (campaign.ledger.envelope_index(env.seq) or (env.hash,))[0] != env.hash  # a copy already held is not
+        if off_chain and env.hash in forked_away():  # read only for an envelope that fits nowhere here
             result.skipped.append((env, "taken back before it came here"))  # a refereed game's third party
             continue
         earlier = batch.get(env.seq)
