@@ -77,7 +77,7 @@ def _replay(genesis: dict[str, Any], rest: list[tuple[int, str, dict[str, Any]]]
     handed over to the next envelope, its state changed in place); the number of actions.
     ``states``: a list to take a copy of each envelope's match into (then nothing is handed over)."""
     from pbem_engine.canonical import state_hash
-    from pbem_engine.protocol import match as protocol
+    from pbem_engine.protocol import match as protocol, trail
     from pbem_engine.protocol.core import copy_state
 
     match = protocol.start(game, genesis["game"], genesis["author"], genesis["body"])
@@ -88,9 +88,9 @@ def _replay(genesis: dict[str, Any], rest: list[tuple[int, str, dict[str, Any]]]
         else:
             match, _, _ = protocol.advance(game, match, seq, author, content["body"], own=states is None)
             actions += len(content["body"].get("actions", []))
-        state_hash(match)
+        state_hash(trail.hashed(match))
         if states is not None:
-            states.append(copy_state(match))
+            states.append(copy_state(trail.hashed(match)))
     return actions
 
 

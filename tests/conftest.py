@@ -254,7 +254,7 @@ def read_envelope(path: Path):
 def next_state(campaign_dir: Path, content: dict[str, Any]) -> str:
     """The state hash a turn ``content`` leads to from the head of a campaign (what an honest signer writes)."""
     from pbem_engine.protocol import match as protocol
-    from pbem_engine.canonical import state_hash
+    from pbem_engine.protocol.trail import match_hash as state_hash
     from pbem.play.campaign import Campaign
 
     camp = Campaign.open(campaign_dir, readonly=True)

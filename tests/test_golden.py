@@ -43,7 +43,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from pbem_engine.protocol import match as protocol
 from pbem_engine.hidden import private
-from pbem_engine.canonical import canonical_json, state_hash
+from pbem_engine.canonical import canonical_json
+from pbem_engine.protocol.trail import match_hash as state_hash
 from pbem_engine.protocol.core import Game, find_choice
 from pbem_engine.registry import BUILTIN_GAMES, get_game
 from pbem.chain import history

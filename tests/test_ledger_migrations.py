@@ -1,9 +1,9 @@
 """A campaign database from an older pbem: upgraded when opened to write, refused with a reason
 when opened read-only (verify, audit, status never write).
 
-The old database is a real campaign's with the last migration undone (its table dropped, its row
-removed from sqlite-utils' ``_sqlite_migrations``): what pbem wrote before ``m004_views``
-existed. Each test fails when its check in ``pbem.store.ledger`` is removed (see ``tools/mutate.py``).
+The old database is a real campaign's with the last two migrations undone (the table and the
+column they add dropped, their rows removed from sqlite-utils' ``_sqlite_migrations``): what pbem
+wrote before ``m004_views`` existed. Each test fails when its check in ``pbem.store.ledger`` is removed (see ``tools/mutate.py``).
 """
 
 from __future__ import annotations
@@ -36,6 +36,14 @@ def applied(db: Path) -> list[str]:
         con.close()
 
 
+def columns(db: Path, table: str) -> set[str]:
+    con = sqlite3.connect(db)
+    try:
+        return {r[1] for r in con.execute(f"pragma table_info({table})")}
+    finally:
+        con.close()
+
+
 def envelopes(db: Path) -> list[tuple]:
     con = sqlite3.connect(db)
     try:
@@ -47,6 +55,7 @@ def envelopes(db: Path) -> list[tuple]:
 @pytest.fixture
 def old(two_campaigns: Duel, tmp_path: Path) -> Path:
     """A copy of alice's campaign as pbem wrote it with migrations m001-m003 only."""
+    assert MIGRATIONS[-2:] == ("m004_views", "m005_trail")
     d = two_campaigns
     d.turn("red")
     copy = tmp_path / "old"
@@ -56,11 +65,13 @@ def old(two_campaigns: Duel, tmp_path: Path) -> Path:
     con = sqlite3.connect(db)
     try:
         con.execute("drop table views")
-        con.execute("delete from _sqlite_migrations where migration_set = 'pbem' and name = ?", (MIGRATIONS[-1],))
+        con.execute("alter table states drop column trail")
+        con.executemany("delete from _sqlite_migrations where migration_set = 'pbem' and name = ?",
+                        [(name,) for name in MIGRATIONS[-2:]])
         con.commit()
     finally:
         con.close()
-    assert applied(db) == sorted(MIGRATIONS[:-1]) and "views" not in tables(db)
+    assert applied(db) == sorted(MIGRATIONS[:-2]) and "views" not in tables(db)
     return db
 
 
@@ -72,7 +83,7 @@ def test_an_old_schema_database_is_migrated_when_opened_to_write(old: Path) -> N
     finally:
         ledger.close()
     assert applied(old) == sorted(MIGRATIONS)
-    assert "views" in tables(old)
+    assert "views" in tables(old) and "trail" in columns(old, "states")
     assert envelopes(old) == before, "a migration changed the envelopes"
     again = Ledger.open(old, readonly=True)  # nothing pending any more
     again.close()

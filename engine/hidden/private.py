@@ -26,7 +26,7 @@ from __future__ import annotations
 import hmac
 from typing import Any
 
-from pbem_engine.canonical import digest
+from pbem_engine.canonical import canonical_json, digest
 from pbem_engine.chance.dice import Dice
 
 
@@ -55,11 +55,22 @@ def draw_index(secret: bytes, j: int, link: str, size: int) -> int:
     return Dice(seed).uniform(size)
 
 
-def new_side(pools: dict[str, list[str]], anchor_hex: str) -> dict[str, Any]:
-    """The public record of one side's private pools, kept in the match state."""
+def new_side(pools: dict[str, list[str]], anchor_hex: str, trail: bool = False) -> dict[str, Any]:
+    """The public record of one side's private pools, kept in the match state.
+
+    ``trail`` (protocol 3): the state hash covers the log through ``trail``, a running digest
+    of its entries, and not the log itself, which grows with the history (it is kept beside
+    the hashed state: ``pbem_engine.protocol.match.hashed``)."""
     return {"anchor": anchor_hex, "initial": {p: sorted(items) for p, items in sorted(pools.items())},
             "sizes": {p: len(items) for p, items in sorted(pools.items())}, "n": 0, "draws": 0,
-            "log": [], "opened": {}, "secret": None}
+            "log": [], "opened": {}, "secret": None, **({"trail": ""} if trail else {})}
+
+
+def log(record: dict[str, Any], entry: dict[str, Any]) -> None:
+    """Append ``entry`` to a side's private log, and to its running digest where it keeps one."""
+    record["log"].append(entry)
+    if "trail" in record:
+        record["trail"] = digest("trail", record["trail"], canonical_json(entry, strict=False)).hex()
 
 
 def simulate(game_id: str, side: str, record: dict[str, Any], secret: bytes,
@@ -211,7 +222,7 @@ class PrivateContext:
                                    f"of {side}'s {pool} the rules make here")
             entry["tokens"] = list(self.draws_in[index])
         self.draws_out.append(entry["tokens"])
-        record["log"].append(entry)
+        log(record, entry)
         record["n"] += count
         record["draws"] += count
         record["sizes"][pool] -= count
@@ -247,7 +258,7 @@ class PrivateContext:
             tok = value
         else:
             raise PrivateError("bad-private", f"a hidden choice must be a 64-hex token, got {value!r}")
-        record["log"].append({"choose": pool, "n": n, "token": tok, "envelope": self.seq})
+        log(record, {"choose": pool, "n": n, "token": tok, "envelope": self.seq})
         record["n"] += 1
         if pool is not None:
             record["sizes"][pool] -= 1
@@ -257,7 +268,7 @@ class PrivateContext:
         record = self.records[side]
         if pool not in record["sizes"]:
             raise PrivateError("bad-private", f"{side} has no private pool {pool!r}")
-        record["log"].append({"add": pool, "items": sorted(items), "envelope": self.seq})
+        log(record, {"add": pool, "items": sorted(items), "envelope": self.seq})
         record["sizes"][pool] += len(items)
         if self.build and self.author == side:
             pools, _ = self._simulated()

@@ -95,7 +95,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         match["last"] = None
     pools = game.private_pools(state) if hasattr(game, "private_pools") else {}
     if pools:  # only games with hidden pools carry this record (other histories keep their hashes)
-        match["private"] = {side: private.new_side(pools.get(side, {}), "") for side in sorted(game.sides)}
+        match["private"] = {s: private.new_side(pools.get(s, {}), "", trail=version >= 3) for s in sorted(game.sides)}
         match["private"][creator]["anchor"] = _private_anchor(body, creator)
     dealt = game.dealt_decks() if hasattr(game, "dealt_decks") else {}
     if dealt:  # only games with decks dealt to private hands carry this record (pbem_engine.hidden.deck_table)
@@ -110,7 +110,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
     return match
 
 
-PROTOCOLS = (1, 2)  # 2: a forced roll is sealed at once (at_once); a genesis without the field is 1
+PROTOCOLS = (1, 2, 3)  # 2: forced rolls sealed at once (at_once); 3: private logs beside the hashed state (trail)
 
 
 def protocol_of(body: dict[str, Any]) -> int:

@@ -13,7 +13,7 @@ import functools
 import hashlib
 from typing import Any
 
-from pbem_engine.protocol import match as protocol
+from pbem_engine.protocol import match as protocol, trail
 from pbem_engine.canonical import NotCanonical, canonical_json, parse_json
 from pbem_engine.protocol.core import Game, IllegalAction
 from pbem_engine.registry import UnknownGame, get_game
@@ -27,15 +27,19 @@ GENESIS_PREV = "0" * 64
 
 
 class Applied:
-    """One envelope checked and applied: the match after it, and what it derived."""
+    """One envelope checked and applied: the match after it, and what it derived. ``state_json``
+    is the state as hashed and stored; ``trail``, in protocol 3, the private log entries the
+    envelope added, stored beside it (``pbem_engine.protocol.trail``)."""
 
-    __slots__ = ("envelope", "match", "state_json", "state_hash", "events", "rolls")
+    __slots__ = ("envelope", "match", "state_json", "state_hash", "events", "rolls", "trail")
 
     def __init__(self, envelope: Envelope, match: dict[str, Any], state_json: bytes, state_hash: str,
-                 events: list[dict[str, Any]] | None = None, rolls: list[dict[str, Any]] | None = None) -> None:
+                 events: list[dict[str, Any]] | None = None, rolls: list[dict[str, Any]] | None = None,
+                 trail: bytes | None = None) -> None:
         self.envelope, self.match, self.state_json, self.state_hash = envelope, match, state_json, state_hash
         self.events = events if events is not None else []
         self.rolls = rolls if rolls is not None else []
+        self.trail = trail
 
 
 def engine_stamp(game: Game) -> dict[str, str]:
@@ -371,12 +375,13 @@ def _finish_referee(env: Envelope, new: dict[str, Any], events: list[dict[str, A
 
 
 def _finish(env: Envelope, new: dict[str, Any], events: list[dict[str, Any]], rolls: list[dict[str, Any]]) -> Applied:
-    state_json = canonical_json(new, strict=False)
+    state_json = canonical_json(trail.hashed(new), strict=False)
     digest = hashlib.sha256(state_json).hexdigest()
     if digest != env.content["state"]:
         raise RefusedTurn("state hash differs", f"{_where(env)}: its author computed state {env.content['state'][:16]}…, "
                           f"this pbem computes {digest[:16]}… (different rules or a forged result)", code="state-mismatch")
-    return Applied(env, new, state_json, digest, events, rolls)
+    added = trail.logged_in(new, env.seq)
+    return Applied(env, new, state_json, digest, events, rolls, canonical_json(added, strict=False) if added else None)
 
 
 # --- take-backs by agreement (pbem.play.takeback) ------------------------------
@@ -481,7 +486,7 @@ def replay_abandoned(prop: Envelope, genesis: dict[str, Any], match: dict[str, A
 
 
 def match_hash(match: dict[str, Any]) -> str:
-    return hashlib.sha256(canonical_json(match, strict=False)).hexdigest()
+    return hashlib.sha256(canonical_json(trail.hashed(match), strict=False)).hexdigest()
 
 
 def fork_chains(at: dict[str, Any], abandoned: dict[str, Any]) -> dict[str, Any]:
@@ -565,12 +570,12 @@ def state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, co
 
     if genesis is None:
         game = game_of(content)
-        return state_hash(protocol.start(game, content["game"], content["author"], content["body"]))
+        return state_hash(trail.hashed(protocol.start(game, content["game"], content["author"], content["body"])))
     game = game_of(genesis)
     if content["kind"] == "join":
-        return state_hash(protocol.join(match, content["author"], content["body"]))  # type: ignore[arg-type]
+        return state_hash(trail.hashed(protocol.join(match, content["author"], content["body"])))  # type: ignore[arg-type]
     new, _, _ = protocol.advance(game, match, content["seq"], content["author"], content["body"])  # type: ignore[arg-type]
-    return state_hash(new)
+    return state_hash(trail.hashed(new))
 
 
 def read_invitation(text: str) -> dict[str, Any]:

@@ -118,7 +118,7 @@ def verify_ledger(ledger: Ledger, *, rebuild: bool = False, build: dict[str, Any
             if stored is not None:
                 stored.compare(where, seq, applied)
             if rebuild:
-                ledger.derive(seq, applied.state_json, applied.state_hash, applied.events, applied.rolls)
+                ledger.derive(seq, applied.state_json, applied.state_hash, applied.events, applied.rolls, applied.trail)
             if genesis is None:
                 genesis = env.content
             if kind == "fork":  # checked by the replay: the proposal inside it and what it abandons
@@ -260,7 +260,7 @@ class _Stored:
         return rows
 
     def compare(self, where: str, seq: int, applied: history.Applied) -> None:
-        state = Ledger.state_row_read(seq, applied.state_json, applied.state_hash)
+        state = Ledger.state_row_read(seq, applied.state_json, applied.state_hash, applied.trail)
         event_rows, roll_rows = Ledger.event_roll_rows(seq, applied.events, applied.rolls)
         states = self._take(0, seq)
         for t, stored, replayed in ((0, states[0] if states else None, state),  # seq is its key: one row at most

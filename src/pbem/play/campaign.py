@@ -222,7 +222,7 @@ class Campaign:
             for a in applied:
                 e = a.envelope
                 ledger.append(e.seq, e.hash, e.author, e.kind, e.raw, now())
-                ledger.derive(e.seq, a.state_json, a.state_hash, a.events, a.rolls)
+                ledger.derive(e.seq, a.state_json, a.state_hash, a.events, a.rolls, a.trail)
             for c in claims:
                 ledger.add_claim(c.hash, c.seq, c.author, c.raw, now())
             for v, side, payload in views:

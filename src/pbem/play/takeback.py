@@ -360,7 +360,7 @@ def store_fork(camp: Campaign, applied: list[history.Applied], to: int, claims: 
         for a in applied:
             e = a.envelope
             ledger.append(e.seq, e.hash, e.author, e.kind, e.raw, now())
-            ledger.derive(e.seq, a.state_json, a.state_hash, a.events, a.rolls)
+            ledger.derive(e.seq, a.state_json, a.state_hash, a.events, a.rolls, a.trail)
         for c in claims:
             ledger.add_claim(c.hash, c.seq, c.author, c.raw, now())
         try:

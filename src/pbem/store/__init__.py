@@ -5,5 +5,6 @@ append-only, and the tables derived from them), the campaign lock and the crash 
 tests use (``lock``), atomic file writes (``files``) and the secrets vault, encrypted with a
 passphrase or not (``vault``), and the campaigns recorded under a player's home (``games``).
 
-May import: ``pbem.errors``, ``pbem.limits`` and the standard library; no other room.
+May import: ``pbem.errors``, ``pbem.limits``, ``pbem_engine.protocol.trail`` (which part of a
+match state is stored beside it) and the standard library; no other room.
 """

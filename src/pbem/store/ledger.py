@@ -22,9 +22,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pbem_engine.protocol import trail
+
 from ..errors import LedgerError
 
-MIGRATIONS = ("m001_initial", "m002_roll_inputs", "m003_claims", "m004_views")
+MIGRATIONS = ("m001_initial", "m002_roll_inputs", "m003_claims", "m004_views", "m005_trail")
 
 
 def _migrations():  # imported lazily: sqlite_utils costs ~50 ms to import
@@ -60,6 +62,12 @@ def _migrations():  # imported lazily: sqlite_utils costs ~50 ms to import
         # and the joins a referee holds until it starts the game
         db["views"].create({"hash": str, "seq": int, "side": str, "raw": str, "payload": str, "received_at": str},
                            pk="hash")
+
+    @migrations()
+    def m005_trail(db: sqlite_utils.Database) -> None:
+        # protocol 3: the private log entries each envelope added, kept beside its state, which
+        # holds only their running digest (pbem_engine.protocol.trail)
+        db["states"].add_column("trail", str)
 
     return migrations
 
@@ -242,7 +250,12 @@ class Ledger:
             row = self.conn.execute("select seq, state from states where seq = ?", (seq,)).fetchone()
         if not row:
             raise LedgerError("no state recorded", "run 'pbem rebuild' to derive it from the envelopes", code="no-state")
-        return row[0], json.loads(row[1])
+        match = json.loads(row[1])
+        if trail.kept_beside(match):  # protocol 3: the private logs are stored by envelope, beside the states
+            added = self.conn.execute("select trail from states where seq <= ? and trail is not null order by seq",
+                                      (row[0],))
+            match = trail.with_logs(match, [json.loads(r[0]) for r in added])
+        return row[0], match
 
     def rolls(self, since: int = -1) -> list[dict[str, Any]]:
         cur = self.conn.execute(f"select {ROLL_COLUMNS} from rolls where seq > ? order by seq, n", (since,))
@@ -355,9 +368,11 @@ class Ledger:
 
     @staticmethod
     def derived_rows(seq: int, state_json: bytes, digest: str, events: list[dict[str, Any]],
-                     rolls: list[dict[str, Any]]) -> tuple[tuple, list[tuple], list[tuple]]:
-        """The rows of the derived tables for envelope ``seq``, as stored."""
-        return (seq, digest, state_json.decode()), *Ledger.event_roll_rows(seq, events, rolls)
+                     rolls: list[dict[str, Any]], added: bytes | None = None) -> tuple[tuple, list[tuple], list[tuple]]:
+        """The rows of the derived tables for envelope ``seq``, as stored (``added``: the private log
+        entries it added, in protocol 3)."""
+        return ((seq, digest, state_json.decode(), added.decode() if added is not None else None),
+                *Ledger.event_roll_rows(seq, events, rolls))
 
     @staticmethod
     def event_roll_rows(seq: int, events: list[dict[str, Any]],
@@ -370,14 +385,15 @@ class Ledger:
         return event_rows, roll_rows
 
     @staticmethod
-    def state_row_read(seq: int, state_json: bytes, digest: str) -> tuple:
+    def state_row_read(seq: int, state_json: bytes, digest: str, added: bytes | None = None) -> tuple:
         """The ``states`` row of envelope ``seq`` as ``derived_cursors`` reads it: the state's
-        UTF-8 bytes and the column's type, so that no state (tens of kB) is decoded to compare it."""
-        return seq, digest, state_json, "text"
+        UTF-8 bytes and the column's type, so that no state (tens of kB) is decoded to compare it,
+        and the private log entries it added."""
+        return seq, digest, state_json, "text", added
 
     def stored_derived(self) -> tuple[dict[int, tuple], dict[int, list[tuple]], dict[int, list[tuple]]]:
         """Every derived row, grouped by envelope, in the form ``derived_rows`` gives."""
-        states = {r[0]: tuple(r) for r in self.conn.execute("select seq, hash, state from states")}
+        states = {r[0]: tuple(r) for r in self.conn.execute("select seq, hash, state, trail from states")}
         events: dict[int, list[tuple]] = {}
         for r in self.conn.execute("select seq, n, text, audience from events order by seq, n"):
             events.setdefault(r[0], []).append(tuple(r))
@@ -390,16 +406,17 @@ class Ledger:
         """The rows of ``states`` in the form ``state_row_read`` gives, and of ``events`` and
         ``rolls`` in the form ``event_roll_rows`` gives, each table in envelope order: read in step
         with ``envelopes()``, not held all at once."""
-        return (self.conn.execute("select seq, hash, cast(state as blob), typeof(state) from states order by seq"),
+        return (self.conn.execute("select seq, hash, cast(state as blob), typeof(state), cast(trail as blob) "
+                                  "from states order by seq"),
                 self.conn.execute("select seq, n, text, audience from events order by seq, n"),
                 self.conn.execute(f"select {ROLL_COLUMNS} from rolls order by seq, n"))
 
     def derive(self, seq: int, state_json: bytes, digest: str, events: list[dict[str, Any]],
-               rolls: list[dict[str, Any]]) -> None:
+               rolls: list[dict[str, Any]], added: bytes | None = None) -> None:
         """Write the derived rows of envelope ``seq`` (replacing any)."""
         c = self.conn
-        state, event_rows, roll_rows = self.derived_rows(seq, state_json, digest, events, rolls)
-        c.execute("insert or replace into states (seq, hash, state) values (?, ?, ?)", state)
+        state, event_rows, roll_rows = self.derived_rows(seq, state_json, digest, events, rolls, added)
+        c.execute("insert or replace into states (seq, hash, state, trail) values (?, ?, ?, ?)", state)
         c.execute("delete from events where seq = ?", (seq,))
         c.execute("delete from rolls where seq = ?", (seq,))
         c.executemany("insert into events (seq, n, text, audience) values (?, ?, ?, ?)", event_rows)

@@ -1,0 +1,126 @@
+"""Protocol 3: the private logs leave the hashed state (pbem_engine.protocol.trail).
+
+A side's private log (every draw, hidden choice and item put back) grows with the game. Hashed
+with every envelope, it made the state of a full block game 190-250 kB and a game's hashing grow
+with the square of its length. From protocol 3 each record keeps a running digest of its log
+(``trail``) in the hashed state, and the ledger stores each envelope's new entries beside its
+state. Played here as the bench plays it: two campaigns exchanging real signed turn files.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem_engine.canonical import canonical_json, digest
+from pbem_engine.protocol import match as protocol
+from pbem_engine.protocol import trail
+from pbem_engine.registry import get_game
+from pbem.bench.handovers import play_one
+from pbem.play.campaign import Campaign
+from tests.conftest import db_bytes
+
+
+@pytest.fixture(scope="module")
+def block_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A two-turn block game by the module's own player; the first side's campaign."""
+    root = tmp_path_factory.mktemp("trail")
+    play_one("gallipoli-blocks", {"turns": 2}, 3, root)
+    return root / "a"
+
+
+def _rows(campaign: Path) -> list[tuple[int, dict, list | None]]:
+    con = sqlite3.connect(campaign / "campaign.db")
+    try:
+        return [(seq, json.loads(state), json.loads(added) if added else None)
+                for seq, state, added in con.execute("select seq, state, trail from states order by seq")]
+    finally:
+        con.close()
+
+
+def _match(campaign: Path, seq: int | None = None) -> dict:
+    camp = Campaign.open(campaign, readonly=True)
+    try:
+        return camp.ledger.state(seq)[1]
+    finally:
+        camp.ledger.close()
+
+
+def test_the_stored_state_keeps_a_digest_of_the_private_logs_and_not_the_logs(block_game: Path) -> None:
+    rows = _rows(block_game)
+    assert all("log" not in r for _, state, _ in rows for r in state["private"].values())
+    entries = sum(len(e) for _, _, added in rows if added for e in added.values())
+    assert entries > 20, "the game drew and hid too little to show anything"
+    # what does not grow: each record but its openings (the items the rules have shown), at the
+    # first turn and at the last before the secrets are revealed (each then publishes its hidden
+    # choices once), differs only in its counters' digits and sizes
+    playing = [state["private"] for _, state, _ in rows if all(r["secret"] is None for r in state["private"].values())]
+    first = next(p for p in playing if all(r["trail"] for r in p.values()))  # each side has drawn
+    last = playing[-1]
+    for side in first:
+        size = [len(canonical_json({k: v for k, v in r[side].items() if k != "opened"})) for r in (first, last)]
+        assert abs(size[1] - size[0]) < 24, (side, size)
+    stored = sum(len(canonical_json(added)) for _, _, added in rows if added)
+    assert stored > 2000  # the entries are kept once, beside the states, not in each of them
+
+
+def test_the_digest_covers_every_entry_in_order_and_a_read_state_has_its_log_back(block_game: Path) -> None:
+    match = _match(block_game)
+    for side, record in match["private"].items():
+        running = ""
+        for entry in record["log"]:
+            running = digest("trail", running, canonical_json(entry)).hex()
+        assert record["trail"] == running, side
+    # the log read back up to an earlier state is that state's: what its envelopes had added
+    seq = len(_rows(block_game)) // 2
+    earlier = _match(block_game, seq)
+    for side, record in earlier["private"].items():
+        assert all(e["envelope"] <= seq for e in record["log"])
+        assert record["log"] == [e for e in match["private"][side]["log"] if e["envelope"] <= seq]
+
+
+def _pbem(*args: object) -> subprocess.CompletedProcess:
+    """The installed ``pbem``, as a player runs it."""
+    return subprocess.run([str(Path(sys.executable).parent / "pbem"), *map(str, args)], capture_output=True, text=True)
+
+
+def test_a_tampered_entry_beside_the_states_is_found_by_verify_and_mended_by_rebuild(
+        block_game: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(block_game, copy)
+    db = copy / "campaign.db"
+    con = sqlite3.connect(db)
+    try:
+        seq, added = con.execute("select seq, trail from states where trail is not null order by seq limit 1").fetchone()
+        entries = json.loads(added)
+        side = sorted(entries)[0]
+        entries[side][0]["n"] += 1
+        con.execute("update states set trail = ? where seq = ?", (json.dumps(entries), seq))
+        con.commit()
+    finally:
+        con.close()
+    before = db_bytes(db)
+    refused = _pbem("verify", copy)
+    assert refused.returncode == 1 and "derived data differs" in refused.stderr and "states" in refused.stderr
+    assert "Traceback" not in refused.stderr and db_bytes(db) == before
+    mended = _pbem("rebuild", "--campaign", copy)
+    assert mended.returncode == 0, mended.stderr
+    assert _pbem("verify", copy).returncode == 0
+
+
+def test_histories_of_earlier_protocols_keep_the_log_in_the_hashed_state() -> None:
+    game = get_game("raid")
+    body = {"mode": "sealed", "scenario": next(iter(game.scenarios)), "options": {}, "anchor": "0" * 64,
+            "private_anchor": "1" * 64, "sides": {s: {} for s in game.sides}}
+    for version, kept in ((1, False), (2, False), (3, True)):
+        match = protocol.start(game, "g" * 32, game.sides[0], dict(body, protocol=version))
+        assert trail.kept_beside(match) is kept
+        hashed = trail.hashed(match)
+        assert all(("log" in r) is not kept for r in hashed["private"].values())
+        assert (hashed is match) is not kept  # before protocol 3 the match itself is what is hashed
