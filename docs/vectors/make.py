@@ -267,13 +267,27 @@ def primitive_vectors() -> dict[str, Any]:
         "private": {"game": game, "side": side, "secret": secret.hex(),
                     "private_anchor": private.anchor(game, side, secret), "nonce_0": private.nonce(secret, 0),
                     "token_0": private.token(game, side, 0, "card-1", private.nonce(secret, 0)),
-                    "draw_index_j0_of_10": private.draw_index(secret, 0, "22" * 32, 10)},
+                    "draw_index_j0_of_10": private.draw_index(secret, 0, "22" * 32, 10),
+                    "trail": _trail_vector()},
         "referee": {"game": game, "salt": "02" * 32, "referee_mix_5": referee_mix(bytes([2]) * 32, 5).hex(),
                     "salt_anchor": referee.salt_anchor(game, bytes([2]) * 32),
                     "commitment": {"full": {"game_id": game, "x": 1}, "seq": 5,
                                    "commit": referee.commitment({"game_id": game, "x": 1}, 5, bytes([2]) * 32)},
                     "deck_order_key": order_key(bytes([2]) * 32).hex()},
     }
+
+
+def _trail_vector() -> dict[str, Any]:
+    """Protocol 3's running digest of a private log (spec 10.1), over two entries, as
+    ``private.log`` keeps it."""
+    record: dict[str, Any] = {"log": [], "trail": ""}
+    entries = [{"envelope": 4, "j": 0, "link": "22" * 32, "n": 0, "pool": "deck", "tokens": ["33" * 32]},
+               {"choose": None, "envelope": 6, "n": 1, "token": "44" * 32}]
+    steps = []
+    for entry in entries:
+        private.log(record, entry)
+        steps.append({"entry_json": canonical_json(entry).decode(), "trail": record["trail"]})
+    return {"start": "", "steps": steps}
 
 
 def vectors() -> dict[str, Any]:
