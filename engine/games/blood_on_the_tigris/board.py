@@ -53,6 +53,15 @@ def occupied_by(state: dict[str, Any], h: str) -> str | None:
     return None
 
 
+def occupants(state: dict[str, Any]) -> dict[str, str]:
+    """``occupied_by`` of every hex at once: the side of each hex's first ground unit (by id)."""
+    out: dict[str, str] = {}
+    for u in sorted(state["units"]):
+        if is_ground(u):
+            out.setdefault(state["units"][u]["at"], side_of(u))
+    return out
+
+
 def depots_at(state: dict[str, Any], h: str, side: str | None = None) -> list[str]:
     return sorted(d for d, v in state["depots"].items() if v["hex"] == h and (side is None or v["side"] == side))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 from functools import cache
+from itertools import compress
 from typing import Any
 
 from .map_data import DATA
@@ -109,11 +110,14 @@ def terrain(h: str) -> str:
     return _TERRAIN.get(h, "clear")
 
 
+_NAMES: dict[str, str] = {}
+for _p in PLACES.values():  # a hex's first named place
+    if not _p["name"].startswith("hex "):
+        _NAMES.setdefault(_p["hex"], _p["name"])
+
+
 def place_name(h: str) -> str:
-    for p in PLACES.values():
-        if p["hex"] == h and not p["name"].startswith("hex "):
-            return p["name"]
-    return ""
+    return _NAMES.get(h, "")
 
 
 def label(h: str) -> str:
@@ -123,6 +127,45 @@ def label(h: str) -> str:
 
 ALL_HEXES = tuple(hex_id(c, r) for c in range(COLS[0], COLS[1] + 1) for r in range(ROWS[0], ROWS[1] + 1))
 ALL_HEXES_SET = frozenset(ALL_HEXES)
+LAKE_HEXES = frozenset(h for h in ALL_HEXES if terrain(h) == "lake")
+
+
+# -- the grid as bits: a set of hexes as one int, bit i for ALL_HEXES[i] (column by column), so a
+# search for lines (supply.py) spreads a whole front of hexes in a few operations -------------
+
+FULL = (1 << len(ALL_HEXES)) - 1
+BIT = {h: 1 << i for i, h in enumerate(ALL_HEXES)}
+_NR = ROWS[1] - ROWS[0] + 1  # a column's hexes: the next column's same row is _NR bits up
+
+
+def _mask(keep: Any) -> int:
+    return sum(BIT[h] for h in ALL_HEXES if keep(*col_row(h)))
+
+
+_NOT_FIRST = _mask(lambda c, r: r != ROWS[0])
+_NOT_LAST = _mask(lambda c, r: r != ROWS[1])
+_EVEN = _mask(lambda c, r: c % 2 == 0)
+_ODD = FULL ^ _EVEN
+_BITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
+
+
+def bits(hexes: Any) -> int:
+    """The hexes of the map among ``hexes``, as bits."""
+    return sum(BIT[h] for h in hexes if h in BIT)
+
+
+def spread(x: int) -> int:
+    """The hexes ``x`` and every neighbour of them (as ``neighbours`` gives them), as bits."""
+    up, down = x & _NOT_FIRST, x & _NOT_LAST
+    out = x | (down << 1) | (up >> 1) | (x << _NR) | (x >> _NR)  # the column's, the same row beside
+    even, odd = down & _EVEN, up & _ODD  # the diagonals: even columns one row down, odd one row up
+    out |= (even << (_NR + 1)) | (even >> (_NR - 1)) | (odd << (_NR - 1)) | (odd >> (_NR + 1))
+    return out & FULL
+
+
+def hexes_of(x: int) -> list[str]:
+    """The hexes of the bits ``x``, in ALL_HEXES order."""
+    return list(compress(ALL_HEXES, bin(x)[:1:-1].encode().translate(_BITS_TO_BYTES)))
 
 
 # -- hexsides: rivers, seasonal water, wadi ---------------------------------------------------

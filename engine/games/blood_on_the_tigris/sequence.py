@@ -103,16 +103,29 @@ def begin_turn(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
 
 def mutual_choices(state: dict[str, Any], side: str) -> list[tuple[str, dict[str, Any]]]:
     out = []
+    loc = supply.loc_hexes(state, side) if state["supply"][side] >= 1 else set()  # one search for them all
     if state["supply"][side] >= supply.DEPOT_COST[side]:
-        for site in supply.depot_sites(state, side):
+        for site in supply.depot_sites(state, side, loc):
             out.append((f"create a depot at {hexmap.label(site)} for {supply.DEPOT_COST[side]} supply point(s) (12.1)",
                         {"do": "depot", "hex": site}))
     if state["supply"][side] >= 1:
         for uid in sorted(state["units"]):
-            if side_of(uid) == side and supply.can_replace(state, uid):
+            if side_of(uid) == side and supply.can_replace(state, uid, loc):
                 out.append((f"replace {counters.name(uid)} to full strength for 1 supply point (13.2)",
                             {"do": "replace", "unit": uid}))
     return out
+
+
+def mutual_allowed(state: dict[str, Any], side: str, action: dict[str, Any]) -> bool:
+    """Whether ``action`` (a depot or a replacement) is among ``mutual_choices`` now, without
+    listing them all."""
+    if action.get("do") == "depot":
+        return state["supply"][side] >= supply.DEPOT_COST[side] and action["hex"] in supply.depot_sites(state, side)
+    if action.get("do") == "replace":
+        uid = action["unit"]
+        return state["supply"][side] >= 1 and uid in state["units"] and side_of(uid) == side \
+            and supply.can_replace(state, uid)
+    return False
 
 
 # -- 3.21 movement: reinforcements ------------------------------------------------------------
@@ -188,8 +201,9 @@ def update_control(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
     """12.1 added: places change hands when the enemy occupies them; 12.0: a Turkish recapture
     of Basra gives the Turks a quarter of the British stockpile, the rest is lost; 16.25 notes
     the capture of Qurna, Amara and Kut."""
+    held = board.occupants(state)  # the units stay put below
     for h in sorted(state["control"]):
-        occ = board.occupied_by(state, h)
+        occ = held.get(h)
         if occ and state["control"][h] != occ:
             state["control"][h] = occ
             events.append({"text": f"{occ} take {hexmap.label(h)}"})
@@ -223,7 +237,7 @@ def leaves_garrison(state: dict[str, Any], uid: str) -> bool:
 
 def victory_points(state: dict[str, Any]) -> int:
     """17.0: the hexes must be occupied (by a British ground unit)."""
-    held = {h for h in hexmap.ALL_HEXES_SET if board.occupied_by(state, h) == "british"}
+    held = {h for h, who in board.occupants(state).items() if who == "british" and h in hexmap.ALL_HEXES_SET}
     vp = sum(n for p, n in VP.items() if hexmap.PLACE_HEX[p] in held)
     baghdad = sum(1 for h in hexmap.BAGHDAD if h in held)
     return vp + (5 if baghdad == 4 else baghdad)

@@ -109,7 +109,7 @@ def carry_out(state: dict[str, Any], side: str, events: list[dict[str, Any]],
         del state["standing"]
 
     def allowed(action: dict[str, Any]) -> bool:
-        return action in [a for _, a in sequence.mutual_choices(state, side)]
+        return sequence.mutual_allowed(state, side, action)  # as listed by mutual_choices
 
     for o in orders:
         if o["do"] in ("depot", "depots"):

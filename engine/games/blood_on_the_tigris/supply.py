@@ -37,41 +37,73 @@ def _blocked(state: dict[str, Any], side: str) -> set[str]:
     """Hexes a line may not pass: enemy-occupied, or in an enemy ZOC no friendly ZOC negates (5.1).
     A friendly unit with a ZOC negates the enemy ZOC in its own hex too (5.1 "friendly units
     with a ZOC can negate": ours, else a unit in contact could never trace a line, not even to
-    the depot in its own hex)."""
-    foe_zoc = board.zoc_map(state, side)
-    own_zoc = board.friendly_zoc(state, side) | {v["at"] for u, v in state["units"].items()
-                                                 if side_of(u) == side and board.exerts_zoc(state, u)}
-    out = {h for h in foe_zoc if h not in own_zoc}
-    out |= {v["at"] for u, v in state["units"].items() if side_of(u) == enemy(side) and board.is_ground(u)}
-    out |= {h for h in hexmap.ALL_HEXES if hexmap.terrain(h) == "lake"}
-    return out
+    the depot in its own hex).  One pass over the units (board.zoc_map's reading of a ZOC)."""
+    foe = enemy(side)
+    foe_zoc: set[str] = set()
+    own_zoc: set[str] = set()
+    foe_at: set[str] = set()
+    for u, v in state["units"].items():
+        at, s = v["at"], side_of(u)
+        if board.exerts_zoc(state, u):
+            on_map = at in hexmap.ALL_HEXES_SET
+            if s == side:
+                own_zoc.add(at)
+                if on_map:
+                    own_zoc.update(hexmap.neighbours(at))
+            elif on_map:
+                foe_zoc.update(hexmap.neighbours(at))
+        if s == foe and board.is_ground(u):
+            foe_at.add(at)
+    return (foe_zoc - own_zoc) | foe_at | hexmap.LAKE_HEXES
 
 
-def _distances(state: dict[str, Any], side: str, sources: list[str], limit: int | None) -> dict[str, int]:
-    """Hexes reachable from ``sources`` through unblocked hexes, with the distance."""
-    blocked = _blocked(state, side)
-    dist = {s: 0 for s in sources if s not in blocked}
-    queue = deque(sorted(dist))
-    while queue:
-        h = queue.popleft()
-        if limit is not None and dist[h] >= limit:
-            continue
-        for n in hexmap.neighbours(h):
-            if n not in dist and n not in blocked:
-                dist[n] = dist[h] + 1
-                queue.append(n)
-    return dist
+def _layers(blocked: set[str], sources: list[str], limit: int | None) -> list[int]:
+    """The hexes reachable from ``sources`` through hexes not ``blocked`` (``_blocked``), as bits
+    (hexmap.spread), by distance: layer d holds the hexes d hexes away, up to ``limit``.  A
+    source off the map (none in play) is in no layer; its neighbours are at distance 1."""
+    start = [h for h in sources if h not in blocked]
+    free = hexmap.FULL & ~hexmap.bits(blocked)
+    layers = [hexmap.bits(start)]
+    off = hexmap.bits(n for h in start if h not in hexmap.BIT for n in hexmap.neighbours(h))
+    reached = layers[0]
+    while limit is None or len(layers) <= limit:
+        front = hexmap.spread(layers[-1]) | (off if len(layers) == 1 else 0)
+        front &= free & ~reached
+        if not front:
+            break
+        layers.append(front)
+        reached |= front
+    return layers
+
+
+def _depth(layers: list[int], h: str, sources: list[str], blocked: set[str]) -> int | None:
+    """How far ``h`` is in ``_layers(blocked, sources, ...)``; None: out of reach."""
+    bit = hexmap.BIT.get(h)
+    if bit is None:
+        return 0 if h in sources and h not in blocked else None
+    for d, layer in enumerate(layers):
+        if layer & bit:
+            return d
+    return None
 
 
 def loc_hexes(state: dict[str, Any], side: str) -> set[str]:
     """Every hex with a line of communication home (10.0)."""
-    return set(_distances(state, side, home(state, side), None))
+    sources = home(state, side)
+    blocked = _blocked(state, side)
+    reached = 0
+    for layer in _layers(blocked, sources, None):
+        reached |= layer
+    return set(hexmap.hexes_of(reached)) | {h for h in sources if h not in blocked and h not in hexmap.BIT}
 
 
-def hq_ok(state: dict[str, Any], hid: str) -> bool:
-    """An HQ on the map with a line of communication home."""
+def hq_ok(state: dict[str, Any], hid: str, loc: set[str] | None = None) -> bool:
+    """An HQ on the map with a line of communication home (``loc``: its side's ``loc_hexes``,
+    when the caller has them for this position already)."""
     at = state["units"][hid]["at"]
-    return at in hexmap.ALL_HEXES_SET and at in loc_hexes(state, side_of(hid))
+    if at not in hexmap.ALL_HEXES_SET:
+        return False
+    return at in (loc_hexes(state, side_of(hid)) if loc is None else loc)
 
 
 def commanders(state: dict[str, Any], uid: str) -> list[str]:
@@ -138,7 +170,9 @@ def sources(state: dict[str, Any], side: str) -> list[tuple[str, str]]:
 def traces_supply(state: dict[str, Any], side: str, h: str) -> bool:
     """12.2: a line of supply of at most 6 hexes from ``h`` to one of the side's sources (for an
     aerodrome, 11.0: "in supply at the instant of combat"; tracing it costs no point: ours)."""
-    return h in _distances(state, side, [x for x, _ in sources(state, side)], SUPPLY_RANGE)
+    blocked = _blocked(state, side)
+    found = [x for x, _ in sources(state, side)]
+    return _depth(_layers(blocked, found, SUPPLY_RANGE), h, found, blocked) is not None
 
 
 def assign(state: dict[str, Any], side: str) -> dict[str, str]:
@@ -146,8 +180,9 @@ def assign(state: dict[str, Any], side: str) -> dict[str, str]:
     within 6 hexes with room left, units nearest a source served first, ties by id (the
     rules leave the owner's choice open; this fixed order is ours).  Units not listed are OOS."""
     srcs = sources(state, side)
-    reach = {src: _distances(state, side, [h], SUPPLY_RANGE) for h, src in srcs}
-    hexes = dict((src, h) for h, src in srcs)
+    blocked = _blocked(state, side)  # the same for every source
+    hexes = dict((src, h) for h, src in srcs)  # "major": the last of Baghdad's hexes
+    reach = {src: _layers(blocked, [h], SUPPLY_RANGE) for src, h in hexes.items()}
     room: dict[str, list[int | None]] = {}
     for h, src in srcs:
         if src != "major":
@@ -157,7 +192,8 @@ def assign(state: dict[str, Any], side: str) -> dict[str, str]:
         if side_of(uid) != side or not board.is_ground(uid):
             continue
         at = state["units"][uid]["at"]
-        options = sorted((reach[s][at], s) for _, s in srcs if at in reach[s])
+        away = {s: _depth(reach[s], at, [hexes[s]], blocked) for s in hexes}
+        options = sorted((away[s], s) for _, s in srcs if away[s] is not None)
         if options:
             wants.append((options[0][0], uid, options))
     out: dict[str, str] = {}
@@ -237,32 +273,35 @@ def lose_step(state: dict[str, Any], uid: str, events: list[dict[str, Any]]) -> 
 
 # -- 12.1 depots, 13.2 replacements ----------------------------------------------------------
 
-def depot_sites(state: dict[str, Any], side: str) -> list[str]:
+def depot_sites(state: dict[str, Any], side: str, loc: set[str] | None = None) -> list[str]:
     """12.1 and its errata: British depots appear in Basra (ours: Fao while Basra is not
     British, as 13.1 does for reinforcements), Turkish ones in Baghdad, or in any city, grove or
     marsh hex the side controls; the site needs a line home free of enemy units and ZOC (12.1
-    added; a friendly ZOC negates, 5.1) and room for a depot (5 a hex, 12.3)."""
-    loc = loc_hexes(state, side)
+    added; a friendly ZOC negates, 5.1) and room for a depot (5 a hex, 12.3).  ``loc``: the
+    side's ``loc_hexes`` for this position, if the caller has them."""
+    loc = loc_hexes(state, side) if loc is None else loc
     own = [h for h, who in sorted(state["control"].items())
            if who == side and hexmap.terrain(h) in ("city", "grove", "marsh")]
+    held = board.occupants(state)
     out = []
     for h in home(state, side) + own:
-        if h in out or board.occupied_by(state, h) == enemy(side) or len(board.depots_at(state, h)) >= DEPOTS_A_HEX:
+        if h in out or held.get(h) == enemy(side) or len(board.depots_at(state, h)) >= DEPOTS_A_HEX:
             continue
         if h in loc:
             out.append(h)
     return out
 
 
-def can_replace(state: dict[str, Any], uid: str) -> bool:
+def can_replace(state: dict[str, Any], uid: str, loc: set[str] | None = None) -> bool:
     """13.2: a reduced unit stacked with a divisional, corps or army HQ that has a line home,
-    at least 3 hexes from any enemy combat unit.  Not aeroplanes or ships."""
+    at least 3 hexes from any enemy combat unit.  Not aeroplanes or ships.  ``loc``: the unit's
+    side's ``loc_hexes`` for this position, if the caller has them."""
     v = state["units"][uid]
     if kind(uid) not in ("combat", "support") or v["steps"] >= UNITS[uid]["steps"]:
         return False
     side = side_of(uid)
     at = v["at"]
-    if not any(kind(h) == "hq" and hq_ok(state, h) for h in board.units_at(state, at, side)):
+    if not any(kind(h) == "hq" and hq_ok(state, h, loc) for h in board.units_at(state, at, side)):
         return False
     for u, w in state["units"].items():
         if side_of(u) != side and kind(u) == "combat" and w["at"] in hexmap.ALL_HEXES_SET \
