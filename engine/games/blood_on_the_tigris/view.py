@@ -12,6 +12,7 @@ drawn only where something stands or happened, so a report stays small.
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from . import board, counters, hexmap, railroad, sequence
@@ -33,7 +34,13 @@ def month(turn: int) -> str:
 
 def locations(pack_locations: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every hex of the map at its hex number (the pack's coordinates are the same numbers),
-    named where the map names it; the air box without a place on the map."""
+    named where the map names it; the air box without a place on the map.  The same for every
+    game: built once, each report given its own copies."""
+    return [dict(loc, coords=list(loc["coords"])) if "coords" in loc else dict(loc) for loc in _locations()]
+
+
+@cache
+def _locations() -> tuple[dict[str, Any], ...]:
     out = []
     for h in hexmap.ALL_HEXES:
         c, r = hexmap.col_row(h)
@@ -46,7 +53,7 @@ def locations(pack_locations: list[dict[str, Any]]) -> list[dict[str, Any]]:
             loc["note"] = "aerodrome"
         out.append(loc)
     out.append({"id": AIR, "name": "in the air (11.5: no place on the map)", "kind": "box", "provisional": False})
-    return out
+    return tuple(out)
 
 
 def _where(at: str) -> str:
@@ -99,8 +106,10 @@ def water_lines(rain: bool) -> list[dict[str, Any]]:
 
 def areas() -> list[dict[str, Any]]:
     """Marsh and lake hexes, tiled whether or not anything stands there."""
-    return [{"terrain": t, "name": what, "at": [h for h in hexmap.ALL_HEXES if hexmap.terrain(h) == t]}
-            for t, what in AREAS.items()]
+    return [{"terrain": t, "name": what, "at": list(_AREA_HEXES[t])} for t, what in AREAS.items()]
+
+
+_AREA_HEXES = {t: tuple(h for h in hexmap.ALL_HEXES if hexmap.terrain(h) == t) for t in AREAS}  # the map's, fixed
 
 
 def map_view(state: dict[str, Any]) -> dict[str, Any]:
