@@ -38,7 +38,7 @@ def block_game(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _rows(campaign: Path) -> list[tuple[int, dict, list | None]]:
     con = sqlite3.connect(campaign / "campaign.db")
     try:
-        return [(seq, json.loads(state), json.loads(added) if added else None)
+        return [(seq, json.loads(state), json.loads(added).get("private") if added else None)
                 for seq, state, added in con.execute("select seq, state, trail from states order by seq")]
     finally:
         con.close()
@@ -99,8 +99,8 @@ def test_a_tampered_entry_beside_the_states_is_found_by_verify_and_mended_by_reb
     try:
         seq, added = con.execute("select seq, trail from states where trail is not null order by seq limit 1").fetchone()
         entries = json.loads(added)
-        side = sorted(entries)[0]
-        entries[side][0]["n"] += 1
+        side = sorted(entries["private"])[0]
+        entries["private"][side][0]["n"] += 1
         con.execute("update states set trail = ? where seq = ?", (json.dumps(entries), seq))
         con.commit()
     finally:
@@ -112,6 +112,25 @@ def test_a_tampered_entry_beside_the_states_is_found_by_verify_and_mended_by_reb
     mended = _pbem("rebuild", "--campaign", copy)
     assert mended.returncode == 0, mended.stderr
     assert _pbem("verify", copy).returncode == 0
+
+
+def test_a_state_read_back_is_the_replayed_one_logs_and_deck_messages_included(block_game: Path,
+                                                                              tmp_path: Path) -> None:
+    from pbem.check.verify import verify_path
+
+    play_one("assault-on-gallipoli", {"turns": 1}, 4, tmp_path)  # a shared deck dealt to private hands
+    for campaign in (block_game, tmp_path / "a"):
+        replayed = verify_path(campaign).match
+        read = _match(campaign)
+        assert read == replayed
+        stored = _rows(campaign)[-1][1]
+        for kind, fields in trail.BESIDE.items():
+            for name, record in stored.get(kind, {}).items():
+                assert not set(fields) & set(record)  # the logs are beside, their digests in
+                assert len(record["trail"]) == (64 if read[kind][name]["log"] else 0)
+    decks = read["decks"]
+    assert sum(len(r["log"]) for r in decks.values()) > 5 and all(
+        len(r["log"]) == len(r["envelopes"]) for r in decks.values())
 
 
 def test_histories_of_earlier_protocols_keep_the_log_in_the_hashed_state() -> None:

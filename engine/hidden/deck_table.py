@@ -33,6 +33,7 @@ import json
 from functools import lru_cache
 from typing import Any
 
+from pbem_engine.canonical import canonical_json, digest
 from pbem_engine.hidden import deck as D
 from pbem_engine.hidden.deck_audit import audit as deck_audit
 
@@ -53,10 +54,11 @@ def parse_ref(text: Any) -> tuple[str, list[int]] | None:
     return parts[0], [int(parts[1]), int(parts[2])]
 
 
-def new_record(game_id: str, sides: list[str], decks: dict[str, list[str]]) -> dict[str, Any]:
-    """``match["decks"]`` at the genesis: every marked deck in its box."""
-    return {d: {"state": D.new_deck(game_id, d, sorted(sides), cards), "log": [], "envelopes": []}
-            for d, cards in sorted(decks.items())}
+def new_record(game_id: str, sides: list[str], decks: dict[str, list[str]], trail: bool = False) -> dict[str, Any]:
+    """``match["decks"]`` at the genesis: every marked deck in its box. ``trail`` (protocol 3): the
+    state hash covers each deck's log through a running digest of it (pbem_engine.protocol.trail)."""
+    return {d: {"state": D.new_deck(game_id, d, sorted(sides), cards), "log": [], "envelopes": [],
+                **({"trail": ""} if trail else {})} for d, cards in sorted(decks.items())}
 
 
 def _other(sides: list[str], side: str) -> str:
@@ -143,6 +145,8 @@ class DeckContext:
                               e.side or self.author) from None
         rec["log"].append(msg)
         rec["envelopes"].append(self.seq)
+        if "trail" in rec:
+            rec["trail"] = digest("trail", rec["trail"], canonical_json([self.seq, msg], strict=False)).hex()
         self.out.append([deck_id, msg])
         return msg
 

@@ -101,7 +101,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
     if dealt:  # only games with decks dealt to private hands carry this record (pbem_engine.hidden.deck_table)
         from pbem_engine.hidden import deck_table
 
-        match["decks"] = deck_table.new_record(game_id, list(game.sides), dealt)
+        match["decks"] = deck_table.new_record(game_id, list(game.sides), dealt, trail=version >= 3)
     if pools or body["mode"] == "unsealed":
         # The joiner saw the creator's anchor before committing its own secrets, so it could
         # grind them against it: nothing the joiner draws or rolls at once may use a creator

@@ -65,8 +65,8 @@ def _migrations():  # imported lazily: sqlite_utils costs ~50 ms to import
 
     @migrations()
     def m005_trail(db: sqlite_utils.Database) -> None:
-        # protocol 3: the private log entries each envelope added, kept beside its state, which
-        # holds only their running digest (pbem_engine.protocol.trail)
+        # protocol 3: the private log entries and deck messages each envelope added, kept beside
+        # its state, which holds only their running digests (pbem_engine.protocol.trail)
         db["states"].add_column("trail", str)
 
     return migrations
@@ -251,10 +251,10 @@ class Ledger:
         if not row:
             raise LedgerError("no state recorded", "run 'pbem rebuild' to derive it from the envelopes", code="no-state")
         match = json.loads(row[1])
-        if trail.kept_beside(match):  # protocol 3: the private logs are stored by envelope, beside the states
-            added = self.conn.execute("select trail from states where seq <= ? and trail is not null order by seq",
-                                      (row[0],))
-            match = trail.with_logs(match, [json.loads(r[0]) for r in added])
+        if trail.kept_beside(match):  # protocol 3: the logs are stored by envelope, beside the states
+            added = self.conn.execute("select seq, trail from states where seq <= ? and trail is not null "
+                                      "order by seq", (row[0],))
+            match = trail.with_logs(match, [(r[0], json.loads(r[1])) for r in added])
         return row[0], match
 
     def rolls(self, since: int = -1) -> list[dict[str, Any]]:

@@ -46,7 +46,7 @@ def game(request, tmp_path_factory):
         shown = render(camps[other(side)], "text") + render(camps[other(side)], "html")
         sent.append((side, result.envelope.seq, result.envelope.raw, mails, shown))
         assert len(sent) < 600
-    states = {seq: json.loads(state) for seq, _, state in anzac.ledger.stored_derived()[0].values()}
+    states = {seq: anzac.ledger.state(seq)[1] for seq in anzac.ledger.stored_derived()[0]}
     yield sent, states, camps
     for camp in camps.values():
         camp.ledger.close()

@@ -37,7 +37,7 @@ def game(tmp_path_factory):
         mails = [p.read_bytes() for p in write_outbox(camps[side], result)]
         sent.append((side, result.envelope.seq, result.envelope.raw, mails))
         camps["ottoman" if side == "allied" else "allied"].ingest([("f", result.envelope.raw)])
-    states = {seq: json.loads(state) for seq, _, state in allied.ledger.stored_derived()[0].values()}
+    states = {seq: allied.ledger.state(seq)[1] for seq in allied.ledger.stored_derived()[0]}
     everything = public_knowledge(allied.genesis["game"], allied.match())  # every token, once all is open
     yield sent, states, everything
     for camp in camps.values():
