@@ -62,6 +62,15 @@ def occupants(state: dict[str, Any]) -> dict[str, str]:
     return out
 
 
+def ground_index(state: dict[str, Any]) -> dict[str, list[str]]:
+    """``ground_at`` of every hex at once: each hex's ground units, by id."""
+    out: dict[str, list[str]] = {}
+    for u in sorted(state["units"]):
+        if is_ground(u):
+            out.setdefault(state["units"][u]["at"], []).append(u)
+    return out
+
+
 def depots_at(state: dict[str, Any], h: str, side: str | None = None) -> list[str]:
     return sorted(d for d, v in state["depots"].items() if v["hex"] == h and (side is None or v["side"] == side))
 

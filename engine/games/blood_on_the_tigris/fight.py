@@ -28,11 +28,16 @@ def strength(state: dict[str, Any], uid: str) -> int:
     return -(-cf // 2) if v["steps"] < u["steps"] else cf
 
 
-def attackers_of(state: dict[str, Any], side: str, target: str) -> list[str]:
-    """Ground units of ``side`` next to ``target`` that have not attacked (7.4)."""
+def attackers_of(state: dict[str, Any], side: str, target: str,
+                 ground: dict[str, list[str]] | None = None) -> list[str]:
+    """Ground units of ``side`` next to ``target`` that have not attacked (7.4) (``ground``:
+    ``board.ground_index`` of this position, when the caller has it)."""
+    ground = board.ground_index(state) if ground is None else ground
     out = []
     for n in hexmap.neighbours(target):
-        for u in board.ground_at(state, n, side):
+        for u in ground.get(n, ()):
+            if side_of(u) != side:
+                continue
             if u not in state["fired"] and kind(u) in ("combat", "hq", "support") and UNITS[u]["cf"] > 0:
                 out.append(u)
     return out
@@ -43,8 +48,10 @@ def targets(state: dict[str, Any], side: str) -> list[str]:
     hexes = sorted({state["units"][u]["at"] for u in state["units"]
                     if side_of(u) == foe and board.is_ground(u) and state["units"][u]["at"] in hexmap.ALL_HEXES_SET})
     hit = set(state["attacked"])  # 7.4: no unit or hex attacked twice a combat phase (units: "@uid")
-    return [h for h in hexes if h not in hit and not any("@" + u in hit for u in board.ground_at(state, h, foe))
-            and any(kind(u) == "combat" for u in attackers_of(state, side, h))]
+    ground = board.ground_index(state)
+    return [h for h in hexes if h not in hit
+            and not any("@" + u in hit for u in ground.get(h, ()) if side_of(u) == foe)
+            and any(kind(u) == "combat" for u in attackers_of(state, side, h, ground))]
 
 
 def gunboats_by(state: dict[str, Any], side: str, h: str) -> list[str]:
@@ -57,20 +64,23 @@ def _bases(state: dict[str, Any], side: str) -> list[tuple[str, int | None]]:
     """11.0: aerodromes the side holds and its HQs, each in supply "at the instant of combat"
     (an aerodrome traces its line then, an HQ is in supply unless marked OOS); an HQ's reach is
     its radius."""
-    out: list[tuple[str, int | None]] = [(h, None) for h in hexmap.AERODROMES if state["control"].get(h) == side
-                                         and board.occupied_by(state, h) != enemy(side)
-                                         and supply.traces_supply(state, side, h)]
+    held = board.occupants(state)
+    ours = [h for h in hexmap.AERODROMES if state["control"].get(h) == side and held.get(h) != enemy(side)]
+    lines = supply.traces_supply_all(state, side, ours)  # one search for them all
+    out: list[tuple[str, int | None]] = [(h, None) for h in ours if h in lines]
     for u, v in sorted(state["units"].items()):
         if kind(u) == "hq" and side_of(u) == side and v["at"] in hexmap.ALL_HEXES_SET and not v["oos"]:
             out.append((v["at"], UNITS[u]["radius"]))
     return out
 
 
-def planes_for(state: dict[str, Any], side: str, target: str, intercept: bool) -> list[str]:
+def planes_for(state: dict[str, Any], side: str, target: str, intercept: bool,
+               bases: list[tuple[str, int | None]] | None = None) -> list[str]:
     """11.0-11.2: unflown aeroplanes with a base in reach of the target (bombers: the plane's
-    radius from an aerodrome, the HQ's radius from an HQ; interceptors: 4 hexes)."""
+    radius from an aerodrome, the HQ's radius from an HQ; interceptors: 4 hexes).  ``bases``:
+    ``_bases`` of this position, when the caller has them."""
     out = []
-    bases = _bases(state, side)
+    bases = _bases(state, side) if bases is None else bases
     for u, v in sorted(state["units"].items()):
         if kind(u) != "air" or side_of(u) != side or u in state["air_used"]:
             continue
@@ -87,17 +97,21 @@ def planes_for(state: dict[str, Any], side: str, target: str, intercept: bool) -
 
 
 def attack_choices(state: dict[str, Any], side: str) -> list[Choice]:
-    out = []
-    for t in targets(state, side):
-        groups = [("", attackers_of(state, side, t))]
+    out: list[Choice] = []
+    hexes = targets(state, side)
+    if not hexes:
+        return out
+    ground, bases, got = board.ground_index(state), _bases(state, side), supply.assign(state, side)  # one position
+    for t in hexes:
+        groups = [("", attackers_of(state, side, t, ground))]
         froms = sorted({state["units"][u]["at"] for u in groups[0][1]})
         if len(froms) > 1:
             groups += [(f, [u for u in groups[0][1] if state["units"][u]["at"] == f]) for f in froms]
-        planes = planes_for(state, side, t, intercept=False)
+        planes = planes_for(state, side, t, intercept=False, bases=bases)
         for f, units in groups:
             if not any(kind(u) == "combat" for u in units):
                 continue
-            src = supply.combat_source(state, units)
+            src = supply.combat_source(state, units, got)
             for depot in ([True, False] if supply.can_expend(state, src, side) else [False]):
                 for air in ([True, False] if planes else [False]):
                     words = f"attack {hexmap.label(t)}" + (f" from {f}" if f else " from every adjacent hex")

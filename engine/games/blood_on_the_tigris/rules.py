@@ -50,7 +50,7 @@ def settle(state: dict[str, Any], dice: Any, events: list[dict[str, Any]], chart
         if ph == "mutual":
             side = state["active"]
             if state.get("mutual_done") != side and standing.pending(state, side):  # 3.1: its standing order
-                standing.carry_out(state, side, events, _mutual)
+                standing.carry_out(state, side, events, _mutual_do)  # it checks each order itself
                 state["mutual_done"] = side
             if state.get("mutual_done") != side and sequence.mutual_choices(state, side):
                 return
@@ -207,9 +207,13 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any, c
 
 
 def _mutual(state: dict[str, Any], side: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
-    listed = [a for _, a in sequence.mutual_choices(state, side)] + [{"do": "done"}]
-    if side != state["active"] or action not in listed:
+    if side != state["active"] or not (action == {"do": "done"} or sequence.mutual_allowed(state, side, action)):
         raise IllegalAction(f"{side} cannot do {action} now (3.1)", [w for w, _ in sequence.mutual_choices(state, side)])
+    _mutual_do(state, side, action, events)
+
+
+def _mutual_do(state: dict[str, Any], side: str, action: dict[str, Any], events: list[dict[str, Any]]) -> None:
+    """A Mutual Operations order already found allowed (``_mutual``, a standing order's check)."""
     do = action["do"]
     if do == "done":
         state["mutual_done"] = side

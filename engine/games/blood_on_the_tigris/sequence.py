@@ -116,12 +116,16 @@ def mutual_choices(state: dict[str, Any], side: str) -> list[tuple[str, dict[str
     return out
 
 
-def mutual_allowed(state: dict[str, Any], side: str, action: dict[str, Any]) -> bool:
-    """Whether ``action`` (a depot or a replacement) is among ``mutual_choices`` now, without
-    listing them all."""
-    if action.get("do") == "depot":
-        return state["supply"][side] >= supply.DEPOT_COST[side] and action["hex"] in supply.depot_sites(state, side)
-    if action.get("do") == "replace":
+def mutual_allowed(state: dict[str, Any], side: str, action: dict[str, Any],
+                   lines: dict[Any, set[str]] | None = None) -> bool:
+    """Whether ``action`` equals one of ``mutual_choices`` now (a depot or a replacement), without
+    listing them all (``lines``: a memo for ``supply.loc_kept``, over a series of orders)."""
+    if action.get("do") == "depot" and set(action) == {"do", "hex"}:
+        if state["supply"][side] < supply.DEPOT_COST[side]:
+            return False
+        loc = None if lines is None else supply.loc_kept(state, side, lines)
+        return action["hex"] in supply.depot_sites(state, side, loc)
+    if action.get("do") == "replace" and set(action) == {"do", "unit"} and isinstance(action["unit"], str):
         uid = action["unit"]
         return state["supply"][side] >= 1 and uid in state["units"] and side_of(uid) == side \
             and supply.can_replace(state, uid)

@@ -102,14 +102,15 @@ def pending(state: dict[str, Any], side: str) -> bool:
 def carry_out(state: dict[str, Any], side: str, events: list[dict[str, Any]],
               do: Callable[[dict[str, Any], str, dict[str, Any], list[dict[str, Any]]], None]) -> None:
     """3.1: ``side``'s Mutual Operations by its standing order (``do`` applies one listed order,
-    as the player's own would be): each order the rules allow now, the others skipped with why;
-    then its Mutual Operations are over."""
+    as the player's own would be, once this has found it allowed): each order the rules allow now,
+    the others skipped with why; then its Mutual Operations are over."""
     orders = state["standing"].pop(side)
     if not state["standing"]:
         del state["standing"]
+    lines: dict[Any, set[str]] = {}  # the lines home, searched once while nothing they depend on changes
 
     def allowed(action: dict[str, Any]) -> bool:
-        return sequence.mutual_allowed(state, side, action)  # as listed by mutual_choices
+        return sequence.mutual_allowed(state, side, action, lines)  # as listed by mutual_choices
 
     for o in orders:
         if o["do"] in ("depot", "depots"):

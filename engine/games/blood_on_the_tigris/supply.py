@@ -97,6 +97,17 @@ def loc_hexes(state: dict[str, Any], side: str) -> set[str]:
     return set(hexmap.hexes_of(reached)) | {h for h in sources if h not in blocked and h not in hexmap.BIT}
 
 
+def loc_kept(state: dict[str, Any], side: str, memo: dict[Any, set[str]]) -> set[str]:
+    """``loc_hexes``, kept in the caller's ``memo`` under everything the search reads (where
+    home is; each unit's hex, supply and boat, which make the ZOCs and the blocked hexes), so
+    a series of orders that moves no unit searches once."""
+    key = (side, tuple(home(state, side)),
+           tuple((u, v["at"], v.get("oos"), v.get("aboard")) for u, v in state["units"].items()))
+    if key not in memo:
+        memo[key] = loc_hexes(state, side)
+    return memo[key]
+
+
 def hq_ok(state: dict[str, Any], hid: str, loc: set[str] | None = None) -> bool:
     """An HQ on the map with a line of communication home (``loc``: its side's ``loc_hexes``,
     when the caller has them for this position already)."""
@@ -170,9 +181,15 @@ def sources(state: dict[str, Any], side: str) -> list[tuple[str, str]]:
 def traces_supply(state: dict[str, Any], side: str, h: str) -> bool:
     """12.2: a line of supply of at most 6 hexes from ``h`` to one of the side's sources (for an
     aerodrome, 11.0: "in supply at the instant of combat"; tracing it costs no point: ours)."""
+    return h in traces_supply_all(state, side, [h])
+
+
+def traces_supply_all(state: dict[str, Any], side: str, hexes: list[str]) -> set[str]:
+    """Those of ``hexes`` that trace a line of supply (``traces_supply``), by one search."""
     blocked = _blocked(state, side)
     found = [x for x, _ in sources(state, side)]
-    return _depth(_layers(blocked, found, SUPPLY_RANGE), h, found, blocked) is not None
+    layers = _layers(blocked, found, SUPPLY_RANGE)
+    return {h for h in hexes if _depth(layers, h, found, blocked) is not None}
 
 
 def assign(state: dict[str, Any], side: str) -> dict[str, str]:
@@ -283,9 +300,12 @@ def depot_sites(state: dict[str, Any], side: str, loc: set[str] | None = None) -
     own = [h for h, who in sorted(state["control"].items())
            if who == side and hexmap.terrain(h) in ("city", "grove", "marsh")]
     held = board.occupants(state)
+    count: dict[str, int] = {}
+    for d in state["depots"].values():
+        count[d["hex"]] = count.get(d["hex"], 0) + 1
     out = []
     for h in home(state, side) + own:
-        if h in out or held.get(h) == enemy(side) or len(board.depots_at(state, h)) >= DEPOTS_A_HEX:
+        if h in out or held.get(h) == enemy(side) or count.get(h, 0) >= DEPOTS_A_HEX:
             continue
         if h in loc:
             out.append(h)
@@ -310,12 +330,13 @@ def can_replace(state: dict[str, Any], uid: str, loc: set[str] | None = None) ->
     return True
 
 
-def combat_source(state: dict[str, Any], units: list[str]) -> str | None:
+def combat_source(state: dict[str, Any], units: list[str], got: dict[str, str] | None = None) -> str | None:
     """7.2, 12.4: the depot the units draw supply from (the first unit's, by the assignment),
-    "major:HEX" for a major source, or None if they have none to expend."""
+    "major:HEX" for a major source, or None if they have none to expend (``got``: the units'
+    side's ``assign`` in this position, when the caller has it)."""
     if not units:
         return None
-    got = assign(state, side_of(units[0]))
+    got = assign(state, side_of(units[0])) if got is None else got
     for u in sorted(units):
         if u in got:
             return got[u]

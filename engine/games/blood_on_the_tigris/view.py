@@ -35,8 +35,9 @@ def month(turn: int) -> str:
 def locations(pack_locations: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every hex of the map at its hex number (the pack's coordinates are the same numbers),
     named where the map names it; the air box without a place on the map.  The same for every
-    game: built once, each report given its own copies."""
-    return [dict(loc, coords=list(loc["coords"])) if "coords" in loc else dict(loc) for loc in _locations()]
+    game: built once, each report given its own copies (of the entries: the coordinates are
+    read, never written)."""
+    return [dict(loc) for loc in _locations()]
 
 
 @cache
