@@ -9,6 +9,7 @@ hexsides and joined here by the shortest line of hexsides, a fixed computation a
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterator, Set as AbstractSet
 from functools import cache
 from itertools import compress
 from typing import Any
@@ -52,7 +53,7 @@ def neighbours(h: str) -> tuple[str, ...]:
 
 def distance(a: str, b: str) -> int:
     """Hexes between a and b on an empty map."""
-    (q1, r1), (q2, r2) = _cube(a), _cube(b)
+    (q1, r1), (q2, r2) = _CUBE.get(a) or _cube(a), _CUBE.get(b) or _cube(b)
     return (abs(q1 - q2) + abs(r1 - r2) + abs((q1 + r1) - (q2 + r2))) // 2
 
 
@@ -127,6 +128,7 @@ def label(h: str) -> str:
 
 ALL_HEXES = tuple(hex_id(c, r) for c in range(COLS[0], COLS[1] + 1) for r in range(ROWS[0], ROWS[1] + 1))
 ALL_HEXES_SET = frozenset(ALL_HEXES)
+_CUBE = {h: _cube(h) for h in ALL_HEXES}  # for distance(), asked often
 LAKE_HEXES = frozenset(h for h in ALL_HEXES if terrain(h) == "lake")
 
 
@@ -150,22 +152,50 @@ _BITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 
 
 def bits(hexes: Any) -> int:
-    """The hexes of the map among ``hexes``, as bits."""
-    return sum(BIT[h] for h in hexes if h in BIT)
+    """The hexes of the map among ``hexes``, as bits (each once: a sum would carry)."""
+    return sum(BIT[h] for h in set(hexes) if h in BIT)
 
 
 def spread(x: int) -> int:
     """The hexes ``x`` and every neighbour of them (as ``neighbours`` gives them), as bits."""
     up, down = x & _NOT_FIRST, x & _NOT_LAST
-    out = x | (down << 1) | (up >> 1) | (x << _NR) | (x >> _NR)  # the column's, the same row beside
-    even, odd = down & _EVEN, up & _ODD  # the diagonals: even columns one row down, odd one row up
-    out |= (even << (_NR + 1)) | (even >> (_NR - 1)) | (odd << (_NR - 1)) | (odd >> (_NR + 1))
-    return out & FULL
+    side = x | ((down & _EVEN) << 1) | ((up & _ODD) >> 1)  # what the columns beside see: even columns
+    return (x | (down << 1) | (up >> 1) | (side << _NR) | (side >> _NR)) & FULL  # one row down, odd up
 
 
 def hexes_of(x: int) -> list[str]:
     """The hexes of the bits ``x``, in ALL_HEXES order."""
     return list(compress(ALL_HEXES, bin(x)[:1:-1].encode().translate(_BITS_TO_BYTES)))
+
+
+def few_hexes(x: int) -> list[str]:
+    """``hexes_of`` for bits of a few hexes: bit by bit."""
+    out = []
+    while x:
+        low = x & -x
+        out.append(ALL_HEXES[low.bit_length() - 1])
+        x ^= low
+    return out
+
+
+class HexSet(AbstractSet[str]):
+    """A set of hexes of the map held as bits (and any others by name), read-only: asking
+    whether a hex is in it costs no set of 1,620 strings built first."""
+
+    __slots__ = ("bits", "others")
+
+    def __init__(self, bits_: int, others: frozenset[str] = frozenset()) -> None:
+        self.bits, self.others = bits_, others
+
+    def __contains__(self, h: object) -> bool:
+        bit = BIT.get(h) if isinstance(h, str) else None
+        return bool(self.bits & bit) if bit is not None else h in self.others
+
+    def __iter__(self) -> Iterator[str]:
+        return iter([*hexes_of(self.bits), *sorted(self.others)])
+
+    def __len__(self) -> int:
+        return self.bits.bit_count() + len(self.others)
 
 
 # -- hexsides: rivers, seasonal water, wadi ---------------------------------------------------

@@ -146,15 +146,18 @@ def move_choices(state: dict[str, Any], side: str, charts: Charts) -> list[Choic
             other = "static" if v["mode"] == "mobile" else "mobile"
             out.append(Choice(f"flip the depot at {hexmap.label(v['hex'])} ({d}) to {other} (12.3)",
                               {"do": "flip", "depot": d}))
-    for uid in sorted(state["units"]):
+    units = sorted(state["units"])
+    hqs = [x for x in state["units"] if kind(x) == "hq" and side_of(x) == side]  # for every entrenchment
+    for uid in units:
         v = state["units"][uid]
         if side_of(uid) == side and kind(uid) == "combat" and not v["moved"] and not v.get("entrenched") \
                 and v["at"] in hexmap.ALL_HEXES_SET \
-                and not v["oos"] and _near_hq(state, uid):
+                and not v["oos"] and _near_hq(state, uid, hqs):
             out.append(Choice(f"entrench {counters.name(uid)} at {v['at']} (9.2)", {"do": "entrench", "unit": uid}))
         if side_of(uid) == side and kind(uid) == "steamer":
-            for u in sorted(state["units"]):
-                if side_of(u) == side and naval.embark_ok(state, u, uid):
+            beside = hexmap.bordering(v["at"])  # embark_ok asks it too: here once a steamer
+            for u in units:
+                if state["units"][u]["at"] in beside and side_of(u) == side and naval.embark_ok(state, u, uid):
                     out.append(Choice(f"embark {counters.name(u)} on {counters.name(uid)} (15.3)",
                                       {"do": "embark", "unit": u, "steamer": uid}))
         if v.get("aboard") and side_of(uid) == side:
@@ -171,10 +174,10 @@ def move_choices(state: dict[str, Any], side: str, charts: Charts) -> list[Choic
     return out
 
 
-def _near_hq(state: dict[str, Any], uid: str) -> bool:
-    """9.2: within the command radius of its parent HQ or a corps HQ."""
+def _near_hq(state: dict[str, Any], uid: str, hqs: list[str]) -> bool:
+    """9.2: within the command radius of its parent HQ or a corps HQ (``hqs``: the side's HQs)."""
     at = state["units"][uid]["at"]
-    for h in supply.commanders(state, uid) + [x for x in state["units"] if kind(x) == "hq" and side_of(x) == side_of(uid)]:
+    for h in supply.commanders(state, uid) + hqs:
         hat = state["units"][h]["at"]
         if hat in hexmap.ALL_HEXES_SET and hexmap.distance(hat, at) <= UNITS[h]["radius"] \
                 and (UNITS[h]["echelon"] != "division" or h == counters.parent_hq(uid)):

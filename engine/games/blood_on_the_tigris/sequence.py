@@ -8,6 +8,7 @@ asked only for a real choice (depot, interception, a retreat, a counterattack)."
 
 from __future__ import annotations
 
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from . import board, counters, hexmap, naval, railroad, scenarios, supply
@@ -103,7 +104,7 @@ def begin_turn(state: dict[str, Any], events: list[dict[str, Any]]) -> None:
 
 def mutual_choices(state: dict[str, Any], side: str) -> list[tuple[str, dict[str, Any]]]:
     out = []
-    loc = supply.loc_hexes(state, side) if state["supply"][side] >= 1 else set()  # one search for them all
+    loc = supply.loc_hexes(state, side) if state["supply"][side] >= 1 else frozenset()  # one search for them all
     if state["supply"][side] >= supply.DEPOT_COST[side]:
         for site in supply.depot_sites(state, side, loc):
             out.append((f"create a depot at {hexmap.label(site)} for {supply.DEPOT_COST[side]} supply point(s) (12.1)",
@@ -117,14 +118,14 @@ def mutual_choices(state: dict[str, Any], side: str) -> list[tuple[str, dict[str
 
 
 def mutual_allowed(state: dict[str, Any], side: str, action: dict[str, Any],
-                   lines: dict[Any, set[str]] | None = None) -> bool:
+                   lines: dict[Any, AbstractSet[str]] | None = None) -> bool:
     """Whether ``action`` equals one of ``mutual_choices`` now (a depot or a replacement), without
     listing them all (``lines``: a memo for ``supply.loc_kept``, over a series of orders)."""
     if action.get("do") == "depot" and set(action) == {"do", "hex"}:
         if state["supply"][side] < supply.DEPOT_COST[side]:
             return False
         loc = None if lines is None else supply.loc_kept(state, side, lines)
-        return action["hex"] in supply.depot_sites(state, side, loc)
+        return supply.depot_site(state, side, action["hex"], loc)
     if action.get("do") == "replace" and set(action) == {"do", "unit"} and isinstance(action["unit"], str):
         uid = action["unit"]
         return state["supply"][side] >= 1 and uid in state["units"] and side_of(uid) == side \

@@ -26,7 +26,7 @@ every ground unit that may advance does, in the order the rules list them, into 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Set as AbstractSet
 from typing import Any
 
 from pbem_engine.protocol.core import IllegalAction
@@ -107,7 +107,7 @@ def carry_out(state: dict[str, Any], side: str, events: list[dict[str, Any]],
     orders = state["standing"].pop(side)
     if not state["standing"]:
         del state["standing"]
-    lines: dict[Any, set[str]] = {}  # the lines home, searched once while nothing they depend on changes
+    lines: dict[Any, AbstractSet[str]] = {}  # the lines home, searched once while nothing they depend on changes
 
     def allowed(action: dict[str, Any]) -> bool:
         return sequence.mutual_allowed(state, side, action, lines)  # as listed by mutual_choices

@@ -10,6 +10,7 @@ Basra once British, paying a stockpiled point).  Both may cross unbridged rivers
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Set as AbstractSet
 from typing import Any
 
 from . import board, counters, hexmap
@@ -87,17 +88,17 @@ def _depth(layers: list[int], h: str, sources: list[str], blocked: set[str]) -> 
     return None
 
 
-def loc_hexes(state: dict[str, Any], side: str) -> set[str]:
+def loc_hexes(state: dict[str, Any], side: str) -> AbstractSet[str]:
     """Every hex with a line of communication home (10.0)."""
     sources = home(state, side)
     blocked = _blocked(state, side)
     reached = 0
     for layer in _layers(blocked, sources, None):
         reached |= layer
-    return set(hexmap.hexes_of(reached)) | {h for h in sources if h not in blocked and h not in hexmap.BIT}
+    return hexmap.HexSet(reached, frozenset(h for h in sources if h not in blocked and h not in hexmap.BIT))
 
 
-def loc_kept(state: dict[str, Any], side: str, memo: dict[Any, set[str]]) -> set[str]:
+def loc_kept(state: dict[str, Any], side: str, memo: dict[Any, AbstractSet[str]]) -> AbstractSet[str]:
     """``loc_hexes``, kept in the caller's ``memo`` under everything the search reads (where
     home is; each unit's hex, supply and boat, which make the ZOCs and the blocked hexes), so
     a series of orders that moves no unit searches once."""
@@ -108,7 +109,7 @@ def loc_kept(state: dict[str, Any], side: str, memo: dict[Any, set[str]]) -> set
     return memo[key]
 
 
-def hq_ok(state: dict[str, Any], hid: str, loc: set[str] | None = None) -> bool:
+def hq_ok(state: dict[str, Any], hid: str, loc: AbstractSet[str] | None = None) -> bool:
     """An HQ on the map with a line of communication home (``loc``: its side's ``loc_hexes``,
     when the caller has them for this position already)."""
     at = state["units"][hid]["at"]
@@ -117,21 +118,28 @@ def hq_ok(state: dict[str, Any], hid: str, loc: set[str] | None = None) -> bool:
     return at in (loc_hexes(state, side_of(hid)) if loc is None else loc)
 
 
-def commanders(state: dict[str, Any], uid: str) -> list[str]:
+def commanders(state: dict[str, Any], uid: str, chiefs: list[str] | None = None) -> list[str]:
     """10.0: the HQs that may put a unit in communication: its own divisional HQ; a corps or
-    army HQ for non-divisional units (and, our reading, for a division whose HQ is gone)."""
-    side = side_of(uid)
+    army HQ for non-divisional units (and, our reading, for a division whose HQ is gone).
+    ``chiefs``: ``high_command`` of the unit's side, when the caller has it."""
     parent = counters.parent_hq(uid)
     if parent and parent in state["units"]:
         return [parent]
+    return high_command(state, side_of(uid)) if chiefs is None else chiefs
+
+
+def high_command(state: dict[str, Any], side: str) -> list[str]:
+    """The side's corps and army HQs, by id."""
     return sorted(h for h in state["units"] if kind(h) == "hq" and side_of(h) == side
                   and UNITS[h]["echelon"] in ("corps", "army"))
 
 
-def out_of_command(state: dict[str, Any], uid: str, loc: set[str] | None = None) -> bool:
+def out_of_command(state: dict[str, Any], uid: str, loc: AbstractSet[str] | None = None,
+                   chiefs: list[str] | None = None) -> bool:
     """10.0: not within command range of a commanding HQ that has a line of communication.
     An HQ is out of communication only if it has no line itself.  Boats, aircraft and mobile
-    supply need none (15.1, 10.0)."""
+    supply need none (15.1, 10.0).  ``loc``, ``chiefs``: the side's ``loc_hexes`` and
+    ``high_command``, when the caller has them."""
     k = kind(uid)
     if k in ("gunboat", "steamer", "air"):
         return False
@@ -141,7 +149,7 @@ def out_of_command(state: dict[str, Any], uid: str, loc: set[str] | None = None)
         return state["units"][uid]["ooc"]  # aboard a steamer: as it was
     if k == "hq":
         return at not in loc
-    for h in commanders(state, uid):
+    for h in commanders(state, uid, chiefs):
         hat = state["units"][h]["at"]
         if hat in loc and hexmap.distance(hat, at) <= UNITS[h]["radius"]:
             return False
@@ -152,12 +160,12 @@ def update_command(state: dict[str, Any]) -> list[dict[str, Any]]:
     """3.1: mark and unmark OOC."""
     events = []
     for side in board.SIDES:
-        loc = loc_hexes(state, side)
+        loc, chiefs = loc_hexes(state, side), high_command(state, side)  # marking OOC changes neither
         for uid in sorted(state["units"]):
             if side_of(uid) != side or not board.is_ground(uid):
                 continue
             v = state["units"][uid]
-            now = out_of_command(state, uid, loc) and state["turn"] != v.get("normal_turn")
+            now = out_of_command(state, uid, loc, chiefs) and state["turn"] != v.get("normal_turn")
             if now != v["ooc"]:
                 v["ooc"] = now
                 events.append({"text": f"{counters.name(uid)} is {'out of' if now else 'back in'} communication (3.1)"})
@@ -186,6 +194,8 @@ def traces_supply(state: dict[str, Any], side: str, h: str) -> bool:
 
 def traces_supply_all(state: dict[str, Any], side: str, hexes: list[str]) -> set[str]:
     """Those of ``hexes`` that trace a line of supply (``traces_supply``), by one search."""
+    if not hexes:
+        return set()
     blocked = _blocked(state, side)
     found = [x for x, _ in sources(state, side)]
     layers = _layers(blocked, found, SUPPLY_RANGE)
@@ -204,13 +214,17 @@ def assign(state: dict[str, Any], side: str) -> dict[str, str]:
     for h, src in srcs:
         if src != "major":
             room[src] = list(CAPACITY[state["depots"][src]["mode"]])
+    mine = [u for u in sorted(state["units"]) if side_of(u) == side and board.is_ground(u)]
+    where = hexmap.bits(state["units"][u]["at"] for u in mine)
+    away: dict[str, dict[str, int]] = {}  # each source's distance to the hexes the units stand in
+    for src, h in hexes.items():
+        away[src] = {h: 0} if h not in hexmap.BIT and h not in blocked else {}  # a source off the map
+        for d, layer in enumerate(reach[src]):
+            away[src].update(dict.fromkeys(hexmap.few_hexes(layer & where), d))
     wants = []
-    for uid in sorted(state["units"]):
-        if side_of(uid) != side or not board.is_ground(uid):
-            continue
+    for uid in mine:
         at = state["units"][uid]["at"]
-        away = {s: _depth(reach[s], at, [hexes[s]], blocked) for s in hexes}
-        options = sorted((away[s], s) for _, s in srcs if away[s] is not None)
+        options = sorted((away[s][at], s) for _, s in srcs if at in away[s])
         if options:
             wants.append((options[0][0], uid, options))
     out: dict[str, str] = {}
@@ -290,7 +304,7 @@ def lose_step(state: dict[str, Any], uid: str, events: list[dict[str, Any]]) -> 
 
 # -- 12.1 depots, 13.2 replacements ----------------------------------------------------------
 
-def depot_sites(state: dict[str, Any], side: str, loc: set[str] | None = None) -> list[str]:
+def depot_sites(state: dict[str, Any], side: str, loc: AbstractSet[str] | None = None) -> list[str]:
     """12.1 and its errata: British depots appear in Basra (ours: Fao while Basra is not
     British, as 13.1 does for reinforcements), Turkish ones in Baghdad, or in any city, grove or
     marsh hex the side controls; the site needs a line home free of enemy units and ZOC (12.1
@@ -303,16 +317,24 @@ def depot_sites(state: dict[str, Any], side: str, loc: set[str] | None = None) -
     count: dict[str, int] = {}
     for d in state["depots"].values():
         count[d["hex"]] = count.get(d["hex"], 0) + 1
-    out = []
-    for h in home(state, side) + own:
-        if h in out or held.get(h) == enemy(side) or count.get(h, 0) >= DEPOTS_A_HEX:
-            continue
-        if h in loc:
+    out: list[str] = []
+    for h in dict.fromkeys(home(state, side) + own):  # each once, in this order
+        if held.get(h) != enemy(side) and count.get(h, 0) < DEPOTS_A_HEX and h in loc:
             out.append(h)
     return out
 
 
-def can_replace(state: dict[str, Any], uid: str, loc: set[str] | None = None) -> bool:
+def depot_site(state: dict[str, Any], side: str, h: Any, loc: AbstractSet[str] | None = None) -> bool:
+    """``h in depot_sites(state, side, loc)``, asked of one hex."""
+    if not isinstance(h, str) or not (h in home(state, side) or (
+            state["control"].get(h) == side and hexmap.terrain(h) in ("city", "grove", "marsh"))):
+        return False
+    if board.occupied_by(state, h) == enemy(side) or len(board.depots_at(state, h)) >= DEPOTS_A_HEX:
+        return False
+    return h in (loc_hexes(state, side) if loc is None else loc)
+
+
+def can_replace(state: dict[str, Any], uid: str, loc: AbstractSet[str] | None = None) -> bool:
     """13.2: a reduced unit stacked with a divisional, corps or army HQ that has a line home,
     at least 3 hexes from any enemy combat unit.  Not aeroplanes or ships.  ``loc``: the unit's
     side's ``loc_hexes`` for this position, if the caller has them."""
