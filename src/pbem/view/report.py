@@ -113,10 +113,10 @@ def _place(at: str) -> str:
 
 def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
          before: dict[str, Any] | None = None, pack_dir: Path | None = None, image: bool = True,
-         svg: bool = True, pack: dict[str, Any] | None = None) -> dict[str, Any]:
+         svg: bool = True, pack: MapPack | None = None) -> dict[str, Any]:
     """The map and the table of locations for the HTML report, as the viewer may know them;
     ``before``: the view when the viewer last acted (locations whose pieces changed are marked);
-    ``pack``: the pack to draw with, already read (``map_pack``), else read here."""
+    ``pack``: the pack to draw with and its locations, already read (``map_pack``), else read here."""
     game = campaign.game
     if not hasattr(game, "board"):
         return {"map_svg": "", "spaces": []}
@@ -134,8 +134,10 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
         tokens = TOKEN.findall(piece["label"])
         piece["known"] = bool(tokens) and all(tok in known for tok, _ in tokens)
         piece["label"] = show(piece["label"], known, game)
-    loaded = _pack_of(game, pack_dir) if pack is None else pack  # read once: the locations below too
-    locations, rows, background = _locations(game, pack_dir, loaded, view)
+    loaded, (locations, rows, background) = map_pack(game, pack_dir) if pack is None else pack
+    locations = list(locations)  # this map's own list: the pack's may serve many
+    if hasattr(game, "map_locations"):  # a module whose own map (a player's data) has more places than its pack
+        locations = game.map_locations(locations, view)
     pack = loaded or {}
     pack_map = pack.get("map", {})
     head = pack.get("pack") if isinstance(pack.get("pack"), dict) else {}
@@ -171,19 +173,28 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
 
 
 def step_map(campaign: Campaign, view: dict[str, Any], known: dict[str, str], before: dict[str, Any] | None,
-             pack_dir: Path | None = None, pack: dict[str, Any] | None = None) -> dict[str, Any]:
+             pack_dir: Path | None = None, pack: MapPack | None = None) -> dict[str, Any]:
     """The map of ``context`` for one step of a replay (``view.replay``): without the owner's map
     image (it would repeat at every step), drawn with ``pack`` (``map_pack``, read once)."""
     return _map(campaign, view, known, before, pack_dir, image=False, pack=pack)
 
 
-def map_pack(game, pack_dir: Path | None = None) -> dict[str, Any] | None:
-    """The pack a map is drawn from, read once for many maps (``step_map``)."""
-    return _pack_of(game, pack_dir)
+# The pack a map is drawn from (None: none), and its locations, ``rows`` direction and the owner's
+# background image (``_pack_locations``).
+MapPack = tuple[dict[str, Any] | None, tuple[list[dict[str, Any]], str | None, Any]]
+
+
+def map_pack(game, pack_dir: Path | None = None) -> MapPack:
+    """The pack a map is drawn from and its locations, read once for many maps (``step_map``): a
+    replay of 10,000 envelopes drew 10,000 maps, and each of them looked the shipped packs up twice
+    (a folder listed, each pack's files stat'ed: a fifth of a step's time) and, with ``--pack``,
+    checked the pack and read its image again."""
+    loaded = _pack_of(game, pack_dir)
+    return loaded, _pack_locations(game, pack_dir, loaded)
 
 
 def _pack_of(game, pack_dir: Path | None) -> dict[str, Any] | None:
-    """The pack the map is drawn from (see ``_locations``)."""
+    """The pack the map is drawn from (see ``_pack_locations``)."""
     from ..chain import datapack
 
     if pack_dir is not None:
@@ -194,23 +205,14 @@ def _pack_of(game, pack_dir: Path | None) -> dict[str, Any] | None:
     return datapack.load(shipped[game.name]) if game.name in shipped else None
 
 
-def _locations(game, pack_dir: Path | None = None, pack: dict[str, Any] | None = None,
-               view: dict[str, Any] | None = None) -> tuple[list[dict[str, Any]], str | None, Any]:
-    """The locations to draw, the pack's ``rows`` direction and the owner's background image:
-    a pack the player gives (``--pack DIR``: better coordinates, a map image he owns); else a
-    table-top game's own pack; for a rules module, the shipped pack of the same name.  A rules
-    module whose map has more places than its pack (``map_locations``) names them all, drawn at
-    the pack's coordinates where the pack has them.  ``pack``: that pack, when the caller has
-    read it already (``_pack_of``); ``view``: the game's, whose own map (a player's data) the
-    module may draw instead."""
-    locations, rows, background = _pack_locations(game, pack_dir, pack)
-    if hasattr(game, "map_locations"):
-        locations = game.map_locations(locations, view)
-    return locations, rows, background
-
-
 def _pack_locations(game, pack_dir: Path | None, pack: dict[str, Any] | None = None
                     ) -> tuple[list[dict[str, Any]], str | None, Any]:
+    """The locations to draw, the pack's ``rows`` direction and the owner's background image:
+    a pack the player gives (``--pack DIR``: better coordinates, a map image he owns); else a
+    table-top game's own pack; for a rules module, the shipped pack of the same name (``_map``
+    adds the places of a rules module whose map has more than its pack, ``map_locations``, drawn
+    at the pack's coordinates where the pack has them).  ``pack``: that pack, when the caller has
+    read it already (``_pack_of``)."""
     from ..chain import datapack
 
     if pack_dir is not None:
