@@ -73,11 +73,16 @@ def _short(value: float) -> str:
     return "0" if text == "-0" else text
 
 
-def opcodes(old: list[Any], new: list[Any]) -> list[list[Any]]:
-    """The ranges of ``old`` to replace to make ``new``: ``[start, end, items]`` in order (the
-    page applies them from the last, so that each start is still where it was)."""
+def opcodes(old: list[Any], new: list[Any]) -> tuple[tuple[Any, ...], ...]:
+    """The ranges of ``old`` to replace to make ``new``: ``(start, end, items)`` in order (the
+    page applies them from the last, so that each start is still where it was).
+
+    Tuples, not lists: every step's changes are kept until the page is written, and tuples of
+    numbers are soon left alone by Python's cycle collector, where lists (a dozen a step) were
+    walked by each of its full collections: in a page of 10,000 steps, four or five of them took
+    about a second, a cost that grows faster than the history (more collections, each longer)."""
     if old == new:
-        return []
+        return ()
     lo, most = 0, min(len(old), len(new))
     while lo < most and old[lo] == new[lo]:
         lo += 1
@@ -86,9 +91,9 @@ def opcodes(old: list[Any], new: list[Any]) -> list[list[Any]]:
         hi += 1
     a, b = old[lo:len(old) - hi], new[lo:len(new) - hi]
     if not a or not b or len(a) * len(b) > MATCHED:
-        return [[lo, len(old) - hi, b]]
-    return [[lo + i1, lo + i2, b[j1:j2]] for tag, i1, i2, j1, j2
-            in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if tag != "equal"]
+        return ((lo, len(old) - hi, tuple(b)),)
+    return tuple((lo + i1, lo + i2, tuple(b[j1:j2])) for tag, i1, i2, j1, j2
+                 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes() if tag != "equal")
 
 
 class Packer:
@@ -169,15 +174,15 @@ class Packer:
 
 
 def _renumbered(change: dict[str, Any], new: list[int]) -> dict[str, Any]:
-    """A step's change with each text's id its place in the sorted table."""
+    """A step's change with each text's id its place in the sorted table (tuples, as ``opcodes``)."""
     out: dict[str, Any] = {}
     for key, value in change.items():
         if key in ("o", "k"):
             out[key] = value if value < 0 else new[value]
         elif key == "p":
-            out[key] = [[start, end, [[new[t], x, y] for t, x, y in items]] for start, end, items in value]
+            out[key] = tuple((start, end, tuple((new[t], x, y) for t, x, y in items)) for start, end, items in value)
         else:
-            out[key] = [[start, end, [i if i < 0 else new[i] for i in items]] for start, end, items in value]
+            out[key] = tuple((start, end, tuple(i if i < 0 else new[i] for i in items)) for start, end, items in value)
     return out
 
 
@@ -197,8 +202,9 @@ def page(campaign: Campaign, frames: Iterable[Frame], full: bool, side: str) -> 
     last = None
     for frame in frames:
         packer.add(frame)
-        steps.append({"seq": frame.seq, "author": frame.author, "kind": frame.kind, "events": frame.events,
-                      "said": frame.messages, "rolls": [f"roll: {r['purpose']}: {dice_text(r)}" for r in frame.rolls]})
+        steps.append({"seq": frame.seq, "author": frame.author, "kind": frame.kind, "events": tuple(frame.events),
+                      "said": tuple(frame.messages),  # tuples: kept to the end, as ``opcodes`` says
+                      "rolls": tuple(f"roll: {r['purpose']}: {dice_text(r)}" for r in frame.rolls)})
         last = frame
     assert last is not None
     players = {s: genesis["body"]["sides"][s]["name"] for s in game.sides}
