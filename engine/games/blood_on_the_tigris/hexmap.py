@@ -264,17 +264,29 @@ def _water() -> tuple[dict[str, str], dict[str, list[str]]]:
     return kinds, lines
 
 
-WATER, LINES = _water()  # hexside -> river | seasonal | wadi | lake
+@cache  # joined on first use, once: a command that asks no water question (a status) skips it
+def _water_map() -> tuple[dict[str, str], dict[str, list[str]]]:
+    return _water()
+
+
+def __getattr__(name: str) -> Any:
+    """``WATER`` (hexside -> river | seasonal | wadi | lake) and ``LINES`` (each water line's
+    hexsides, in order), joined on first use."""
+    if name == "WATER":
+        return _water_map()[0]
+    if name == "LINES":
+        return _water_map()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def water(side: str) -> str:
-    return WATER.get(side, "")
+    return _water_map()[0].get(side, "")
 
 
 def crossing(a: str, b: str, rain: bool) -> str:
     """What the hexside between two adjacent hexes is for a ground unit: "" (nothing), river,
     wadi or seasonal_water (TEC names; 14.0: the Shatt al Hai wadi is a river in rain turns)."""
-    kind = WATER.get(hexside(a, b), "")
+    kind = _water_map()[0].get(hexside(a, b), "")
     if kind == "wadi" and rain:
         return "river"
     if kind == "lake":
@@ -285,18 +297,19 @@ def crossing(a: str, b: str, rain: bool) -> str:
 @cache
 def _side_links() -> dict[str, tuple[str, ...]]:
     """Water hexsides meeting at a corner: where a boat may go next."""
-    links: dict[str, set[str]] = {s: set() for s in WATER}
-    for s in WATER:
+    sides = _water_map()[0]
+    links: dict[str, set[str]] = {s: set() for s in sides}
+    for s in sides:
         for v in _vertices(s):
             for t in _corner_sides(v):
-                if t != s and t in WATER:
+                if t != s and t in sides:
                     links[s].add(t)
     return {s: tuple(sorted(v)) for s, v in links.items()}
 
 
 def boat_links(side: str, rain: bool) -> tuple[str, ...]:
     """The water hexsides a boat may move to next (15.2); the wadi only in rain (14.0)."""
-    return tuple(t for t in _side_links().get(side, ()) if WATER[t] != "wadi" or rain)
+    return tuple(t for t in _side_links().get(side, ()) if _water_map()[0][t] != "wadi" or rain)
 
 
 def bordering(side: str) -> tuple[str, str]:
@@ -306,4 +319,5 @@ def bordering(side: str) -> tuple[str, str]:
 
 def sides_of(h: str) -> tuple[str, ...]:
     """Water hexsides along a hex."""
-    return tuple(sorted(s for s in (hexside(h, n) for n in neighbours(h)) if s in WATER))
+    sides = _water_map()[0]
+    return tuple(sorted(s for s in (hexside(h, n) for n in neighbours(h)) if s in sides))

@@ -8,6 +8,7 @@ broken by hex number), never asked of the player hex by hex.
 from __future__ import annotations
 
 import heapq
+from functools import cache
 from typing import Any
 
 from . import board, counters, hexmap
@@ -19,7 +20,11 @@ ZOC_EXIT_MP = 4  # 5.1: armoured cars and cavalry, per enemy ZOC exited
 DISENGAGE_MP = {"infantry": 6, "fast": 4}  # 5.2
 LONE_SUPPORT_MP = 4  # 9.0: destroying support units alone in a hex
 BIG_RIVERS = ("tigris", "shatt", "euphrates", "euphrates-upper")  # 5.2: "the Tigris or Euphrates rivers"
-_BIG_SIDES = {s for name in BIG_RIVERS for s in hexmap.LINES.get(name, [])}
+
+
+@cache
+def _big_sides() -> frozenset[str]:
+    return frozenset(s for name in BIG_RIVERS for s in hexmap.LINES.get(name, []))
 
 
 def fast(uid: str) -> bool:
@@ -88,7 +93,7 @@ def reach(charts: Charts, state: dict[str, Any], uid: str, mp: int | None = None
     first_extra = 0
     if start in zoc:  # 5.2 disengagement: free if every source is across the Tigris or Euphrates
         sources = board.zoc_sources(state, start, side)
-        if any(hexmap.hexside(start, s) not in _BIG_SIDES for s in sources):
+        if any(hexmap.hexside(start, s) not in _big_sides() for s in sources):
             first_extra = DISENGAGE_MP["fast" if can_fast else "infantry"]
     best: dict[str, tuple[int, list[str]]] = {start: (0, [start])}
     heap: list[tuple[int, str]] = [(0, start)]
