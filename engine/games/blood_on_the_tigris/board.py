@@ -93,8 +93,12 @@ def over_stacked(state: dict[str, Any], h: str, side: str) -> bool:
 
 
 def over_stacked_hexes(state: dict[str, Any], side: str) -> list[str]:
-    hexes = sorted({v["at"] for u, v in state["units"].items() if side_of(u) == side and is_ground(u)})
-    return [h for h in hexes if over_stacked(state, h, side)]
+    """The side's hexes over the limit (``over_stacked``), every hex's load summed in one pass."""
+    load: dict[str, int] = {}
+    for u, v in state["units"].items():
+        if side_of(u) == side and is_ground(u):
+            load[v["at"]] = load.get(v["at"], 0) + counters.stack_size(u)
+    return [h for h in sorted(load) if load[h] > counters.STACK_LIMIT]
 
 
 # -- 10.0 condition and 5.0 zones of control -------------------------------------------------

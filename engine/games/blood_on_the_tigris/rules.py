@@ -146,21 +146,21 @@ def move_choices(state: dict[str, Any], side: str, charts: Charts) -> list[Choic
             other = "static" if v["mode"] == "mobile" else "mobile"
             out.append(Choice(f"flip the depot at {hexmap.label(v['hex'])} ({d}) to {other} (12.3)",
                               {"do": "flip", "depot": d}))
-    units = sorted(state["units"])
+    mine = [u for u in sorted(state["units"]) if side_of(u) == side]  # every choice below is of our units
     hqs = [x for x in state["units"] if kind(x) == "hq" and side_of(x) == side]  # for every entrenchment
-    for uid in units:
+    for uid in mine:
         v = state["units"][uid]
-        if side_of(uid) == side and kind(uid) == "combat" and not v["moved"] and not v.get("entrenched") \
+        if kind(uid) == "combat" and not v["moved"] and not v.get("entrenched") \
                 and v["at"] in hexmap.ALL_HEXES_SET \
                 and not v["oos"] and _near_hq(state, uid, hqs):
             out.append(Choice(f"entrench {counters.name(uid)} at {v['at']} (9.2)", {"do": "entrench", "unit": uid}))
-        if side_of(uid) == side and kind(uid) == "steamer":
+        if kind(uid) == "steamer":
             beside = hexmap.bordering(v["at"])  # embark_ok asks it too: here once a steamer
-            for u in units:
-                if state["units"][u]["at"] in beside and side_of(u) == side and naval.embark_ok(state, u, uid):
+            for u in mine:
+                if state["units"][u]["at"] in beside and naval.embark_ok(state, u, uid):
                     out.append(Choice(f"embark {counters.name(u)} on {counters.name(uid)} (15.3)",
                                       {"do": "embark", "unit": u, "steamer": uid}))
-        if v.get("aboard") and side_of(uid) == side:
+        if v.get("aboard"):
             for h in hexmap.bordering(state["units"][v["aboard"]]["at"]):
                 if board.occupied_by(state, h) != enemy(side) and hexmap.terrain(h) != "lake":
                     out.append(Choice(f"land {counters.name(uid)} at {h} (15.3)", {"do": "land", "unit": uid, "hex": h}))

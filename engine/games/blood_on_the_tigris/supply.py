@@ -58,22 +58,23 @@ def _blocked(state: dict[str, Any], side: str) -> set[str]:
     return (foe_zoc - own_zoc) | foe_at | hexmap.LAKE_HEXES
 
 
-def _layers(blocked: set[str], sources: list[str], limit: int | None) -> list[int]:
+def _layers(blocked: set[str], sources: list[str], limit: int | None, free: int | None = None) -> list[int]:
     """The hexes reachable from ``sources`` through hexes not ``blocked`` (``_blocked``), as bits
     (hexmap.spread), by distance: layer d holds the hexes d hexes away, up to ``limit``.  A
-    source off the map (none in play) is in no layer; its neighbours are at distance 1."""
+    source off the map (none in play) is in no layer; its neighbours are at distance 1.
+    ``free``: the hexes not blocked as bits, when the caller searches from several sources."""
     start = [h for h in sources if h not in blocked]
-    free = hexmap.FULL & ~hexmap.bits(blocked)
-    layers = [hexmap.bits(start)]
+    front = hexmap.bits(start)
+    layers = [front]
     off = hexmap.bits(n for h in start if h not in hexmap.BIT for n in hexmap.neighbours(h))
-    reached = layers[0]
+    todo = (hexmap.FULL & ~hexmap.bits(blocked) if free is None else free) & ~front  # not reached yet
     while limit is None or len(layers) <= limit:
-        front = hexmap.spread(layers[-1]) | (off if len(layers) == 1 else 0)
-        front &= free & ~reached
+        front = (hexmap.spread(front) | off) & todo
         if not front:
             break
+        off = 0
         layers.append(front)
-        reached |= front
+        todo ^= front
     return layers
 
 
@@ -209,7 +210,8 @@ def assign(state: dict[str, Any], side: str) -> dict[str, str]:
     srcs = sources(state, side)
     blocked = _blocked(state, side)  # the same for every source
     hexes = dict((src, h) for h, src in srcs)  # "major": the last of Baghdad's hexes
-    reach = {src: _layers(blocked, [h], SUPPLY_RANGE) for src, h in hexes.items()}
+    free = hexmap.FULL & ~hexmap.bits(blocked)
+    reach = {src: _layers(blocked, [h], SUPPLY_RANGE, free) for src, h in hexes.items()}
     room: dict[str, list[int | None]] = {}
     for h, src in srcs:
         if src != "major":
@@ -220,7 +222,8 @@ def assign(state: dict[str, Any], side: str) -> dict[str, str]:
     for src, h in hexes.items():
         away[src] = {h: 0} if h not in hexmap.BIT and h not in blocked else {}  # a source off the map
         for d, layer in enumerate(reach[src]):
-            away[src].update(dict.fromkeys(hexmap.few_hexes(layer & where), d))
+            if layer & where:
+                away[src].update(dict.fromkeys(hexmap.few_hexes(layer & where), d))
     wants = []
     for uid in mine:
         at = state["units"][uid]["at"]
