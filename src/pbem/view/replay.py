@@ -10,7 +10,8 @@ The steps are built in one pass over the ledger, so a long history costs time an
 proportion to its length: the events and rolls are read once and grouped by envelope, each
 state is read and decoded once, the pack the map is drawn from is read once, and the view
 before each step (where the pieces were, so that what moved is marked) is the previous step's,
-kept from the pass, not read again. A refereed game's sealed views are read once too.
+kept from the pass, not read again. A refereed game's sealed views are read once too. What the
+pass has drawn is not held to its end (each envelope's events and rolls are let go once drawn).
 
 The page (``replay_page``) holds one map and each step's changes; see its docstring for what it
 shows with script and without.
@@ -71,14 +72,17 @@ def frames(campaign: Campaign, side: str | None = None, pack_dir: Path | None = 
         steps = _frames(campaign, side, headers, events, rolls, full_view(campaign), pack_dir, pack)
     said = _grouped(talk.shown(campaign, side))  # sealed words only to their addressee and author
     for done, frame in enumerate(steps, 1):
-        frame.messages = [m["line"] for m in said.get(frame.seq, ())]
+        frame.messages = [m["line"] for m in said.pop(frame.seq, ())]
         yield frame
         if progress is not None:
             progress(done, len(headers))
 
 
 def _grouped(rows: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
-    """Rows of the events or rolls table (in order) by envelope."""
+    """Rows of the events or rolls table (in order) by envelope. The pass takes each envelope's
+    rows out as it reaches it (``pop``): what it has drawn is not held to the end, nor walked
+    again by every full collection of Python's cycle collector (a 10,000-envelope history's
+    rows are some 40,000 lists and dicts)."""
     out: dict[int, list[dict[str, Any]]] = {}
     for row in rows:
         out.setdefault(row["seq"], []).append(row)
@@ -103,8 +107,8 @@ def _frames(campaign: Campaign, side: str, headers: list[tuple[int, str, str, st
         match = ledger.state(seq)[1]
         if campaign.refereed:  # the referee: the full state
             match = match["full"]
-        frame = Frame(seq, author, kind, [e["text"] for e in events.get(seq, ())
-                                          if e["to"] is None or side in e["to"]], rolls.get(seq, []))
+        frame = Frame(seq, author, kind, [e["text"] for e in events.pop(seq, ())
+                                          if e["to"] is None or side in e["to"]], rolls.pop(seq, []))
         view = game.view(match["game"], side)
         frame.lines = game.describe(view)
         outcome = game.outcome(match["game"])
@@ -140,8 +144,8 @@ def _player_frames(campaign: Campaign, side: str, headers: list[tuple[int, str, 
     known: dict[str, str] | None = None  # None: the view hides nothing (no hidden items to name)
     drawn: dict[str, Any] = {}
     for seq, author, kind, _ in headers:
-        frame = Frame(seq, author, kind, [e["text"] for e in events.get(seq, ()) if e["to"] is None or side in e["to"]],
-                      rolls.get(seq, []))
+        frame = Frame(seq, author, kind, [e["text"] for e in events.pop(seq, ()) if e["to"] is None or side in e["to"]],
+                      rolls.pop(seq, []))
         new = False
         while pending_row is not None and pending_row[1] <= seq:  # the views sealed up to this envelope
             view, new = json.loads(pending_row[4]), True
