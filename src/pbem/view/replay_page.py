@@ -40,7 +40,7 @@ import re
 import zlib
 from collections.abc import Iterable
 from difflib import SequenceMatcher
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from ..play.witness import name_of as witness_name
 from .report import dice_text, environment, template_dir
@@ -102,7 +102,7 @@ class Packer:
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
-        self.changes: list[dict[str, Any]] = []
+        self.changes: list[tuple[tuple[str, Any], ...]] = []  # each step's (key, change) pairs: tuples, as ``opcodes``
         self.last: dict[str, Any] = {"s": [], "p": [], "l": [], "o": -1, "k": -1}
         self.drawn = False  # whether any step has a map
 
@@ -154,7 +154,7 @@ class Packer:
         for key in ("o", "k"):
             if now[key] != self.last[key]:
                 change[key] = now[key]
-        self.changes.append(change)
+        self.changes.append(tuple(change.items()))
         self.last = now
 
     def packed(self) -> str:
@@ -173,10 +173,10 @@ class Packer:
         return base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
 
 
-def _renumbered(change: dict[str, Any], new: list[int]) -> dict[str, Any]:
+def _renumbered(change: tuple[tuple[str, Any], ...], new: list[int]) -> dict[str, Any]:
     """A step's change with each text's id its place in the sorted table (tuples, as ``opcodes``)."""
     out: dict[str, Any] = {}
-    for key, value in change.items():
+    for key, value in change:
         if key in ("o", "k"):
             out[key] = value if value < 0 else new[value]
         elif key == "p":
@@ -194,6 +194,18 @@ def unpacked(page: str) -> dict[str, Any]:
     return json.loads(zlib.decompress(base64.b64decode(found.group(1))).decode("utf-8"))
 
 
+class Step(NamedTuple):
+    """A step as the page lists it in words. A tuple of tuples of texts, kept to the end: Python's
+    cycle collector soon leaves it alone (see ``opcodes``)."""
+
+    seq: int
+    author: str
+    kind: str
+    events: tuple[str, ...]
+    said: tuple[str, ...]  # table talk signed in this envelope
+    rolls: tuple[str, ...]  # "roll: purpose: dice"
+
+
 def page(campaign: Campaign, frames: Iterable[Frame], full: bool, side: str) -> str:
     """The page of ``frames`` (``replay.frames``), read once, in order."""
     game, genesis = campaign.game, campaign.genesis
@@ -202,9 +214,8 @@ def page(campaign: Campaign, frames: Iterable[Frame], full: bool, side: str) -> 
     last = None
     for frame in frames:
         packer.add(frame)
-        steps.append({"seq": frame.seq, "author": frame.author, "kind": frame.kind, "events": tuple(frame.events),
-                      "said": tuple(frame.messages),  # tuples: kept to the end, as ``opcodes`` says
-                      "rolls": tuple(f"roll: {r['purpose']}: {dice_text(r)}" for r in frame.rolls)})
+        steps.append(Step(frame.seq, frame.author, frame.kind, tuple(frame.events), tuple(frame.messages),
+                          tuple(f"roll: {r['purpose']}: {dice_text(r)}" for r in frame.rolls)))
         last = frame
     assert last is not None
     players = {s: genesis["body"]["sides"][s]["name"] for s in game.sides}
