@@ -126,9 +126,10 @@ def label(h: str) -> str:
     return f"{h} ({name})" if name else h
 
 
-ALL_HEXES = tuple(hex_id(c, r) for c in range(COLS[0], COLS[1] + 1) for r in range(ROWS[0], ROWS[1] + 1))
+_GRID = [(c, r) for c in range(COLS[0], COLS[1] + 1) for r in range(ROWS[0], ROWS[1] + 1)]
+ALL_HEXES = tuple(f"{c:02d}{r:02d}" for c, r in _GRID)  # hex_id's
 ALL_HEXES_SET = frozenset(ALL_HEXES)
-_CUBE = {h: _cube(h) for h in ALL_HEXES}  # for distance(), asked often
+_CUBE = {h: (c, r - (c + 1) // 2) for h, (c, r) in zip(ALL_HEXES, _GRID)}  # _cube's, for distance()
 LAKE_HEXES = frozenset(h for h in ALL_HEXES if terrain(h) == "lake")
 
 
@@ -138,15 +139,11 @@ LAKE_HEXES = frozenset(h for h in ALL_HEXES if terrain(h) == "lake")
 FULL = (1 << len(ALL_HEXES)) - 1
 BIT = {h: 1 << i for i, h in enumerate(ALL_HEXES)}
 _NR = ROWS[1] - ROWS[0] + 1  # a column's hexes: the next column's same row is _NR bits up
-
-
-def _mask(keep: Any) -> int:
-    return sum(BIT[h] for h in ALL_HEXES if keep(*col_row(h)))
-
-
-_NOT_FIRST = _mask(lambda c, r: r != ROWS[0])
-_NOT_LAST = _mask(lambda c, r: r != ROWS[1])
-_EVEN = _mask(lambda c, r: c % 2 == 0)
+_COLUMN = (1 << _NR) - 1  # one column's bits
+_TOPS = sum(1 << (k * _NR) for k in range(COLS[1] - COLS[0] + 1))  # each column's first row
+_NOT_FIRST = FULL ^ _TOPS
+_NOT_LAST = FULL ^ (_TOPS << (_NR - 1))
+_EVEN = sum(_COLUMN << (k * _NR) for k, c in enumerate(range(COLS[0], COLS[1] + 1)) if c % 2 == 0)
 _ODD = FULL ^ _EVEN
 _BITS_TO_BYTES = bytes.maketrans(b"01", b"\x00\x01")
 
