@@ -210,20 +210,20 @@ def assign(state: dict[str, Any], side: str) -> dict[str, str]:
     srcs = sources(state, side)
     blocked = _blocked(state, side)  # the same for every source
     hexes = dict((src, h) for h, src in srcs)  # "major": the last of Baghdad's hexes
-    free = hexmap.FULL & ~hexmap.bits(blocked)
-    reach = {src: _layers(blocked, [h], SUPPLY_RANGE, free) for src, h in hexes.items()}
     room: dict[str, list[int | None]] = {}
     for h, src in srcs:
         if src != "major":
             room[src] = list(CAPACITY[state["depots"][src]["mode"]])
     mine = [u for u in sorted(state["units"]) if side_of(u) == side and board.is_ground(u)]
     where = hexmap.bits(state["units"][u]["at"] for u in mine)
-    away: dict[str, dict[str, int]] = {}  # each source's distance to the hexes the units stand in
-    for src, h in hexes.items():
-        away[src] = {h: 0} if h not in hexmap.BIT and h not in blocked else {}  # a source off the map
-        for d, layer in enumerate(reach[src]):
+    free = hexmap.FULL & ~hexmap.bits(blocked)
+    near: dict[str, dict[str, int]] = {}  # each source hex (depots share them) to the units' hexes
+    for h in dict.fromkeys(hexes.values()):
+        near[h] = {h: 0} if h not in hexmap.BIT and h not in blocked else {}  # a source off the map
+        for d, layer in enumerate(_layers(blocked, [h], SUPPLY_RANGE, free)):
             if layer & where:
-                away[src].update(dict.fromkeys(hexmap.few_hexes(layer & where), d))
+                near[h].update(dict.fromkeys(hexmap.few_hexes(layer & where), d))
+    away = {src: near[h] for src, h in hexes.items()}
     wants = []
     for uid in mine:
         at = state["units"][uid]["at"]
