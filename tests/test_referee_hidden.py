@@ -178,7 +178,7 @@ def test_a_player_sees_his_own_concealed_items_by_name(block_game):
 
 def test_several_orders_ride_in_one_player_file_and_forced_decisions_cost_none(block_game):
     g = block_game
-    assert g.ref.match()["full"].get("protocol") == 2
+    assert g.ref.match()["full"].get("protocol") >= 2  # several orders a file, forced decisions by the referee
     assert g.player_files == len(g.orders) > 5
     assert sum(g.orders) / len(g.orders) > 1.5, g.orders  # a player's tool follows the rules past its first order
     assert max(g.orders) >= 5
