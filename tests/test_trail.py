@@ -39,7 +39,8 @@ def _rows(campaign: Path) -> list[tuple[int, dict, list | None]]:
     con = sqlite3.connect(campaign / "campaign.db")
     try:
         return [(seq, json.loads(state), json.loads(added).get("private") if added else None)
-                for seq, state, added in con.execute("select seq, state, trail from states order by seq")]
+                for seq, state, added in con.execute("select s.seq, s.state, t.added from states s "
+                                                     "left join trails t on t.seq = s.seq order by s.seq")]
     finally:
         con.close()
 
@@ -97,17 +98,17 @@ def test_a_tampered_entry_beside_the_states_is_found_by_verify_and_mended_by_reb
     db = copy / "campaign.db"
     con = sqlite3.connect(db)
     try:
-        seq, added = con.execute("select seq, trail from states where trail is not null order by seq limit 1").fetchone()
+        seq, added = con.execute("select seq, added from trails order by seq limit 1").fetchone()
         entries = json.loads(added)
         side = sorted(entries["private"])[0]
         entries["private"][side][0]["n"] += 1
-        con.execute("update states set trail = ? where seq = ?", (json.dumps(entries), seq))
+        con.execute("update trails set added = ? where seq = ?", (json.dumps(entries), seq))
         con.commit()
     finally:
         con.close()
     before = db_bytes(db)
     refused = _pbem("verify", copy)
-    assert refused.returncode == 1 and "derived data differs" in refused.stderr and "states" in refused.stderr
+    assert refused.returncode == 1 and "derived data differs" in refused.stderr and "trails" in refused.stderr
     assert "Traceback" not in refused.stderr and db_bytes(db) == before
     mended = _pbem("rebuild", "--campaign", copy)
     assert mended.returncode == 0, mended.stderr

@@ -198,7 +198,7 @@ MUTANTS: list[Mutant] = [
       "tests/test_clock_forfeit.py"),
     # --- ledger: migrations ------------------------------------------------------------------
     m("ledger: a stored state's column type not read for verify to compare", LEDGER,
-      "cast(state as blob), typeof(state), cast(trail as blob)", "cast(state as blob), 'text', cast(trail as blob)",
+      "cast(state as blob), typeof(state) from states", "cast(state as blob), 'text' from states",
       "tests/test_verify_in_step.py"),
     m("trail: a deck message left out of its running digest", "engine/hidden/deck_table.py",
       '            rec["trail"] = digest("trail", rec["trail"], canonical_json([self.seq, msg], strict=False)).hex()',

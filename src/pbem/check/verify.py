@@ -241,7 +241,7 @@ class _Stored:
     envelopes (so that verify's memory does not grow with the history): each envelope's must be
     exactly what the replay gives, and no row may belong to no envelope."""
 
-    TABLES = ("states", "events", "rolls")
+    TABLES = ("states", "events", "rolls", "trails")
 
     def __init__(self, ledger: Ledger) -> None:
         self.cursors = ledger.derived_cursors()
@@ -260,11 +260,12 @@ class _Stored:
         return rows
 
     def compare(self, where: str, seq: int, applied: history.Applied) -> None:
-        state = Ledger.state_row_read(seq, applied.state_json, applied.state_hash, applied.trail)
+        state = Ledger.state_row_read(seq, applied.state_json, applied.state_hash)
         event_rows, roll_rows = Ledger.event_roll_rows(seq, applied.events, applied.rolls)
         states = self._take(0, seq)
         for t, stored, replayed in ((0, states[0] if states else None, state),  # seq is its key: one row at most
-                                    (1, self._take(1, seq), event_rows), (2, self._take(2, seq), roll_rows)):
+                                    (1, self._take(1, seq), event_rows), (2, self._take(2, seq), roll_rows),
+                                    (3, self._take(3, seq), Ledger.trail_rows(seq, applied.trail))):
             if stored != replayed:
                 table = self.TABLES[t]
                 words = table == "events" and [(r[0], r[1], r[3]) for r in stored] == \

@@ -66,8 +66,9 @@ def _migrations():  # imported lazily: sqlite_utils costs ~50 ms to import
     @migrations()
     def m005_trail(db: sqlite_utils.Database) -> None:
         # protocol 3: the private log entries and deck messages each envelope added, kept beside
-        # its state, which holds only their running digests (pbem_engine.protocol.trail)
-        db["states"].add_column("trail", str)
+        # its state, which holds only their running digests (pbem_engine.protocol.trail); a table
+        # of their own, so that reading them never walks the states' pages
+        db["trails"].create({"seq": int, "added": str}, pk="seq")
 
     return migrations
 
@@ -252,8 +253,7 @@ class Ledger:
             raise LedgerError("no state recorded", "run 'pbem rebuild' to derive it from the envelopes", code="no-state")
         match = json.loads(row[1])
         if trail.kept_beside(match):  # protocol 3: the logs are stored by envelope, beside the states
-            added = self.conn.execute("select seq, trail from states where seq <= ? and trail is not null "
-                                      "order by seq", (row[0],))
+            added = self.conn.execute("select seq, added from trails where seq <= ? order by seq", (row[0],))
             match = trail.with_logs(match, [(r[0], json.loads(r[1])) for r in added])
         return row[0], match
 
@@ -309,7 +309,7 @@ class Ledger:
             c.execute("insert into abandoned (hash, seq, author, kind, raw, fork, received_at) select hash, seq, "
                       "author, 'claim', raw, ?, received_at from claims where hash = ?", (fork, digest))
             c.execute("delete from claims where hash = ?", (digest,))
-        for table in ("states", "events", "rolls", "views"):  # a refereed game's views of the abandoned go too
+        for table in ("states", "events", "rolls", "trails", "views"):  # a refereed game's views of the abandoned go too
             c.execute(f"delete from {table} where seq > ?", (after,))
         return moved
 
@@ -368,11 +368,9 @@ class Ledger:
 
     @staticmethod
     def derived_rows(seq: int, state_json: bytes, digest: str, events: list[dict[str, Any]],
-                     rolls: list[dict[str, Any]], added: bytes | None = None) -> tuple[tuple, list[tuple], list[tuple]]:
-        """The rows of the derived tables for envelope ``seq``, as stored (``added``: the private log
-        entries it added, in protocol 3)."""
-        return ((seq, digest, state_json.decode(), added.decode() if added is not None else None),
-                *Ledger.event_roll_rows(seq, events, rolls))
+                     rolls: list[dict[str, Any]]) -> tuple[tuple, list[tuple], list[tuple]]:
+        """The rows of the derived tables for envelope ``seq``, as stored."""
+        return (seq, digest, state_json.decode()), *Ledger.event_roll_rows(seq, events, rolls)
 
     @staticmethod
     def event_roll_rows(seq: int, events: list[dict[str, Any]],
@@ -385,15 +383,20 @@ class Ledger:
         return event_rows, roll_rows
 
     @staticmethod
-    def state_row_read(seq: int, state_json: bytes, digest: str, added: bytes | None = None) -> tuple:
+    def state_row_read(seq: int, state_json: bytes, digest: str) -> tuple:
         """The ``states`` row of envelope ``seq`` as ``derived_cursors`` reads it: the state's
-        UTF-8 bytes and the column's type, so that no state (tens of kB) is decoded to compare it,
-        and the private log entries it added."""
-        return seq, digest, state_json, "text", added
+        UTF-8 bytes and the column's type, so that no state (tens of kB) is decoded to compare it."""
+        return seq, digest, state_json, "text"
+
+    @staticmethod
+    def trail_rows(seq: int, added: bytes | None) -> list[tuple]:
+        """The ``trails`` row of envelope ``seq`` (what it added to the logs kept beside the
+        states, protocol 3), as ``derived_cursors`` reads it: none where it added nothing."""
+        return [] if added is None else [(seq, added)]
 
     def stored_derived(self) -> tuple[dict[int, tuple], dict[int, list[tuple]], dict[int, list[tuple]]]:
         """Every derived row, grouped by envelope, in the form ``derived_rows`` gives."""
-        states = {r[0]: tuple(r) for r in self.conn.execute("select seq, hash, state, trail from states")}
+        states = {r[0]: tuple(r) for r in self.conn.execute("select seq, hash, state from states")}
         events: dict[int, list[tuple]] = {}
         for r in self.conn.execute("select seq, n, text, audience from events order by seq, n"):
             events.setdefault(r[0], []).append(tuple(r))
@@ -402,26 +405,29 @@ class Ledger:
             rolls.setdefault(r[0], []).append(tuple(r))
         return states, events, rolls
 
-    def derived_cursors(self) -> tuple[Iterator[tuple], Iterator[tuple], Iterator[tuple]]:
-        """The rows of ``states`` in the form ``state_row_read`` gives, and of ``events`` and
-        ``rolls`` in the form ``event_roll_rows`` gives, each table in envelope order: read in step
-        with ``envelopes()``, not held all at once."""
-        return (self.conn.execute("select seq, hash, cast(state as blob), typeof(state), cast(trail as blob) "
-                                  "from states order by seq"),
+    def derived_cursors(self) -> tuple[Iterator[tuple], ...]:
+        """The rows of ``states`` in the form ``state_row_read`` gives, of ``events`` and ``rolls``
+        in the form ``event_roll_rows`` gives, and of ``trails`` as ``trail_rows``, each table in
+        envelope order: read in step with ``envelopes()``, not held all at once."""
+        return (self.conn.execute("select seq, hash, cast(state as blob), typeof(state) from states order by seq"),
                 self.conn.execute("select seq, n, text, audience from events order by seq, n"),
-                self.conn.execute(f"select {ROLL_COLUMNS} from rolls order by seq, n"))
+                self.conn.execute(f"select {ROLL_COLUMNS} from rolls order by seq, n"),
+                self.conn.execute("select seq, cast(added as blob) from trails order by seq"))
 
     def derive(self, seq: int, state_json: bytes, digest: str, events: list[dict[str, Any]],
                rolls: list[dict[str, Any]], added: bytes | None = None) -> None:
         """Write the derived rows of envelope ``seq`` (replacing any)."""
         c = self.conn
-        state, event_rows, roll_rows = self.derived_rows(seq, state_json, digest, events, rolls, added)
-        c.execute("insert or replace into states (seq, hash, state, trail) values (?, ?, ?, ?)", state)
+        state, event_rows, roll_rows = self.derived_rows(seq, state_json, digest, events, rolls)
+        c.execute("insert or replace into states (seq, hash, state) values (?, ?, ?)", state)
         c.execute("delete from events where seq = ?", (seq,))
         c.execute("delete from rolls where seq = ?", (seq,))
+        c.execute("delete from trails where seq = ?", (seq,))
+        c.executemany("insert into trails (seq, added) values (?, ?)",
+                      [(s, a.decode()) for s, a in self.trail_rows(seq, added)])
         c.executemany("insert into events (seq, n, text, audience) values (?, ?, ?, ?)", event_rows)
         c.executemany(f"insert into rolls ({ROLL_COLUMNS}) values ({', '.join('?' * 13)})", roll_rows)
 
     def clear_derived(self) -> None:
-        for table in ("states", "events", "rolls"):
+        for table in ("states", "events", "rolls", "trails"):
             self.conn.execute(f"delete from {table}")
