@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pbem_engine.protocol import match as protocol
 
-from ..chain.hidden import public_knowledge, show, show_prompt, unread
+from ..chain.hidden import TOKEN, public_knowledge, show, show_prompt, unread
 from ..errors import PbemError
 from ..play import messages as talk
 from ..play.plays import unheaded
@@ -120,10 +121,6 @@ def _map(campaign: Campaign, view: dict[str, Any], known: dict[str, str],
     game = campaign.game
     if not hasattr(game, "board"):
         return {"map_svg": "", "spaces": []}
-    from collections import Counter
-
-    from ..chain.hidden import TOKEN
-
     board = game.board(view)
     if before is not None:
         then = Counter((p["at"], p["side"]) for p in game.board(before)["pieces"])
