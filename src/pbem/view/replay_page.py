@@ -103,6 +103,7 @@ class Packer:
 
     def __init__(self) -> None:
         self.ids: dict[str, int] = {}
+        self.pieces: dict[str, tuple[int, float | int, float | int]] = {}  # a piece's line -> ``piece``
         self.changes: list[tuple[tuple[str, Any], ...]] = []  # each step's (key, change) pairs: tuples, as ``opcodes``
         self.last: dict[str, Any] = {"s": [], "p": [], "l": [], "o": -1, "k": -1}
         self.drawn = False  # whether any step has a map
@@ -115,7 +116,14 @@ class Packer:
 
     def piece(self, line: str) -> tuple[int, float | int, float | int]:
         """A piece as (its drawing at the origin, x, y): the same block at another place is the
-        same text."""
+        same text. A line met before (most pieces stand still from one step to the next) is
+        looked up, not parsed again."""
+        found = self.pieces.get(line)
+        if found is None:
+            found = self.pieces[line] = self._piece(line)
+        return found
+
+    def _piece(self, line: str) -> tuple[int, float | int, float | int]:
         origin = ORIGIN.search(line)
         if origin is None:  # not drawn as mapsvg draws a piece: kept as it is
             return self.text(line), 0, 0
