@@ -4,7 +4,6 @@ ingest`` reads less code."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -256,30 +255,17 @@ def undo(campaign: Path | None) -> None:
 
 
 def _mail_lines(camp) -> list[str]:
-    """What status says of the campaign's mail: how many messages wait in outbox/, each one set aside
-    in outbox/failed/ with its reason, and the mail refused, answered or bounced lately (the record
-    the run that met it kept, the newest last).
+    """What status says of the campaign's mail: how many messages wait in outbox/, each one set
+    aside in outbox/failed/ with its reason, and the mail refused, answered or bounced lately."""
+    from ..mailbox.outbox import pending_outbox, recent, set_aside_outbox  # not the mail stack: see outbox.py
 
-    Read here from the folders and the setting themselves (the layout of ``pbem.mailbox``:
-    ``mail_send.pending_outbox`` and ``set_aside_outbox``, ``mail_notes.recent`` and its
-    ``LOG_KEY``), not through those modules: importing the mail stack (the sender, the composer,
-    the team and witness mail) to list two folders cost a cold ``pbem status`` about 5 ms, a fifth
-    of all pbem adds to Python's start.  tests/test_status_outbox.py and test_mailbox_answers.py
-    check these lines through the command."""
-    outbox = camp.dir / "outbox"
-    waiting = list(outbox.glob("*.eml")) if outbox.is_dir() else []
-    failed = sorted((outbox / "failed").glob("*.eml")) if (outbox / "failed").is_dir() else []
+    waiting, failed = pending_outbox(camp), set_aside_outbox(camp)
     lines = [f"{len(waiting)} mail(s) waiting in outbox/ (pbem mail send)"] if waiting else []
     for path in failed:
         reason = path.with_suffix(".reason.txt")
         why = reason.read_text(errors="replace").strip().splitlines()[0] if reason.is_file() else "see pbem mail send"
         lines.append(f"MAIL SET ASIDE, not sent: {path.name}: {why[:160]} (fix the address, then pbem mail send {path})")
-    try:
-        record = json.loads(camp.ledger.setting("mail-log") or "[]")  # mail_notes.LOG_KEY
-    except ValueError:
-        record = []
-    kept = [e for e in record if isinstance(e, dict)] if isinstance(record, list) else []
-    return lines + [f"MAIL {e.get('at', '?')}: {e.get('line', '')}" for e in kept]
+    return lines + recent(camp)
 
 
 @click.command()

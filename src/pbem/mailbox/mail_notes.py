@@ -21,6 +21,7 @@ from .mail import (
     tag,
     thread_root,
 )
+from .outbox import LOG_KEY, kept, recent  # noqa: F401  (the record's key and reading live there)
 
 
 @dataclass
@@ -109,7 +110,6 @@ class Note:
 # read or sent it: a referee whose cron ran it finds it later in pbem status.  Kept in the campaign
 # (setting ``mail-log``, in the transaction that marks the message read), the newest LOG_MOST.
 
-LOG_KEY = "mail-log"
 LOG_MOST = 10
 
 
@@ -119,30 +119,15 @@ def worth_keeping(note: Note) -> bool:
     return bool(note.refusals or note.refused_there or bounce or note.answer == "answered")
 
 
-def _kept(campaign) -> list[dict]:
-    import json
-
-    try:
-        record = json.loads(campaign.ledger.setting(LOG_KEY) or "[]")
-    except ValueError:
-        return []
-    return [e for e in record if isinstance(e, dict)] if isinstance(record, list) else []
-
-
 def keep(campaign, lines: list[str]) -> None:
     """Add ``lines`` to the record, stamped now, in the caller's transaction."""
     import json
     from datetime import UTC, datetime
 
     stamp = datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
-    record = _kept(campaign) + [{"at": stamp, "line": line if len(line) <= 400 else line[:397] + "..."}
+    record = kept(campaign) + [{"at": stamp, "line": line if len(line) <= 400 else line[:397] + "..."}
                                 for line in lines]
     campaign.ledger.put_setting(LOG_KEY, json.dumps(record[-LOG_MOST:]))
-
-
-def recent(campaign) -> list[str]:
-    """What ``pbem status`` shows of the record: one line each, the newest last."""
-    return [f"MAIL {e.get('at', '?')}: {e.get('line', '')}" for e in _kept(campaign)]
 
 
 @dataclass

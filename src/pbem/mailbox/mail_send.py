@@ -24,6 +24,7 @@ from .mail import (
 )
 from .team_mail import copies as team_copies
 from .witness_mail import copies as witness_copies
+from .outbox import pending_outbox, set_aside_outbox  # noqa: F401  (callers import them from here too)
 
 # --- sending -------------------------------------------------------------------------
 #
@@ -48,16 +49,6 @@ def _now():
     from datetime import datetime
 
     return datetime.now(UTC)
-
-
-def pending_outbox(campaign) -> list[Path]:
-    folder = campaign.dir / "outbox"
-    return sorted(folder.glob("*.eml")) if folder.is_dir() else []
-
-
-def set_aside_outbox(campaign) -> list[Path]:
-    folder = campaign.dir / "outbox" / "failed"
-    return sorted(folder.glob("*.eml")) if folder.is_dir() else []
 
 
 @dataclass
