@@ -144,3 +144,24 @@ def test_histories_of_earlier_protocols_keep_the_log_in_the_hashed_state() -> No
         hashed = trail.hashed(match)
         assert all(("log" in r) is not kept for r in hashed["private"].values())
         assert (hashed is match) is not kept  # before protocol 3 the match itself is what is hashed
+
+
+@pytest.mark.parametrize("table, column", [("trails", "added"), ("states", "state")])
+def test_a_damaged_row_is_named_by_status_and_left_as_it_was(block_game: Path, tmp_path: Path, table: str,
+                                                             column: str) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(block_game, copy)
+    db = copy / "campaign.db"
+    con = sqlite3.connect(db)
+    try:
+        con.execute(f"update {table} set {column} = 'not json' where seq = (select max(seq) from {table})")
+        con.commit()
+    finally:
+        con.close()
+    before = db_bytes(db)
+    status = _pbem("status", "--campaign", copy)
+    assert status.returncode == 1 and "Traceback" not in status.stderr, status.stderr
+    assert "a stored state is damaged" in status.stderr and "pbem rebuild" in status.stderr
+    assert db_bytes(db) == before
+    assert _pbem("rebuild", "--campaign", copy).returncode == 0
+    assert _pbem("status", "--campaign", copy).returncode == 0

@@ -60,7 +60,7 @@ def new_side(pools: dict[str, list[str]], anchor_hex: str, trail: bool = False) 
 
     ``trail`` (protocol 3): the state hash covers the log through ``trail``, a running digest
     of its entries, and not the log itself, which grows with the history (it is kept beside
-    the hashed state: ``pbem_engine.protocol.match.hashed``)."""
+    the hashed state: ``pbem_engine.protocol.trail``)."""
     return {"anchor": anchor_hex, "initial": {p: sorted(items) for p, items in sorted(pools.items())},
             "sizes": {p: len(items) for p, items in sorted(pools.items())}, "n": 0, "draws": 0,
             "log": [], "opened": {}, "secret": None, **({"trail": ""} if trail else {})}

@@ -28,8 +28,8 @@ GENESIS_PREV = "0" * 64
 
 class Applied:
     """One envelope checked and applied: the match after it, and what it derived. ``state_json``
-    is the state as hashed and stored; ``trail``, in protocol 3, the private log entries the
-    envelope added, stored beside it (``pbem_engine.protocol.trail``)."""
+    is the state as hashed and stored; ``trail``, in protocol 3, the private log entries and deck
+    messages the envelope added, stored beside it (``pbem_engine.protocol.trail``)."""
 
     __slots__ = ("envelope", "match", "state_json", "state_hash", "events", "rolls", "trail")
 
@@ -485,8 +485,7 @@ def replay_abandoned(prop: Envelope, genesis: dict[str, Any], match: dict[str, A
     return envelopes, match
 
 
-def match_hash(match: dict[str, Any]) -> str:
-    return hashlib.sha256(canonical_json(trail.hashed(match), strict=False)).hexdigest()
+match_hash = trail.match_hash
 
 
 def fork_chains(at: dict[str, Any], abandoned: dict[str, Any]) -> dict[str, Any]:
@@ -566,16 +565,14 @@ def _apply_referee_fork(env: Envelope, genesis: dict[str, Any], match: dict[str,
 def state_after(match: dict[str, Any] | None, genesis: dict[str, Any] | None, content: dict[str, Any],
                 head: tuple[int, str] | None = None) -> str:
     """The state hash an envelope with ``content`` leads to (computed before signing it)."""
-    from pbem_engine.canonical import state_hash
-
     if genesis is None:
         game = game_of(content)
-        return state_hash(trail.hashed(protocol.start(game, content["game"], content["author"], content["body"])))
+        return match_hash(protocol.start(game, content["game"], content["author"], content["body"]))
     game = game_of(genesis)
     if content["kind"] == "join":
-        return state_hash(trail.hashed(protocol.join(match, content["author"], content["body"])))  # type: ignore[arg-type]
+        return match_hash(protocol.join(match, content["author"], content["body"]))  # type: ignore[arg-type]
     new, _, _ = protocol.advance(game, match, content["seq"], content["author"], content["body"])  # type: ignore[arg-type]
-    return state_hash(trail.hashed(new))
+    return match_hash(new)
 
 
 def read_invitation(text: str) -> dict[str, Any]:
