@@ -359,7 +359,7 @@ def _genesis(env: Envelope) -> dict[str, Any]:
         raise Refused("not-genesis", "a history starts with a genesis: #0, prev 64 zeros, a 32-hex game id", 0)
     if body.get("mode") not in ("sealed", "unsealed"):
         raise Refused("unsupported", f"this verifier reads two-player games, not mode {body.get('mode')!r}", 0)
-    if body.get("protocol", 1) not in (1, 2, 3) or type(body.get("protocol", 1)) is not int:
+    if body.get("protocol", 1) not in (1, 2, 3, 4) or type(body.get("protocol", 1)) is not int:
         raise Refused("bad-genesis", "an unknown protocol", 0)
     sides = body.get("sides")
     if not isinstance(sides, dict) or not 2 <= len(sides) <= 8 or c["author"] not in sides:

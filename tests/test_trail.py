@@ -138,12 +138,61 @@ def test_histories_of_earlier_protocols_keep_the_log_in_the_hashed_state() -> No
     game = get_game("raid")
     body = {"mode": "sealed", "scenario": next(iter(game.scenarios)), "options": {}, "anchor": "0" * 64,
             "private_anchor": "1" * 64, "sides": {s: {} for s in game.sides}}
-    for version, kept in ((1, False), (2, False), (3, True)):
+    for version, kept in ((1, False), (2, False), (3, True), (4, True)):
         match = protocol.start(game, "g" * 32, game.sides[0], dict(body, protocol=version))
         assert trail.kept_beside(match) is kept
         hashed = trail.hashed(match)
         assert all(("log" in r) is not kept for r in hashed["private"].values())
+        assert all(("opened" in r) is (version < 4) for r in hashed["private"].values())
         assert (hashed is match) is not kept  # before protocol 3 the match itself is what is hashed
+
+
+def test_protocol_4_keeps_what_the_logs_give_beside_the_hashed_state_too(block_game: Path, tmp_path: Path) -> None:
+    """The items opened, the hidden choices published at the end and each shuffle's locked cards,
+    key hashes and released keys grew with the game in protocol 3's hashed state: in protocol 4
+    they are read back from the logs, so a full game's stored state stays small."""
+    play_one("assault-on-gallipoli", {"turns": 1}, 4, tmp_path)  # a shared deck dealt to private hands
+    blocks, assault = _rows(block_game), _rows(tmp_path / "a")
+    read = _match(block_game)
+    assert all(r["logged"] == ["chosen", "opened"] for r in read["private"].values())
+    assert sum(len(r["opened"]) for r in read["private"].values()) > 5 and any("chosen" in r for r in read["private"].values())
+    for _, state, _ in blocks + assault:
+        for record in state.get("private", {}).values():
+            assert "opened" not in record and "chosen" not in record
+    shuffles = [sh for _, state, _ in assault for r in state["decks"].values() for sh in r["state"]["shuffles"]]
+    assert shuffles and not any({"deck", "hashes", "keys"} & set(sh) for sh in shuffles)
+    deck = _match(tmp_path / "a")["decks"]
+    kept = [sh for r in deck.values() for sh in r["state"]["shuffles"]]
+    assert all(len(sh["deck"]) == len(sh["sources"]) for sh in kept) and any(sh["keys"][s] for sh in kept for s in sh["keys"])
+    # the Action deck's 2048-bit locks and keys went to the log: the last state is a few kB, not 60-80
+    con = sqlite3.connect(tmp_path / "a" / "campaign.db")
+    try:
+        beside = con.execute("select sum(length(added)) from trails").fetchone()[0]
+    finally:
+        con.close()
+    assert len(canonical_json(assault[-1][1])) < 20_000 < beside
+
+
+def test_a_tampered_opening_beside_the_states_is_found_by_verify(block_game: Path, tmp_path: Path) -> None:
+    copy = tmp_path / "copy"
+    shutil.copytree(block_game, copy)
+    db = copy / "campaign.db"
+    con = sqlite3.connect(db)
+    try:
+        for seq, added in con.execute("select seq, added from trails order by seq").fetchall():
+            entries = json.loads(added)
+            opening = next((e for log in entries.get("private", {}).values() for e in log if "open" in e), None)
+            if opening is not None:
+                opening["item"] = "ott-dummy-1"  # another item shown to the player for that token
+                con.execute("update trails set added = ? where seq = ?", (json.dumps(entries), seq))
+                break
+        con.commit()
+    finally:
+        con.close()
+    before = db_bytes(db)
+    refused = _pbem("verify", copy)
+    assert refused.returncode == 1 and "derived data differs" in refused.stderr and "trails" in refused.stderr
+    assert "Traceback" not in refused.stderr and db_bytes(db) == before
 
 
 @pytest.mark.parametrize("table, column", [("trails", "added"), ("states", "state")])

@@ -54,11 +54,15 @@ def parse_ref(text: Any) -> tuple[str, list[int]] | None:
     return parts[0], [int(parts[1]), int(parts[2])]
 
 
-def new_record(game_id: str, sides: list[str], decks: dict[str, list[str]], trail: bool = False) -> dict[str, Any]:
+def new_record(game_id: str, sides: list[str], decks: dict[str, list[str]], trail: bool = False,
+               logged: bool = False) -> dict[str, Any]:
     """``match["decks"]`` at the genesis: every marked deck in its box. ``trail`` (protocol 3): the
-    state hash covers each deck's log through a running digest of it (pbem_engine.protocol.trail)."""
+    state hash covers each deck's log through a running digest of it (pbem_engine.protocol.trail);
+    ``logged`` (protocol 4): and not each shuffle's locked cards, key hashes and released keys,
+    which its log's messages carry."""
     return {d: {"state": D.new_deck(game_id, d, sorted(sides), cards), "log": [], "envelopes": [],
-                **({"trail": ""} if trail else {})} for d, cards in sorted(decks.items())}
+                **({"trail": ""} if trail else {}), **({"logged": ["deck", "hashes", "keys"]} if logged else {})}
+            for d, cards in sorted(decks.items())}
 
 
 def _other(sides: list[str], side: str) -> str:

@@ -55,15 +55,19 @@ def draw_index(secret: bytes, j: int, link: str, size: int) -> int:
     return Dice(seed).uniform(size)
 
 
-def new_side(pools: dict[str, list[str]], anchor_hex: str, trail: bool = False) -> dict[str, Any]:
+def new_side(pools: dict[str, list[str]], anchor_hex: str, trail: bool = False, logged: bool = False
+             ) -> dict[str, Any]:
     """The public record of one side's private pools, kept in the match state.
 
     ``trail`` (protocol 3): the state hash covers the log through ``trail``, a running digest
     of its entries, and not the log itself, which grows with the history (it is kept beside
-    the hashed state: ``pbem_engine.protocol.trail``)."""
+    the hashed state: ``pbem_engine.protocol.trail``).  ``logged`` (protocol 4): each opening
+    and the hidden choices published at the end are entries of the log too, and ``opened`` and
+    ``chosen``, read from it, are left out of the hashed state as well."""
     return {"anchor": anchor_hex, "initial": {p: sorted(items) for p, items in sorted(pools.items())},
             "sizes": {p: len(items) for p, items in sorted(pools.items())}, "n": 0, "draws": 0,
-            "log": [], "opened": {}, "secret": None, **({"trail": ""} if trail else {})}
+            "log": [], "opened": {}, "secret": None, **({"trail": ""} if trail else {}),
+            **({"logged": ["chosen", "opened"]} if logged else {})}
 
 
 def log(record: dict[str, Any], entry: dict[str, Any]) -> None:
@@ -87,6 +91,8 @@ def simulate(game_id: str, side: str, record: dict[str, Any], secret: bytes,
     known: dict[str, dict[str, Any]] = {}
     chosen = {**record.get("chosen", {}), **(chosen or {})}
     for entry in record["log"]:
+        if "open" in entry or "chosen" in entry:  # protocol 4's records of what was shown: no pool changes
+            continue
         if "add" in entry:
             pools[entry["add"]] = sorted(pools[entry["add"]] + entry["items"])
             continue
@@ -295,6 +301,8 @@ class PrivateContext:
                                    f"#{self.seq} does not match its commitment")
             self.open_out[tok] = opening
         record["opened"][tok] = opening["item"]
+        if "logged" in record:
+            log(record, {"open": tok, "item": opening["item"], "envelope": self.seq})
         return opening["item"]
 
 

@@ -95,13 +95,15 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
         match["last"] = None
     pools = game.private_pools(state) if hasattr(game, "private_pools") else {}
     if pools:  # only games with hidden pools carry this record (other histories keep their hashes)
-        match["private"] = {s: private.new_side(pools.get(s, {}), "", trail=version >= 3) for s in sorted(game.sides)}
+        match["private"] = {s: private.new_side(pools.get(s, {}), "", trail=version >= 3, logged=version >= 4)
+                            for s in sorted(game.sides)}
         match["private"][creator]["anchor"] = _private_anchor(body, creator)
     dealt = game.dealt_decks() if hasattr(game, "dealt_decks") else {}
     if dealt:  # only games with decks dealt to private hands carry this record (pbem_engine.hidden.deck_table)
         from pbem_engine.hidden import deck_table
 
-        match["decks"] = deck_table.new_record(game_id, list(game.sides), dealt, trail=version >= 3)
+        match["decks"] = deck_table.new_record(game_id, list(game.sides), dealt, trail=version >= 3,
+                                               logged=version >= 4)
     if pools or body["mode"] == "unsealed":
         # The joiner saw the creator's anchor before committing its own secrets, so it could
         # grind them against it: nothing the joiner draws or rolls at once may use a creator
@@ -110,7 +112,9 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
     return match
 
 
-PROTOCOLS = (1, 2, 3)  # 2: forced rolls sealed at once (at_once); 3: private logs beside the hashed state (trail)
+# 2: forced rolls sealed at once (at_once); 3: private logs beside the hashed state (trail); 4: and
+# what they give (openings, hidden choices, a shuffle's locked cards: trail.hashed)
+PROTOCOLS = (1, 2, 3, 4)
 
 
 def protocol_of(body: dict[str, Any]) -> int:
@@ -372,7 +376,7 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
             ctx.decks.finish()
             new["decks"] = decks
         if body.get("private_secret") is not None:
-            _reveal_secret(match["game_id"], side, records[side], body["private_secret"], body.get("private_chosen"))
+            _reveal_secret(match["game_id"], side, records[side], body["private_secret"], body.get("private_chosen"), seq)
             events.append({"text": f"{side} reveals its private secret: all its hidden draws check out"})
             if decks is not None and all(r["secret"] for r in records.values()) \
                     and any(r["log"] for r in decks.values()):
@@ -536,12 +540,14 @@ def _copy_records(records: dict[str, Any]) -> dict[str, Any]:
             for side, r in records.items()}
 
 
-def _mark(ctx: private.PrivateContext | None) -> tuple[int, list[int]] | None:
-    """How far the private records have grown: compared only with a mark of the same context
-    (the same records, in the same order), so neither sorted nor a tuple."""
+def _mark(ctx: private.PrivateContext | None) -> tuple[int, list[tuple[int, int]]] | None:
+    """How far the private pools have changed: compared only with a mark of the same context
+    (the same records, in the same order), so neither sorted nor a tuple.  Items drawn or hidden
+    count up ``n``, items put back the sizes; an opening (an entry of the log in protocol 4)
+    changes no pool."""
     if ctx is None:
         return None
-    return len(ctx.draws_out), [len(r["log"]) for r in ctx.records.values()]
+    return len(ctx.draws_out), [(r["n"], sum(r["sizes"].values())) for r in ctx.records.values()]
 
 
 def _with(dice: Dice, ctx: private.PrivateContext | None) -> Dice:
@@ -550,7 +556,8 @@ def _with(dice: Dice, ctx: private.PrivateContext | None) -> Dice:
     return dice
 
 
-def _reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: Any, chosen: Any = None) -> None:
+def _reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: Any, chosen: Any = None,
+                   seq: int = 0) -> None:
     if record["secret"] is not None:
         raise ProtocolError("bad-secret", f"{side} has already revealed its private secret")
     if not (isinstance(secret_hex, str) and len(secret_hex) == 64 and _is_hex(secret_hex)):
@@ -569,6 +576,8 @@ def _reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: 
     except private.PrivateError as e:  # a draw that the committed secret does not give: cheating, named
         raise ProtocolError(e.code, str(e)) from None
     record.update(opened)
+    if chosen and "logged" in record:  # protocol 4: published once, an entry of the log (trail)
+        private.log(record, {"chosen": opened["chosen"], "envelope": seq})
 
 
 def _resolve(game: Game, match: dict[str, Any], state: dict[str, Any], action: dict[str, Any], declared_in: int,

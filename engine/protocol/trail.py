@@ -9,6 +9,13 @@ entry; the entries themselves are stored by envelope beside the state (``logged_
 back when a state is read (``with_logs``). Earlier protocols keep the logs in the hashed state:
 their histories keep their hashes.
 
+Protocol 4 also takes out what is a function of those logs and grew with the game in protocol 3:
+a side's ``opened`` items and, at the end, its ``chosen`` ones (each now an entry of its log,
+``pbem_engine.hidden.private``), and each shuffle's locked cards, key hashes and released keys
+(``deck``, ``hashes``, ``keys``: the shuffle's step messages, key releases and plays carry them,
+in the deck's log).  Such a record
+names them in ``logged``; ``with_logs`` rebuilds them from the log.
+
 Imports only ``pbem_engine.canonical``: ``match`` and the ledger's readers use it.
 """
 
@@ -28,14 +35,23 @@ def kept_beside(match: dict[str, Any]) -> bool:
 
 
 def hashed(match: dict[str, Any]) -> dict[str, Any]:
-    """The match state as its hash covers it and a ledger stores it: in protocol 3 without the
+    """The match state as its hash covers it and a ledger stores it: from protocol 3 without the
     logs, which grow with the history and are already in it (each record's ``trail`` digests its
-    log, so the hash still covers every entry); before, the match itself."""
+    log, so the hash still covers every entry), and from protocol 4 without what the logs give
+    (``logged``); before, the match itself."""
     if not kept_beside(match):
         return match
-    return dict(match, **{kind: {name: {k: v for k, v in r.items() if k not in fields}
-                                 for name, r in match[kind].items()}
+    return dict(match, **{kind: {name: _hashed(kind, r, fields) for name, r in match[kind].items()}
                           for kind, fields in BESIDE.items() if kind in match})
+
+
+def _hashed(kind: str, record: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
+    logged = record.get("logged", ())
+    out = {k: v for k, v in record.items() if k not in fields and (kind == "decks" or k not in logged)}
+    if kind == "decks" and logged:  # each shuffle without its locked cards and key hashes
+        out["state"] = dict(record["state"], shuffles=[{k: v for k, v in sh.items() if k not in logged}
+                                                       for sh in record["state"]["shuffles"]])
+    return out
 
 
 def logged_in(match: dict[str, Any], seq: int) -> dict[str, dict[str, list[Any]]] | None:
@@ -79,10 +95,49 @@ def with_logs(match: dict[str, Any], added: list[tuple[int, dict[str, dict[str, 
             decks[deck][1].extend([seq] * len(messages))
     out = dict(match)
     if "private" in match:
-        out["private"] = {side: dict(r, log=logs[side]) for side, r in match["private"].items()}
+        out["private"] = {side: _private_back(dict(r, log=logs[side])) for side, r in match["private"].items()}
     if "decks" in match:
-        out["decks"] = {deck: dict(r, log=decks[deck][0], envelopes=decks[deck][1]) for deck, r in match["decks"].items()}
+        out["decks"] = {deck: _deck_back(dict(r, log=decks[deck][0], envelopes=decks[deck][1]))
+                        for deck, r in match["decks"].items()}
     return out
+
+
+def _private_back(record: dict[str, Any]) -> dict[str, Any]:
+    """A protocol-4 side's ``opened`` and ``chosen`` items, from its log's entries."""
+    if not record.get("logged"):
+        return record
+    record["opened"] = {e["open"]: e["item"] for e in record["log"] if "open" in e}
+    chosen = {tok: item for e in record["log"] if "chosen" in e for tok, item in e["chosen"].items()}
+    if chosen:
+        record["chosen"] = dict(sorted(chosen.items()))
+    return record
+
+
+STEPS = ("lock", "shuffle", "shuffle-rekey", "rekey")  # a shuffle's messages (pbem_engine.hidden.deck)
+
+
+def _deck_back(record: dict[str, Any]) -> dict[str, Any]:
+    """A protocol-4 deck's shuffles with their locked cards, key hashes and released keys, from its
+    log: each step message carries the whole deck as it leaves it, a re-keying its author's key
+    hashes, a key release (``[shuffle, position, key]`` each) or a play its author's keys."""
+    if not record.get("logged"):
+        return record
+    shuffles = [dict(sh, deck=[], hashes={sh["first"]: [], sh["second"]: []}, keys={sh["first"]: {}, sh["second"]: {}})
+                for sh in record["state"]["shuffles"]]
+    for msg in record["log"]:
+        op = msg["op"]
+        if op in STEPS:
+            sh = shuffles[msg["number"]]
+            sh["deck"] = list(msg["deck"])
+            if op in ("shuffle-rekey", "rekey"):
+                sh["hashes"][msg["side"]] = list(msg["hashes"])
+        elif op == "keys":
+            for number, i, key in msg["keys"]:
+                shuffles[number]["keys"][msg["side"]][str(i)] = key
+        elif op == "play":
+            shuffles[msg["ref"][0]]["keys"][msg["side"]][str(msg["ref"][1])] = msg["key"]
+    record["state"] = dict(record["state"], shuffles=shuffles)
+    return record
 
 
 def match_hash(match: dict[str, Any]) -> str:

@@ -256,7 +256,7 @@ class Ledger:
             if trail.kept_beside(match):  # protocol 3: the logs are stored by envelope, beside the states
                 added = self.conn.execute("select seq, added from trails where seq <= ? order by seq", (row[0],))
                 match = trail.with_logs(match, [(r[0], json.loads(r[1])) for r in added])
-        except (ValueError, TypeError, AttributeError, KeyError):  # a row edited or damaged on disk
+        except (ValueError, TypeError, AttributeError, KeyError, IndexError):  # a row edited or damaged on disk
             raise LedgerError("a stored state is damaged", f"the state after entry #{row[0]} or the logs kept "
                               "beside it cannot be read; run 'pbem rebuild' to derive them again from the envelopes",
                               code="bad-state") from None
