@@ -176,13 +176,18 @@ def parse_canonical(data: bytes, max_depth: int = MAX_DEPTH) -> Any:
     return value
 
 
+_TAGGED: dict[str, Any] = {}  # each domain tag's hash state, copied for each digest (a few tags, fixed)
+
+
 def digest(tag: str, *parts: bytes | str) -> bytes:
     """SHA-256 over a domain tag and length-prefixed parts (no ambiguity between parts)."""
-    h = hashlib.sha256(b"pbem/v1/" + tag.encode() + b"\0")
+    base = _TAGGED.get(tag)
+    if base is None:
+        base = _TAGGED[tag] = hashlib.sha256(b"pbem/v1/" + tag.encode() + b"\0")
+    h = base.copy()
     for part in parts:
         data = part.encode() if isinstance(part, str) else part
-        h.update(len(data).to_bytes(4, "big"))
-        h.update(data)
+        h.update(len(data).to_bytes(4, "big") + data)
     return h.digest()
 
 

@@ -125,6 +125,32 @@ def simulate(game_id: str, side: str, record: dict[str, Any], secret: bytes,
     return pools, known
 
 
+def reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: Any, chosen: Any = None,
+                  seq: int = 0) -> None:
+    """Record ``side``'s secret, revealed at the end, and the items it chose to hide (``chosen``),
+    once every draw and hidden choice of its log is checked against them.
+
+    :raises PrivateError: a malformed or second secret, not the committed one, or cheating.
+    """
+    if record["secret"] is not None:
+        raise PrivateError("bad-secret", f"{side} has already revealed its private secret")
+    if not (isinstance(secret_hex, str) and len(secret_hex) == 64 and not secret_hex.strip("0123456789abcdef")):
+        raise PrivateError("bad-secret", f"{side}'s private secret must be 64 hex digits")
+    secret = bytes.fromhex(secret_hex)
+    if anchor(game_id, side, secret) != record["anchor"]:
+        raise PrivateError("cheating", f"{side}'s revealed private secret is not the one it committed to")
+    chosen = chosen or {}
+    if not (isinstance(chosen, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in chosen.items())):
+        raise PrivateError("bad-secret", f"{side}'s hidden choices must map tokens to items")
+    opened = dict(record, secret=secret_hex)  # with the secret out, every hidden item must open
+    if chosen:
+        opened["chosen"] = dict(sorted(chosen.items()))
+    simulate(game_id, side, opened, secret)
+    record.update(opened)
+    if chosen and "logged" in record:  # protocol 4: published once, an entry of the log (trail)
+        log(record, {"chosen": opened["chosen"], "envelope": seq})
+
+
 def _check_private_body(given: Any) -> None:
     """The shape of an envelope's ``private`` field, checked before it is read."""
     if not isinstance(given, dict) or set(given) - {"draws", "open"}:

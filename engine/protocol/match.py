@@ -558,26 +558,10 @@ def _with(dice: Dice, ctx: private.PrivateContext | None) -> Dice:
 
 def _reveal_secret(game_id: str, side: str, record: dict[str, Any], secret_hex: Any, chosen: Any = None,
                    seq: int = 0) -> None:
-    if record["secret"] is not None:
-        raise ProtocolError("bad-secret", f"{side} has already revealed its private secret")
-    if not (isinstance(secret_hex, str) and len(secret_hex) == 64 and _is_hex(secret_hex)):
-        raise ProtocolError("bad-secret", f"{side}'s private secret must be 64 hex digits")
-    secret = bytes.fromhex(secret_hex)
-    if private.anchor(game_id, side, secret) != record["anchor"]:
-        raise ProtocolError("cheating", f"{side}'s revealed private secret is not the one it committed to")
-    chosen = chosen or {}
-    if not (isinstance(chosen, dict) and all(isinstance(k, str) and isinstance(v, str) for k, v in chosen.items())):
-        raise ProtocolError("bad-secret", f"{side}'s hidden choices must map tokens to items")
-    opened = dict(record, secret=secret_hex)  # with the secret out, every hidden item must open
-    if chosen:
-        opened["chosen"] = dict(sorted(chosen.items()))
-    try:
-        private.simulate(game_id, side, opened, secret)
-    except private.PrivateError as e:  # a draw that the committed secret does not give: cheating, named
+    try:  # a draw that the committed secret does not give: cheating, named
+        private.reveal_secret(game_id, side, record, secret_hex, chosen, seq)
+    except private.PrivateError as e:
         raise ProtocolError(e.code, str(e)) from None
-    record.update(opened)
-    if chosen and "logged" in record:  # protocol 4: published once, an entry of the log (trail)
-        private.log(record, {"chosen": opened["chosen"], "envelope": seq})
 
 
 def _resolve(game: Game, match: dict[str, Any], state: dict[str, Any], action: dict[str, Any], declared_in: int,

@@ -31,7 +31,11 @@ BESIDE = {"private": ("log",), "decks": ("log", "envelopes")}
 
 def kept_beside(match: dict[str, Any]) -> bool:
     """Whether ``match`` keeps its logs beside its hashed state (protocol 3)."""
-    return any("trail" in r for kind in BESIDE for r in match.get(kind, {}).values())
+    for kind in BESIDE:
+        records = match.get(kind)
+        if records:  # every record of a match is made under the same protocol: one says it
+            return "trail" in next(iter(records.values()))
+    return False
 
 
 def hashed(match: dict[str, Any]) -> dict[str, Any]:
