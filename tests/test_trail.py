@@ -214,3 +214,19 @@ def test_a_damaged_row_is_named_by_status_and_left_as_it_was(block_game: Path, t
     assert db_bytes(db) == before
     assert _pbem("rebuild", "--campaign", copy).returncode == 0
     assert _pbem("status", "--campaign", copy).returncode == 0
+
+
+def test_a_protocol_3_game_keeps_its_hashes_under_protocol_4(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A game begun before protocol 4 goes on and verifies as it began: its stored states keep the
+    openings and each shuffle's locks in the hashed state (no ``logged``), as their hashes say."""
+    from pbem.check.verify import verify_path
+
+    with monkeypatch.context() as m:
+        m.setattr(protocol, "PROTOCOLS", (1, 2, 3))  # the pbem that began it
+        play_one("assault-on-gallipoli", {"turns": 1}, 4, tmp_path)
+    assert protocol.PROTOCOLS[-1] == 4
+    verified = verify_path(tmp_path / "a")  # by this pbem
+    stored = _rows(tmp_path / "a")[-1][1]
+    assert all("opened" in r and "logged" not in r for r in stored["private"].values())
+    assert all("deck" in sh for r in stored["decks"].values() for sh in r["state"]["shuffles"])
+    assert _match(tmp_path / "a") == verified.match
