@@ -101,8 +101,14 @@ def _first_opening(entries: dict) -> dict | None:
     return next((e for log in entries.get("private", {}).values() for e in log if "open" in e), None)
 
 
+def _first_gone(entries: dict) -> dict | None:
+    """A block of the game's frozen map of eliminated blocks: another place it died at."""
+    return next(iter(entries.get("frozen", {}).get("gone", [])), [None, None])[1]
+
+
 @pytest.mark.parametrize("find, change", [(_first_entry, lambda e: e.update(n=e["n"] + 1)),
-                                          (_first_opening, lambda e: e.update(item="ott-dummy-1"))])
+                                          (_first_opening, lambda e: e.update(item="ott-dummy-1")),
+                                          (_first_gone, lambda e: e.update(at="krithia", died=1))])
 def test_a_tampered_entry_beside_the_states_is_found_by_verify_and_mended_by_rebuild(
         block_game: Path, tmp_path: Path, find, change) -> None:
     copy = tmp_path / "copy"
@@ -164,9 +170,10 @@ def test_histories_of_earlier_protocols_keep_the_log_in_the_hashed_state() -> No
 
 
 def test_protocol_4_keeps_what_the_logs_give_beside_the_hashed_state_too(block_game: Path, tmp_path: Path) -> None:
-    """The items opened, the hidden choices published at the end and each shuffle's locked cards,
-    key hashes and released keys grew with the game in protocol 3's hashed state: in protocol 4
-    they are read back from the logs, so a full game's stored state stays small."""
+    """The items opened, the hidden choices published at the end, each shuffle's locked cards,
+    key hashes and released keys, and a game's maps that only grow grew with the game in protocol
+    3's hashed state: in protocol 4 they are read back from the logs, so a full game's stored
+    state stays small."""
     play_one("assault-on-gallipoli", {"turns": 1}, 4, tmp_path)  # a shared deck dealt to private hands
     blocks, assault = _rows(block_game), _rows(tmp_path / "a")
     read = _match(block_game)
@@ -175,6 +182,11 @@ def test_protocol_4_keeps_what_the_logs_give_beside_the_hashed_state_too(block_g
     for _, state, _ in blocks + assault:
         for record in state.get("private", {}).values():
             assert "opened" not in record and "chosen" not in record
+    # the block game's eliminated and re-concealed blocks, which only grow, are digested, not kept
+    assert all("gone" not in state["game"] and "again" not in state["game"] for _, state, _ in blocks)
+    assert read["frozen"]["gone"]["n"] == len(read["game"]["gone"]) > 5 and read["game"]["again"]
+    assert blocks[-1][1]["frozen"]["gone"]["trail"] != blocks[len(blocks) // 2][1]["frozen"]["gone"]["trail"]
+    assert len(canonical_json(blocks[-1][1])) < 10_000
     shuffles = [sh for _, state, _ in assault for r in state["decks"].values() for sh in r["state"]["shuffles"]]
     assert shuffles and not any({"deck", "hashes", "keys"} & set(sh) for sh in shuffles)
     deck = _match(tmp_path / "a")["decks"]

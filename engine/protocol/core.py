@@ -138,8 +138,10 @@ def forced(prompt: Prompt) -> bool:
 
 
 def frozen_entries(game: Any) -> tuple[str, ...]:
-    """The top-level maps of ``game``'s state whose entries are never changed once added: copies
-    of its states share those entries (a long game's eliminated pieces, say)."""
+    """The top-level maps of ``game``'s state whose entries are never changed or removed once
+    added: copies of its states share those entries (a long game's eliminated pieces, say), and
+    from protocol 4 they stay out of the hashed state, digested as they are added
+    (``pbem_engine.protocol.trail.folded``)."""
     return getattr(game, "frozen_entries", ())
 
 

@@ -31,6 +31,7 @@ from pbem_engine.hidden.deck_group import DeckError  # the deck modules themselv
 from pbem_engine.canonical import canonical_json, digest
 from pbem_engine.protocol.chain import (CHAIN_LENGTH, RENEW_BEFORE, chain_checkpoints, chain_link, chain_links,  # noqa: F401
                     chain_step, checkpoint_every, next_link, renewal_problem, reveal_problem)  # the protocol's public names
+from pbem_engine.protocol import trail
 from pbem_engine.protocol.messages import check_messages
 from pbem_engine.protocol.core import (Game, IllegalAction, Prompt, RulesError, copy_state, flat_entries, forced, frozen_entries,
                    restore, snapshot, step)
@@ -104,6 +105,10 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
 
         match["decks"] = deck_table.new_record(game_id, list(game.sides), dealt, trail=version >= 3,
                                                logged=version >= 4)
+    frozen = trail.frozen_start(state, frozen_entries(game)) if version >= 4 else {}
+    if frozen:  # the game's maps that only grow: beside the hashed state, a digest in it (trail.folded)
+        match["frozen"] = frozen
+        match["frozen"] = trail.folded(match, 0)
     if pools or body["mode"] == "unsealed":
         # The joiner saw the creator's anchor before committing its own secrets, so it could
         # grind them against it: nothing the joiner draws or rolls at once may use a creator
@@ -393,6 +398,8 @@ def _advance(game: Game, match: dict[str, Any], seq: int, side: str, body: dict[
                 build["decks"] = ctx.decks.body()
     elif body.get("private_secret") is not None:
         raise ProtocolError("bad-private", "this game has no private pools")
+    if "frozen" in match:  # protocol 4: the entries the envelope added to the game's frozen maps
+        new["frozen"] = trail.folded(new, seq)
     return new, events, rolls
 
 

@@ -14,16 +14,20 @@ a side's ``opened`` items and, at the end, its ``chosen`` ones (each now an entr
 ``pbem_engine.hidden.private``), and each shuffle's locked cards, key hashes and released keys
 (``deck``, ``hashes``, ``keys``: the shuffle's step messages, key releases and plays carry them,
 in the deck's log).  Such a record
-names them in ``logged``; ``with_logs`` rebuilds them from the log.
+names them in ``logged``; ``with_logs`` rebuilds them from the log.  And a game's own maps whose
+entries are only ever added (its ``frozen_entries``: the block game's eliminated and re-concealed
+blocks) leave it the same way: ``match["frozen"]`` keeps, for each, a running digest of its
+entries in the order added (``folded``), and the ledger stores each envelope's new entries.
 
 Imports only ``pbem_engine.canonical``: ``match`` and the ledger's readers use it.
 """
 
 from __future__ import annotations
 
+from itertools import islice
 from typing import Any
 
-from pbem_engine.canonical import state_hash
+from pbem_engine.canonical import canonical_json, digest, state_hash
 
 # what each kind of record keeps beside the hashed state
 BESIDE = {"private": ("log",), "decks": ("log", "envelopes")}
@@ -31,6 +35,8 @@ BESIDE = {"private": ("log",), "decks": ("log", "envelopes")}
 
 def kept_beside(match: dict[str, Any]) -> bool:
     """Whether ``match`` keeps its logs beside its hashed state (protocol 3)."""
+    if "frozen" in match:
+        return True
     for kind in BESIDE:
         records = match.get(kind)
         if records:  # every record of a match is made under the same protocol: one says it
@@ -45,8 +51,42 @@ def hashed(match: dict[str, Any]) -> dict[str, Any]:
     (``logged``); before, the match itself."""
     if not kept_beside(match):
         return match
-    return dict(match, **{kind: {name: _hashed(kind, r, fields) for name, r in match[kind].items()}
-                          for kind, fields in BESIDE.items() if kind in match})
+    out = dict(match, **{kind: {name: _hashed(kind, r, fields) for name, r in match[kind].items()}
+                         for kind, fields in BESIDE.items() if kind in match})
+    if "frozen" in match:  # the game's frozen maps: their digests are in match["frozen"]
+        out["game"] = {k: v for k, v in match["game"].items() if k not in match["frozen"]}
+    return out
+
+
+# -- a game's frozen maps (protocol 4) ---------------------------------------------------------
+
+def frozen_start(game_state: dict[str, Any], keys: tuple[str, ...]) -> dict[str, dict[str, Any]]:
+    """``match["frozen"]`` before any entry is digested: one record for each of the game's frozen
+    maps present in its first state (a map the game adds later stays in the hashed state)."""
+    return {k: {"n": 0, "since": 0, "seq": 0, "trail": ""} for k in keys if type(game_state.get(k)) is dict}
+
+
+def folded(match: dict[str, Any], seq: int) -> dict[str, dict[str, Any]]:
+    """``match["frozen"]`` once envelope ``seq`` is applied: each map's entries added since the last
+    one folded into its running digest, ``trail_i = hex(H("trail", trail_(i-1), C([key_i, value_i])))``,
+    in the order they were added; ``n`` counts them, and ``since`` and ``seq`` say which the last
+    envelope that added any added (what ``logged_in`` stores).  Records unchanged are shared.
+
+    :raises RuntimeError: a map lost entries (the game broke its frozen maps' promise)."""
+    out = {}
+    for key, rec in match["frozen"].items():
+        entries = match["game"].get(key)
+        n = len(entries) if type(entries) is dict else -1
+        if n < rec["n"]:
+            raise RuntimeError(f"the game's {key!r} lost entries: a frozen map only grows")
+        if n == rec["n"]:
+            out[key] = rec
+            continue
+        running = rec["trail"]
+        for entry in islice(entries.items(), rec["n"], None):
+            running = digest("trail", running, canonical_json(list(entry), strict=False)).hex()
+        out[key] = {"n": n, "since": rec["n"], "seq": seq, "trail": running}
+    return out
 
 
 def _hashed(kind: str, record: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
@@ -73,6 +113,10 @@ def logged_in(match: dict[str, Any], seq: int) -> dict[str, dict[str, list[Any]]
         first = _since(r["envelopes"], seq, lambda n: n)
         if first < len(r["log"]):
             added.setdefault("decks", {})[deck] = r["log"][first:]
+    for key, rec in sorted(match.get("frozen", {}).items()):
+        if rec["seq"] == seq and rec["n"] > rec["since"]:  # in the order added: pairs, not an object
+            added.setdefault("frozen", {})[key] = [list(e) for e in islice(match["game"][key].items(),
+                                                                           rec["since"], rec["n"])]
     return added
 
 
@@ -91,13 +135,18 @@ def with_logs(match: dict[str, Any], added: list[tuple[int, dict[str, dict[str, 
         return match
     logs: dict[str, list[Any]] = {side: [] for side in match.get("private", {})}
     decks: dict[str, tuple[list[Any], list[int]]] = {deck: ([], []) for deck in match.get("decks", {})}
+    frozen: dict[str, dict[str, Any]] = {key: {} for key in match.get("frozen", {})}
     for seq, rows in added:
+        for key, pairs in rows.get("frozen", {}).items():
+            frozen[key].update(pairs)
         for side, entries in rows.get("private", {}).items():
             logs[side].extend(entries)
         for deck, messages in rows.get("decks", {}).items():
             decks[deck][0].extend(messages)
             decks[deck][1].extend([seq] * len(messages))
     out = dict(match)
+    if frozen:
+        out["game"] = dict(match["game"], **frozen)
     if "private" in match:
         out["private"] = {side: _private_back(dict(r, log=logs[side])) for side, r in match["private"].items()}
     if "decks" in match:

@@ -45,7 +45,9 @@ class GallipoliBlocks:
     # Eliminated and retired blocks (board.eliminate, stand_up): added with their last values,
     # then only read (check_origin). Copies of a state share these records (pbem_engine.protocol.core.snapshot);
     # they are most of a long game's state. tests/games/gallipoli_blocks/test_frozen.py checks it.
-    frozen_entries: ClassVar[tuple[str, ...]] = ("gone",)
+    # And the groups stood up again (stand_up): each written once, then only read (check_origin).
+    # Since protocol 4 both stay out of the hashed state, digested as they are added (pbem_engine.protocol.trail).
+    frozen_entries: ClassVar[tuple[str, ...]] = ("gone", "again")
     # Blocks on the board: records whose values the rules set (at, stop, hits, steps, id...), never
     # change in place (their one list, 'entering', is only read): copies copy each record (test_frozen).
     flat_entries: ClassVar[tuple[str, ...]] = ("blocks",)

@@ -27,7 +27,7 @@ def new_state(options: dict[str, Any], cards: dict[str, dict[str, Any]]) -> dict
         "options": options, "seats": {a: a for a in ARMIES}, "turn": 0,
         "stage": "bid" if options.get("tournament") else "ottoman-setup",
         "hand_size": 6,  # 6.5
-        "suvla_open": False, "blocks": {}, "gone": {}, "clock": 0, "landed": [], "entered": [],
+        "suvla_open": False, "blocks": {}, "gone": {}, "again": {}, "clock": 0, "landed": [], "entered": [],
         "quota": {"setup:south": QUOTA, "setup:north": QUOTA},
         "hands": {a: [] for a in ARMIES}, "discard": {a: [] for a in ARMIES}, "removed": {a: [] for a in ARMIES},
         "deck": {a: {sub: sum(1 for c in cards.values() if c["army"] == a and c["subdeck"] == sub)
