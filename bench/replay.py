@@ -15,7 +15,7 @@ real signed turn files, sealed dice). Then, over the same histories, in turn, ro
 Targets (issue "Honest benchmarks"): replay at most 1.2x its floor, verify at most 1.5x. Microseconds
 per action are printed beside Rally the Troops' replay of whole Hammer of the Scots games (legality,
 rules, a JSON snapshot and SHA-256 per action), timed in the same run under Node from the user's copy
-of its rules (bench/rally.py), and the canonical state's size at the start and end of each game
+of its rules (bench/rally.py), and the canonical state's size over each game, its first half against its second
 (what grows with the history belongs in the ledger, not in every hashed state).
 
 A second line times the ``pbem replay`` page (``pbem.view.replay``) of two barrage histories,
@@ -29,6 +29,7 @@ memory of each; and the bytes per envelope of the golden block game's page (targ
 from __future__ import annotations
 
 import hashlib
+import statistics
 import tempfile
 import time
 from collections.abc import Callable
@@ -122,7 +123,8 @@ def measure(games: int = 3, repeat: int = 7) -> dict[str, Any]:
         histories = [_history(c) for c in campaigns]
         states: list[list[Any]] = [[] for _ in campaigns]  # the floors' states, taken once
         counts = [_replay(*h[:3], states=s) for h, s in zip(histories, states)]
-        sizes = [(len(canonical_json(s[0], strict=False)), len(canonical_json(s[-1], strict=False))) for s in states]
+        sizes = [[len(canonical_json(state, strict=False)) for state in s] for s in states]
+        halves = [(statistics.mean(z[1:len(z) // 2]), statistics.mean(z[len(z) // 2:])) for z in sizes]
         best = [[float("inf")] * 4 for _ in campaigns]  # per game: replay, its floor, verify, its floor
         for _ in range(repeat):
             for g, ((genesis, rest, game, payloads), campaign) in enumerate(zip(histories, campaigns)):
@@ -142,7 +144,8 @@ def measure(games: int = 3, repeat: int = 7) -> dict[str, Any]:
     return {"games": games, "actions": actions, "envelopes": envelopes, "replay_ratio": replay / floor,
             "verify_ratio": verify / verify_floor, "replay_us": replay / actions * 1e6,
             "verify_us": verify / actions * 1e6, "floor_us": floor / actions * 1e6,
-            "state_first": min(s[0] for s in sizes), "state_last": max(s[1] for s in sizes)}
+            "state_first": min(z[0] for z in sizes), "state_last": max(z[-1] for z in sizes),
+            "state_early": statistics.mean(h[0] for h in halves), "state_late": statistics.mean(h[1] for h in halves)}
 
 
 # One `pbem replay` in a process of its own: the seconds it took and the peak memory in kB (VmHWM
@@ -236,8 +239,9 @@ def report(echo: Callable[[str], None], games: int = 3, lengths: tuple[int, int]
          f"process {m['verify_ratio']:.2f}x its floor (the same + each envelope's signature by libsodium; target <= "
          f"{VERIFY_TARGET}) {'OK' if m['verify_ratio'] <= VERIFY_TARGET else 'MISSED'}; per action: replay "
          f"{m['replay_us']:.0f} µs (hashing included), verify {m['verify_us']:.0f} µs, hashing alone "
-         f"{m['floor_us']:.0f} µs; the hashed state {m['state_first'] / 1000:.0f} kB at the start of a game, up to "
-         f"{m['state_last'] / 1000:.0f} kB at its end")
+         f"{m['floor_us']:.0f} µs; the hashed state {m['state_first'] / 1000:.0f} kB at the genesis, then on average "
+         f"{m['state_early'] / 1000:.1f} kB over the first half of a game and {m['state_late'] / 1000:.1f} kB over the "
+         f"second, {m['state_last'] / 1000:.1f} kB at the end at most")
     r = peer.measure(rally)
     if isinstance(r, str):
         echo(f"  Rally the Troops' replay: {r}")

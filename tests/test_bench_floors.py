@@ -40,6 +40,9 @@ def test_the_replay_floor_hashes_each_envelope_with_the_projects_canonical_json(
     assert m["envelopes"] > 10 and m["actions"] > m["envelopes"] / 2
     assert m["replay_ratio"] > 1  # the replay hashes the same states and applies the rules too
     assert m["state_last"] > 0 and m["state_first"] > 0
+    # what grows with the history is kept beside the hashed state (protocol 4): its second half is
+    # no larger than its first (it was twice as large when the items shown and eliminated blocks grew it)
+    assert m["state_late"] < 1.2 * m["state_early"]
 
 
 TOY_RULES = """
