@@ -12,10 +12,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from .. import packs as _packs  # the data folder installed as pbem.packs (no code: a place)
 from ..errors import PbemError
 from .gamedata import read_file
 
@@ -37,13 +37,11 @@ class Problem:
 
 
 def shipped() -> dict[str, Path]:
-    """The packs that come with pbem: id -> directory."""
-    root = resources.files("pbem.packs")
-    out = {}
-    for entry in root.iterdir():
-        if entry.is_dir() and (entry / "pack.toml").is_file():
-            out[entry.name] = Path(str(entry))
-    return dict(sorted(out.items()))
+    """The packs that come with pbem: id -> directory.  Found from the package's own folder, not
+    through importlib.resources, whose first call cost a map-drawing command (``pbem play``'s mail)
+    2.6 ms of its 120."""
+    root = Path(next(iter(_packs.__path__)))
+    return {entry.name: entry for entry in sorted(root.iterdir()) if (entry / "pack.toml").is_file()}
 
 
 def find(name_or_dir: str) -> Path:
