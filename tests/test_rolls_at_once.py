@@ -118,7 +118,7 @@ def test_protocol_1_histories_keep_their_rules():
     assert "last" not in m  # the state, and so every state hash, of an old history is unchanged
 
 
-@pytest.mark.parametrize("version", [0, 4, "2", True, None])
+@pytest.mark.parametrize("version", [0, 5, "2", True, None])
 def test_an_unknown_protocol_version_is_refused(version):
     body = {"mode": "sealed", "scenario": "standard", "options": {}, "sides": {"red": {}, "blue": {}},
             "anchor": RED[0].hex(), "protocol": version}

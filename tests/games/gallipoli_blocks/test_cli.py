@@ -170,3 +170,36 @@ def test_bad_game_options_are_refused_and_make_no_campaign(tmp_path, runner, hom
         assert_refused(result, code)
     assert why in result.stderr, result.stderr
     assert not alice.dir.exists()
+
+
+def test_the_other_sides_decision_is_shown_with_its_blocks_concealed_not_as_markup(capsys):
+    """After a turn file, 'pbem play' (and ingest) say whose decision is next in its words: an
+    Ottoman's choice of leading blocks names the blocks in the rules' markup, which the Allied
+    player reads as "a concealed block" (or by name, one of his own), never as a token.  (Found
+    by the command-line playthrough: a battle where the bot did not plan.)"""
+    from pbem.commands.cli_common import show_next
+
+    theirs, ours = "a" * 64, "b" * 64
+
+    class Camp:  # the Allied player's campaign, as show_next reads it
+        side, refereed, game, genesis = "allied", False, GAME, {"game": "g" * 32}
+
+        def waiting(self):
+            return {"side": "ottoman", "why": "decide", "since": 9,
+                    "text": f"ottoman: battle for Krithia, round 1: choose 1-3 leading blocks: 'lead NAME, NAME, "
+                            f"NAME' or 'lead strongest'; may lead: [[{theirs}|block]], [[{ours}|block]]"}
+
+        def match(self):
+            return {"private": {s: {"opened": {}, "secret": None} for s in ("allied", "ottoman")}}
+
+        def secrets_readable(self):
+            return True
+
+        def known_items(self, match):
+            return {ours: "br-29-div-86-bde:4"}
+
+    show_next(Camp())
+    out = capsys.readouterr().out
+    assert out.startswith("Now ottoman's decision: battle for Krithia"), out
+    assert "[[" not in out and theirs not in out and ours not in out
+    assert "may lead: a concealed block, 29 Div British / 86 Bde (concealed at 4 steps)." in out, out
