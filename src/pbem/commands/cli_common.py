@@ -209,27 +209,11 @@ def show_next(camp) -> None:
     elif waiting["side"] == camp.side:
         click.echo("Your move: pbem play" + (f" --campaign {camp.dir}" if str(camp.dir) != "." else ""))
     elif waiting["why"] == "decide" and not waiting["text"].startswith("waiting for"):
-        text = _named(camp, unheaded(waiting["side"], waiting["text"]))
+        text = camp.worded(unheaded(waiting["side"], waiting["text"]))
         click.echo(f"Now {waiting['side']}'s decision: {sentence(text)}")
     else:
-        click.echo(f"Now {sentence(_named(camp, waiting['text']))}")
+        click.echo(f"Now {sentence(camp.worded(waiting['text']))}")
 
-
-def _named(camp, text: str) -> str:
-    """The other side's prompt as this side may read it: the hidden items it names (its blocks,
-    say) by name where this side may know them, the others concealed, never as token markup."""
-    from ..chain.hidden import TOKEN, public_knowledge, show
-
-    if not TOKEN.search(text):
-        return text
-    if camp.refereed:  # a player's view is worded for him; a referee may name everything
-        known = camp.knowledge() if camp.side == "referee" else {}
-    else:
-        match = camp.match()
-        known = public_knowledge(camp.genesis["game"], match)
-        if camp.secrets_readable():  # our own items by name, where that needs no passphrase
-            known.update(camp.known_items(match))
-    return show(text, known, camp.game)
 
 
 def sentence(text: str) -> str:

@@ -39,6 +39,7 @@ def _owed(camp, waiting: dict) -> str:
                 (f", then your decision: {unheaded(side, prompt.text)}" if decides else "")
         if decides:
             text = prompt.text
+    text = camp.worded(text)  # another side's prompt names its hidden items: concealed
     if text.lower().startswith("waiting for ") or text.lower().startswith("the game is over"):
         return text
     return f"waiting for {'you' if side == camp.side else side}: {unheaded(side, text)}"

@@ -210,14 +210,14 @@ def _status(campaign, envelope, to_side: str) -> str:
             prompt = None
         if prompt is not None and prompt.side == to_side and forced(prompt):
             return joined + alone + _short(f"{prompt.choices[0].label}, the only legal choice")
-        return joined + f"your move: {_short(text)}"
+        return joined + f"your move: {_short(campaign.worded(text, own=False))}"  # what any side may read
     if why == "reveal":  # the reveal comes first; say what is decided after it, if it is the recipient's
         try:
             prompt = campaign.game.prompt(campaign.match()["game"])
         except Exception:  # noqa: BLE001  only for the subject line
             prompt = None
         if prompt is not None and prompt.side == to_side:
-            return joined + f"your move: {_short(prompt.text)}"
+            return joined + f"your move: {_short(campaign.worded(prompt.text, own=False))}"
         return joined + alone + "a roll waits for your reveal"
     if why == "deck":
         return joined + alone + "your opponent's draw or shuffle waits for your deck file"

@@ -497,6 +497,20 @@ class Campaign:
             return referee_knowledge(self.genesis["game"], match.get("full", match))
         return {**public_knowledge(self.genesis["game"], match), **self.known_items(match)}
 
+    def worded(self, text: str, own: bool = True) -> str:
+        """A text of the rules (another side's prompt, say) as this side reads it: the hidden items
+        it names by name where public or, with ``own``, ours (secrets readable without asking),
+        the rest concealed; never as token markup.  ``own=False`` for a text sent to another side."""
+        from ..chain.hidden import TOKEN, public_knowledge, show
+
+        if not TOKEN.search(text):
+            return text
+        match = self.match()
+        known = public_knowledge(self.genesis["game"], match) if not self.refereed else {}
+        if own and (self.side == "referee" or self.secrets_readable()):
+            known.update(self.knowledge(match))
+        return show(text, known, self.game)
+
     def known_items(self, match: dict[str, Any] | None = None) -> dict[str, str]:
         """What our hidden tokens are (only our own tool can know)."""
         hidden = self._secrets().get("private")

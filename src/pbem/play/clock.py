@@ -124,7 +124,7 @@ def check_turn(camp: Campaign, identity: Identity) -> dict[str, Any]:
     if waiting["side"] != camp.side:
         text = waiting["text"] if waiting["why"] != "decide" or waiting["text"].startswith("waiting for") else \
             f"{waiting['side']}: {unheaded(waiting['side'], waiting['text'])}"
-        raise PbemError("not your turn", text, code="not-your-turn")
+        raise PbemError("not your turn", camp.worded(text), code="not-your-turn")
     return waiting
 
 

@@ -239,8 +239,9 @@ NEXT = {"reveal": "Your reveal is owed: run 'pbem play' to send it.",
 def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[str, Any]], lines: list[str],
              waiting: dict[str, Any] | None, prompt_text: str, choices: list[str], outcome: Any, mode: str) -> dict[str, Any]:
     game, genesis = campaign.game, campaign.genesis
-    owed = None if waiting is None else waiting["text"] if waiting["text"].startswith("waiting for") else \
-        f"waiting for {waiting['side']}: {unheaded(waiting['side'], waiting['text'])}"
+    owed = None if waiting is None else campaign.worded(
+        waiting["text"] if waiting["text"].startswith("waiting for") else
+        f"waiting for {waiting['side']}: {unheaded(waiting['side'], waiting['text'])}", own=side == campaign.side)
     if seq < campaign.ledger.head()[0]:  # a step back (--at N): what was owed then, not what to do now
         then = "the game was over" if waiting is None else "it was your decision" if waiting["side"] == side \
             and waiting["why"] == "decide" else owed

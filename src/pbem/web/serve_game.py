@@ -370,7 +370,7 @@ class Seat:
             if result.accepted:
                 waiting = camp.waiting()
                 lines.append("The game is over." if waiting is None else "Your move." if waiting["side"] == camp.side
-                             else f"Now {waiting['text']}.")
+                             else f"Now {camp.worded(waiting['text'])}.")
             return {"ok": True, "lines": lines}
 
         return self._with(False, work)

@@ -178,11 +178,13 @@ def test_the_other_sides_decision_is_shown_with_its_blocks_concealed_not_as_mark
     player reads as "a concealed block" (or by name, one of his own), never as a token.  (Found
     by the command-line playthrough: a battle where the bot did not plan.)"""
     from pbem.commands.cli_common import show_next
+    from pbem.play.campaign import Campaign
 
     theirs, ours = "a" * 64, "b" * 64
 
     class Camp:  # the Allied player's campaign, as show_next reads it
         side, refereed, game, genesis = "allied", False, GAME, {"game": "g" * 32}
+        worded, knowledge = Campaign.worded, Campaign.knowledge
 
         def waiting(self):
             return {"side": "ottoman", "why": "decide", "since": 9,
@@ -198,8 +200,15 @@ def test_the_other_sides_decision_is_shown_with_its_blocks_concealed_not_as_mark
         def known_items(self, match):
             return {ours: "br-29-div-86-bde:4"}
 
-    show_next(Camp())
+    from pbem.commands.cli_game import _owed
+
+    camp = Camp()
+    show_next(camp)
     out = capsys.readouterr().out
+    status = _owed(camp, camp.waiting())  # pbem status's line
     assert out.startswith("Now ottoman's decision: battle for Krithia"), out
-    assert "[[" not in out and theirs not in out and ours not in out
-    assert "may lead: a concealed block, 29 Div British / 86 Bde (concealed at 4 steps)." in out, out
+    assert status.startswith("waiting for ottoman: battle for Krithia"), status
+    for text in (out, status):
+        assert "[[" not in text and theirs not in text and ours not in text
+        assert "may lead: a concealed block, 29 Div British / 86 Bde (concealed at 4 steps)" in text, text
+    assert camp.worded(camp.waiting()["text"], own=False).endswith("may lead: a concealed block, a concealed block")
