@@ -25,7 +25,7 @@ OPTIONS = {
 class Gallipoli1915:
     name: ClassVar[str] = "gallipoli-1915"
     title: ClassVar[str] = "Gallipoli, 1915 (game book procedures; series rules at the table)"
-    version: ClassVar[str] = "2"  # 2: the phases pass by the book's owners and standing orders (cadence.py)
+    version: ClassVar[str] = "3"  # 2: the phases pass by the book's owners and standing orders (cadence.py); 3: the Ottoman's standing CD fire
     sides: ClassVar[tuple[str, ...]] = data.SIDES
     scenarios: ClassVar[dict[str, str]] = {k: v["name"] for k, v in data.SCENARIOS.items()}
     options: ClassVar[dict[str, str]] = OPTIONS
@@ -80,10 +80,11 @@ class Gallipoli1915:
     @staticmethod
     def order_without_choice(state: State, prompt: Prompt) -> str | None:
         """What the side to act must do and its tool does alone (cadence.owes): the Entente's
-        Naval Gunfire draw on a daylight turn, before anything is asked of its player."""
+        Naval Gunfire draw on a daylight turn, before anything is asked of its player; and what
+        a standing order decided already: the Ottoman's Coastal Defense fire at a landing."""
         if prompt.side is None or state["phase"] not in data.PHASES:
             return None
-        return cadence.owes(state, prompt.side)
+        return cadence.owes(state, prompt.side) or cadence.standing_cd_fire(state, prompt.side)
 
     def parse_order(self, state: State, side: str, text: str, known: dict[str, str] | None = None) -> dict[str, Any]:
         return orders.parse(state, side, text)

@@ -1,6 +1,6 @@
 """A simple player for the demo, the tests and the hand-overs bench: it keeps the game book's
 procedures (its tool draws its naval gunfire; it fires a fire chit once, lands within capacity,
-fires CD guns at what lands), rolls 2d10 for the series rules in each Activations Phase, stands
+stands by to fire CD guns at every landing, which its tool then does alone), rolls 2d10 for the series rules in each Activations Phase, stands
 by with ``done until PHASE`` through the phases where it has nothing to do (cadence.py), and
 claims a modest result at the end.  Pure: it sees the state and its own hidden items
 (``known``) and answers with an order."""
@@ -50,7 +50,9 @@ def order(state: dict[str, Any], side: str, known: dict[str, str]) -> str:
                     return f"fire naval gunfire {cup}"
             return "roll 2d10 for entente fire (series 17), then done"
         return "done until assault"  # the draw is its tool's (cadence.owes); nothing of its own before the landings
-    if phase == "amphibious-assault":  # woken by a landing (cadence.wake)
+    if "cd_standing" not in state:  # its tool fires at every landing (cadence.standing_cd_fire)
+        return "cd fire at every landing"
+    if phase == "amphibious-assault":  # woken by a landing (cadence.wake), CD fire by hand (a referee's game)
         return f"cd fire {sum(state['landed'].values())} steps at the landing, then done" if state["landed"] else "done"
     if phase == "activations":
         return "roll 2d10 for ottoman fire (series 17), then done until activations"

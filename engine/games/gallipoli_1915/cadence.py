@@ -102,6 +102,29 @@ def do_done(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str]
     return [f"{side} has finished the {data.PHASE_NAMES[state['phase']]}"]
 
 
+def do_cd_standing(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str]:
+    """The Ottoman's standing Coastal Defense fire (103.13): at every landing, his tool fires at
+    the steps landed, with the range he gives (three or fewer CD steps in range, or more), so no
+    file of his waits for a person to type what the board already says.  ``few`` None: by hand."""
+    need(side == "ottoman", "103.13: Coastal Defense fire is the Ottoman's")
+    if a.get("few") is None:
+        state.pop("cd_standing", None)
+        return ["ottoman will fire Coastal Defense at landings by hand (103.13)"]
+    state["cd_standing"] = {"few": a["few"]}
+    return [f"ottoman stands by to fire Coastal Defense at every landing (103.13), "
+            f"{'three or fewer' if a['few'] else 'more than three'} CD steps in range: its tool fires alone"]
+
+
+def standing_cd_fire(state: State, side: str) -> str | None:
+    """The order the Ottoman's standing CD fire gives now: in the Amphibious Assault Phase, after
+    the Entente's landings and before any CD fire of his this phase (None: nothing to fire)."""
+    order, steps = state.get("cd_standing"), sum(state["landed"].values())
+    if side != "ottoman" or order is None or state["phase"] != "amphibious-assault" or steps < 1 \
+            or "ottoman:cd-fire" in state["acts"]:
+        return None
+    return f"cd fire {min(steps, 60)} steps{' few' if order['few'] else ''} at the landing, then done"
+
+
 def wake(state: State, side: str, action: dict[str, Any]) -> list[str]:
     """What the other side must answer (103.13): the Entente lands steps, or puts units at sea in the
     Reinforcement Phase (the Rowing Subsegment, then the Ottoman's Naval Fire Subsegment)."""

@@ -3,7 +3,7 @@ rules (which the module does not enforce): dice with sealed rolls, pieces moved 
 sealed notes.  The game book's procedures are in procedures.py and victory.py.
 
     draw naval gunfire helles     fire naval gunfire helles     counter battery roll
-    cd fire 4 steps few at W Beach
+    cd fire 4 steps few at W Beach  cd fire at every landing [few]  cd fire by hand
     land 3 steps at Y Beach       land river clyde              delay 2 infantry at W Beach
     alarums 25th Regiment missed 1                              surprise at Z Beach
     roll 2d10 for morale          roll d100 for opportunity fire        move 1/RDF to 6.2
@@ -82,6 +82,7 @@ def do_unseal(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[st
 HANDLERS = {
     "pass": cadence.do_pass, "done": cadence.do_done, "draw-ngf": procedures.do_draw_ngf,
     "fire-ngf": procedures.do_fire_ngf, "counter-battery": procedures.do_counter_battery, "cd-fire": procedures.do_cd_fire, "land": procedures.do_land,
+    "cd-standing": cadence.do_cd_standing,
     "delay": procedures.do_delay, "alarums": procedures.do_alarums, "surprise": procedures.do_surprise,
     "claim": victory.do_claim, "accept": victory.do_accept, "dispute": victory.do_dispute,
     "sudden": victory.do_sudden, "roll": do_roll, "move": do_move, "say": do_say, "note": do_note,
@@ -89,6 +90,7 @@ HANDLERS = {
 }
 # what each action must carry (checked before a handler reads it: an action may come from a file)
 FIELDS = {"draw-ngf": {"cup": str}, "fire-ngf": {"cup": str}, "cd-fire": {"steps": int, "few": bool},
+          "cd-standing": {"few": (bool, type(None))},
           "land": {"beach": str}, "delay": {"beach": str, "kind": str, "count": int},
           "alarums": {"regiment": str}, "surprise": {"beach": str}, "claim": {"claim": dict},
           "sudden": {"landing": str}, "roll": {"expr": str, "purpose": str}, "move": {"piece": str, "to": str},
@@ -152,6 +154,8 @@ def parse(state: State, side: str, text: str) -> dict[str, Any]:
         return {"do": "draw-ngf" if verb == "draw" else "fire-ngf", "cup": cup(state, low.split()[3:])}
     if low in ("counter battery roll", "counter-battery roll", "counter battery kill"):
         return {"do": "counter-battery"}
+    if low in ("cd fire at every landing", "cd fire at every landing few", "cd fire by hand"):
+        return {"do": "cd-standing", "few": None if low.endswith("by hand") else low.endswith(" few")}
     if low.startswith("cd fire"):
         m = re.match(r"^cd fire (\d+) steps?( few)?(?: at (.+))?$", low)
         if not m:

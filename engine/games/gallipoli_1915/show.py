@@ -17,6 +17,8 @@ def label(a: dict[str, Any]) -> str:
         return f"{'draw' if do == 'draw-ngf' else 'fire'} naval gunfire {a.get('cup', '')}"
     if do == "cd-fire":
         return f"cd fire {a.get('steps')} steps{' few' if a.get('few') else ''}" + (f" at {a['target']}" if a.get("target") else "")
+    if do == "cd-standing":
+        return "cd fire by hand" if a.get("few") is None else f"cd fire at every landing{' few' if a['few'] else ''}"
     if do == "land":
         return "land river clyde" if a.get("clyde") else f"land {a.get('steps')} steps at {a.get('beach')}"
     if do == "roll":
