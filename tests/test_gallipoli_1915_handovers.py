@@ -79,7 +79,10 @@ def test_the_ottomans_standing_cd_fire_is_what_his_tool_fires_at_a_landing_alone
         assert "its tool fires alone" in events[0]["text"]
         assert GAME.order_without_choice(ordered, GAME.prompt(ordered)) == words
         fired, _ = GAME.apply(ordered, "ottoman", GAME.parse_order(ordered, "ottoman", words), Dice(bytes(32)))
-        assert "ottoman:cd-fire" in fired["acts"] and GAME.order_without_choice(fired, GAME.prompt(fired)) is None
+        assert "ottoman:cd-fire" in fired["acts"] and fired["cd_standing"]["fired"] == 5
+        fired["landed"]["y-beach"] = 2  # the Entente lands more after the fire (a pass between): only those
+        fired["active"], fired["done"] = "ottoman", []
+        assert GAME.order_without_choice(fired, GAME.prompt(fired)) == words.replace("5 steps", "2 steps")
     quiet = position({"turn": 3, "phase": "amphibious-assault", "active": "ottoman"}).state
     quiet["cd_standing"] = {"few": False}
     assert GAME.order_without_choice(quiet, GAME.prompt(quiet)) is None  # no landing, nothing to fire at

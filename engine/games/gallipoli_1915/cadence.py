@@ -116,13 +116,16 @@ def do_cd_standing(state: State, side: str, a: dict[str, Any], dice: Dice) -> li
 
 
 def standing_cd_fire(state: State, side: str) -> str | None:
-    """The order the Ottoman's standing CD fire gives now: in the Amphibious Assault Phase, after
-    the Entente's landings and before any CD fire of his this phase (None: nothing to fire)."""
-    order, steps = state.get("cd_standing"), sum(state["landed"].values())
-    if side != "ottoman" or order is None or state["phase"] != "amphibious-assault" or steps < 1 \
-            or "ottoman:cd-fire" in state["acts"]:
+    """The order the Ottoman's standing CD fire gives now: in the Amphibious Assault Phase, at the
+    steps landed this turn that no CD fire of this phase has fired at yet (None: nothing to fire)."""
+    order = state.get("cd_standing")
+    if side != "ottoman" or order is None or state["phase"] != "amphibious-assault":
+        return None
+    steps = sum(state["landed"].values()) - (order["fired"] if order.get("turn") == state["turn"] else 0)
+    if steps < 1:
         return None
     return f"cd fire {min(steps, 60)} steps{' few' if order['few'] else ''} at the landing, then done"
+
 
 
 def wake(state: State, side: str, action: dict[str, Any]) -> list[str]:

@@ -143,6 +143,11 @@ def do_cd_fire(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[s
         roll = dice.d100(f"103.13 CD fire, step {k + 1} of {steps} ({chance}%)")
         if roll <= chance:
             hits.append(k + 1)
+    standing = state.get("cd_standing")  # the steps fired at, for the standing order (cadence.standing_cd_fire)
+    if standing is not None and state["phase"] == "amphibious-assault":
+        if standing.get("turn") != state["turn"]:
+            standing.update(turn=state["turn"], fired=0)
+        standing["fired"] += steps
     target = f" at {a['target']}" if a.get("target") else ""
     return [f"ottoman Coastal Defense fire{target}: {steps} step(s) at sea, {chance}% each "
             f"({'three or fewer CD steps in range' if few else 'more than three CD steps in range'}): "
