@@ -13,8 +13,8 @@ Protocol 4 also takes out what is a function of those logs and grew with the gam
 a side's ``opened`` items and, at the end, its ``chosen`` ones (each now an entry of its log,
 ``pbem_engine.hidden.private``), and each shuffle's locked cards, key hashes and released keys
 (``deck``, ``hashes``, ``keys``: the shuffle's step messages, key releases and plays carry them,
-in the deck's log).  Such a record
-names them in ``logged``; ``with_logs`` rebuilds them from the log.  And a game's own maps whose
+in the deck's log).  Such a record names them in ``logged``; ``with_logs`` rebuilds them from the
+log.  And a game's own maps whose
 entries are only ever added (its ``frozen_entries``: the block game's eliminated and re-concealed
 blocks) leave it the same way: ``match["frozen"]`` keeps, for each, a running digest of its
 entries in the order added (``folded``), and the ledger stores each envelope's new entries.
@@ -34,7 +34,7 @@ BESIDE = {"private": ("log",), "decks": ("log", "envelopes")}
 
 
 def kept_beside(match: dict[str, Any]) -> bool:
-    """Whether ``match`` keeps its logs beside its hashed state (protocol 3)."""
+    """Whether ``match`` keeps its logs beside its hashed state (protocol 3 and later)."""
     if "frozen" in match:
         return True
     for kind in BESIDE:
@@ -69,8 +69,8 @@ def frozen_start(game_state: dict[str, Any], keys: tuple[str, ...]) -> dict[str,
 def folded(match: dict[str, Any], seq: int) -> dict[str, dict[str, Any]]:
     """``match["frozen"]`` once envelope ``seq`` is applied: each map's entries added since the last
     one folded into its running digest, ``trail_i = hex(H("trail", trail_(i-1), C([key_i, value_i])))``,
-    in the order they were added; ``n`` counts them, and ``since`` and ``seq`` say which the last
-    envelope that added any added (what ``logged_in`` stores).  Records unchanged are shared.
+    in the order they were added; ``n`` counts them, and the last envelope that added any, ``seq``,
+    added those from ``since`` on (what ``logged_in`` stores).  Records unchanged are shared.
 
     :raises RuntimeError: a map lost entries (the game broke its frozen maps' promise)."""
     out = {}
@@ -92,7 +92,7 @@ def folded(match: dict[str, Any], seq: int) -> dict[str, dict[str, Any]]:
 def _hashed(kind: str, record: dict[str, Any], fields: tuple[str, ...]) -> dict[str, Any]:
     logged = record.get("logged", ())
     out = {k: v for k, v in record.items() if k not in fields and (kind == "decks" or k not in logged)}
-    if kind == "decks" and logged:  # each shuffle without its locked cards and key hashes
+    if kind == "decks" and logged:  # each shuffle without its locked cards, key hashes and keys
         out["state"] = dict(record["state"], shuffles=[{k: v for k, v in sh.items() if k not in logged}
                                                        for sh in record["state"]["shuffles"]])
     return out
