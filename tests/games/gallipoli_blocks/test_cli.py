@@ -212,3 +212,14 @@ def test_the_other_sides_decision_is_shown_with_its_blocks_concealed_not_as_mark
         assert "[[" not in text and theirs not in text and ours not in text
         assert "may lead: a concealed block, 29 Div British / 86 Bde (concealed at 4 steps)" in text, text
     assert camp.worded(camp.waiting()["text"], own=False).endswith("may lead: a concealed block, a concealed block")
+    # the subject of the mail that carries the Allied file to the Ottoman: what any side may read,
+    # so the Allied block is concealed there too (its name is the Allied player's to know)
+    from types import SimpleNamespace
+
+    from pbem.mailbox.mail import _status
+
+    camp.ledger = SimpleNamespace(head=lambda: (9, "h"))
+    camp.waiting = lambda: {"side": "ottoman", "why": "decide", "since": 9,
+                            "text": f"ottoman: lead at Krithia, beside [[{ours}|block]]"}  # within a subject's 90
+    subject = _status(camp, SimpleNamespace(kind="turn", seq=9, author="allied", content={"body": {}}), "ottoman")
+    assert subject == "your move: lead at Krithia, beside a concealed block", subject
