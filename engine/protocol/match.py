@@ -107,8 +107,7 @@ def start(game: Game, game_id: str, creator: str, body: dict[str, Any]) -> dict[
                                                logged=version >= 4)
     frozen = trail.frozen_start(state, frozen_entries(game)) if version >= 4 else {}
     if frozen:  # the game's maps that only grow: beside the hashed state, a digest in it (trail.folded)
-        match["frozen"] = frozen
-        match["frozen"] = trail.folded(match, 0)
+        match["frozen"] = trail.folded(dict(match, frozen=frozen), 0)
     if pools or body["mode"] == "unsealed":
         # The joiner saw the creator's anchor before committing its own secrets, so it could
         # grind them against it: nothing the joiner draws or rolls at once may use a creator

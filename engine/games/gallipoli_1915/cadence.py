@@ -127,7 +127,6 @@ def standing_cd_fire(state: State, side: str) -> str | None:
     return f"cd fire {min(steps, 60)} steps{' few' if order['few'] else ''} at the landing, then done"
 
 
-
 def wake(state: State, side: str, action: dict[str, Any]) -> list[str]:
     """What the other side must answer (103.13): the Entente lands steps, or puts units at sea in the
     Reinforcement Phase (the Rowing Subsegment, then the Ottoman's Naval Fire Subsegment)."""

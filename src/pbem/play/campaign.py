@@ -506,9 +506,10 @@ class Campaign:
         if not TOKEN.search(text):
             return text
         match = self.match()
-        known = public_knowledge(self.genesis["game"], match) if not self.refereed else {}
         if own and (self.side == "referee" or self.secrets_readable()):
-            known.update(self.knowledge(match))
+            known = self.knowledge(match)  # ours and the public items
+        else:
+            known = public_knowledge(self.genesis["game"], match) if not self.refereed else {}
         return show(text, known, self.game)
 
     def known_items(self, match: dict[str, Any] | None = None) -> dict[str, str]:

@@ -93,7 +93,7 @@ def context(campaign: Campaign, side: str | None = None, since: int | None = Non
     if mine and side != campaign.side:  # a report for the opponent (a mail body): our tool cannot see
         mine, text = False, ""          # his hand or his concealed pieces, so his own tool lists his choices
     out = _context(campaign, side, seq, entries, lines, waiting, text,
-                   [c.label for c in prompt.choices] if mine else [], outcome, match["mode"])
+                   [c.label for c in prompt.choices] if mine else [], outcome, match["mode"], known)
     if waiting and waiting["side"] == side != campaign.side:
         out["next_step"] = ("It is your decision: ingest the attached turn file, then 'pbem play' lists your "
                             "choices (or 'pbem report').")
@@ -237,11 +237,12 @@ NEXT = {"reveal": "Your reveal is owed: run 'pbem play' to send it.",
 
 
 def _context(campaign: Campaign, side: str, seq: int, entries: dict[int, dict[str, Any]], lines: list[str],
-             waiting: dict[str, Any] | None, prompt_text: str, choices: list[str], outcome: Any, mode: str) -> dict[str, Any]:
+             waiting: dict[str, Any] | None, prompt_text: str, choices: list[str], outcome: Any, mode: str,
+             known: dict[str, str]) -> dict[str, Any]:
     game, genesis = campaign.game, campaign.genesis
-    owed = None if waiting is None else campaign.worded(
+    owed = None if waiting is None else show(  # another side's prompt names its hidden items: as the report's
         waiting["text"] if waiting["text"].startswith("waiting for") else
-        f"waiting for {waiting['side']}: {unheaded(waiting['side'], waiting['text'])}", own=side == campaign.side)
+        f"waiting for {waiting['side']}: {unheaded(waiting['side'], waiting['text'])}", known, game)
     if seq < campaign.ledger.head()[0]:  # a step back (--at N): what was owed then, not what to do now
         then = "the game was over" if waiting is None else "it was your decision" if waiting["side"] == side \
             and waiting["why"] == "decide" else owed
@@ -330,7 +331,7 @@ def _player_context(campaign: Campaign, side: str, since: int, seq: int, entries
         if prompt is not None and prompt.side == side:
             labels, text = [c.label for c in prompt.choices], prompt.text
     out = _context(campaign, side, seq, entries, lines, waiting, text, labels,
-                   view["outcome"] if view else None, "referee")
+                   view["outcome"] if view else None, "referee", known)
     if view is not None:
         out.update(_map(campaign, view["view"], known, None, pack_dir, image, svg))
     return out
