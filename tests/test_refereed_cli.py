@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -96,8 +97,13 @@ def test_refereed_block_game_by_the_numbers_printed(game):
     first = allied("play")  # the Allied set-up (6.2) is the rules' alone: the tool writes it, no one is asked
     labels = listed(first)
     assert "set up" not in labels and labels[0].startswith("play ") and "for OPS" in labels[0]
-    drafted = allied("play", "1")  # what the orders did, said as they are drafted: the set-up, then the card
-    assert "allied group A: 7 concealed blocks in ANZAC HQ" in drafted and "plays Allied card" in drafted
+    # the hand is dealt at random: a card of the most OPS, so that operations follow its play (an
+    # OPS 1 card may leave none, and the decision passes at once); named as the hand names it
+    ops = {i: int(re.search(r"— OPS (\d+)", label).group(1)) for i, label in enumerate(labels, 1) if " for OPS " in label}
+    pick = max(ops, key=lambda i: (ops[i], -i))
+    card = labels[pick - 1].removeprefix("play ").split(" for OPS")[0]
+    drafted = allied("play", str(pick))  # what the orders did, said as they are drafted: the set-up, then the card
+    assert "allied group A: 7 concealed blocks in ANZAC HQ" in drafted and f"plays {card}" in drafted
     assert "2 action(s) drafted" in drafted
     second = allied("play")  # the list after the draft: what the next number picks
     after = listed(second)
@@ -109,7 +115,7 @@ def test_refereed_block_game_by_the_numbers_printed(game):
     asked = report.split("What is asked of you", 1)[1]
     assert f"1. {after[0]}" in asked and f"{len(after)}. {after[-1]}" in asked
     took = allied("undo")
-    assert "took back: allied plays Allied card" in took and "1 drafted action(s) remain" in took
+    assert f"took back: allied plays {card}" in took and "1 drafted action(s) remain" in took
     assert listed(allied("play")) == labels
     back = ref("report", "--at", "1")  # the referee steps back: what was owed then, not "the game is over"
     assert "As it stood after envelope #1: waiting for ottoman: deploy concealed blocks" in back
