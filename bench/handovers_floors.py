@@ -117,11 +117,11 @@ def gallipoli_1915(files: Files, before: str | None = None) -> int:
     Assault Phase to the landing player alone and the End of Turn Phase to no one (103.2); the only
     answer it requires inside a game turn is the Ottoman's Coastal Defense fire at the units
     landing (103.13).  So with the module's standing orders (``done until PHASE``, ``done for the
-    turn``) each person's decisions of a game turn go in one file: the Entente's activations, the
-    next turn's draw, orders and landings; then the Ottoman's CD fire and activations, which the
-    Entente's next activations answer.  The floor is the number of people who decide in the game
-    turn (0, 1 or 2); a sudden-death claim disputed mid-turn would add a hand-over the bench's
-    player never makes."""
+    turn``, ``cd fire at every landing``, ``plan assault: ...``) each person's decisions of a game
+    turn go in one file: the Ottoman's CD fire (bound, sealed at once) and activations; the
+    Entente's activations, with the next turn's landings planned (his tool gives them with the
+    draw).  The floor is the number of people who decide in the game turn (0, 1 or 2); a
+    sudden-death claim disputed mid-turn would add a hand-over the bench's player never makes."""
     return len({f["side"] for f in files if f["person"]})
 
 

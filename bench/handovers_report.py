@@ -131,9 +131,9 @@ def explain(m: dict[str, Any]) -> list[str]:
         parts = [("with a battle or landing", [t for t in turns if t["battles"]]),
                  ("without", [t for t in turns if not t["battles"]])]
     elif s.game == "gallipoli-1915":
-        out.append("human above the floor: a roll whose result the next decision needs (the Ottoman's CD fire, "
-                   "which his tool fires alone by his standing order, before the Entente's activations); a roll "
-                   "ends its author's file and the other's next file opens it (the sealed dice's price)")
+        out.append("the Ottoman's standing CD fire binds, so its roll is sealed at once in his own file, with his "
+                   "activations; the Entente plans his next landings with his activations ('plan assault: ...', "
+                   "sealed), and his tool gives them with the daylight draw: files of his tool, no person's")
     elif s.game == "assault-on-gallipoli":
         parts = [("turn 1 (the landing)", [t for t in turns if t["turn"] == 1]),
                  ("later turns", [t for t in turns if t["turn"] > 1])]

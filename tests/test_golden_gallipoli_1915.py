@@ -70,6 +70,9 @@ def test_the_ottoman_never_receives_a_chit_still_face_down():
         fired += actions.count("fire-ngf")
         draws += len(body.get("private", {}).get("draws", []))
         openings = body.get("private", {}).get("open", {})
+        plans = [o for o in openings.values() if "#" not in o["item"]]  # its planned orders (plans.py), opened
+        assert len(plans) == actions.count("open-plan") and all(o["item"].startswith("land ") for o in plans)
+        openings = {t: o for t, o in openings.items() if "#" in o["item"]}
         opened += len(openings)
         assert all(o["item"].split("#")[0] in ("commanded-fire", "counter-battery", "opportunity-fire")
                    for o in openings.values())
@@ -92,3 +95,16 @@ def test_the_committed_files_replay_in_a_fresh_campaign(tmp_path):
     finally:
         camp.ledger.close()
     assert verify_path(tmp_path / "a").summary().startswith("OK: ")
+
+
+def test_a_planned_landing_is_unreadable_until_the_entente_tool_opens_it():
+    """plans.py: the file that seals the next turn's landings names no beach; the file that opens
+    them carries the orders, and they are the landings made."""
+    envelopes = [read_envelopes(p.read_text())[0] for p in sorted((GOLDEN / "turns").glob("*.pbem"))]
+    sealing = [e for e in envelopes if any(a.get("do") == "plan" for a in e.content["body"].get("actions", []))]
+    opening = [e for e in envelopes if any(a.get("do") == "open-plan" for a in e.content["body"].get("actions", []))]
+    assert sealing and opening
+    for e in sealing:
+        assert b"Beach" not in e.payload and b"clyde" not in e.payload.lower()
+    for e in opening:
+        assert b"land " in e.payload

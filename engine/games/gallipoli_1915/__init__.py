@@ -8,9 +8,9 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from pbem_engine.chance.dice import Dice
-from pbem_engine.protocol.core import Event, Outcome, Prompt, RulesError, State
+from pbem_engine.protocol.core import Choice, Event, Outcome, Prompt, RulesError, State
 
-from . import bot, cadence, data, mapview, orders, show
+from . import bot, cadence, data, mapview, orders, plans, show
 
 OPTIONS = {
     "d10": "how a single d10 reads, '0-9' (the default: the book's dice have a 0 face) or '1-10'; "
@@ -25,7 +25,7 @@ OPTIONS = {
 class Gallipoli1915:
     name: ClassVar[str] = "gallipoli-1915"
     title: ClassVar[str] = "Gallipoli, 1915 (game book procedures; series rules at the table)"
-    version: ClassVar[str] = "3"  # 2: the phases pass by the book's owners and standing orders (cadence.py); 3: the Ottoman's standing CD fire
+    version: ClassVar[str] = "4"  # 2: the phases pass by the book's owners and standing orders (cadence.py); 3: the Ottoman's standing CD fire; 4: which binds (sealed at once), and planned orders
     sides: ClassVar[tuple[str, ...]] = data.SIDES
     scenarios: ClassVar[dict[str, str]] = {k: v["name"] for k, v in data.SCENARIOS.items()}
     options: ClassVar[dict[str, str]] = OPTIONS
@@ -74,17 +74,22 @@ class Gallipoli1915:
     def prompt(self, state: State) -> Prompt:
         if state["over"]:
             return Prompt(None, state["over"]["result"])
-        return Prompt(state["active"], f"{data.label(state['turn'])}, {state['phase']}: {state['active']} "
-                      f"({orders.hint(state)})", (), free=True)
+        head = f"{data.label(state['turn'])}, {state['phase']}: {state['active']}"
+        standing = cadence.standing_cd_fire(state, state["active"])
+        if standing is not None:  # the order binds: one legal choice, so its roll is sealed at once (cadence)
+            return Prompt(state["active"], f"{head}: its standing Coastal Defense fire at the landing (103.13)",
+                          (Choice(standing, orders.parse(state, state["active"], standing)),))
+        return Prompt(state["active"], f"{head} ({orders.hint(state)})", (), free=True)
 
     @staticmethod
     def order_without_choice(state: State, prompt: Prompt) -> str | None:
-        """What the side to act must do and its tool does alone (cadence.owes): the Entente's
-        Naval Gunfire draw on a daylight turn, before anything is asked of its player; and what
-        a standing order decided already: the Ottoman's Coastal Defense fire at a landing."""
-        if prompt.side is None or state["phase"] not in data.PHASES:
+        """What the side to act must do and its tool does alone: the Entente's Naval Gunfire draw
+        on a daylight turn, before anything is asked of its player (cadence.owes); then the orders
+        the side planned for this phase (plans.py), which only its tool can open.  (The Ottoman's
+        standing Coastal Defense fire at a landing is the prompt's one legal choice: ``prompt``.)"""
+        if prompt.side is None or state["phase"] not in data.PHASES or not prompt.free:
             return None
-        return cadence.owes(state, prompt.side) or cadence.standing_cd_fire(state, prompt.side)
+        return cadence.owes(state, prompt.side) or plans.due(state, prompt.side)
 
     def parse_order(self, state: State, side: str, text: str, known: dict[str, str] | None = None) -> dict[str, Any]:
         return orders.parse(state, side, text)

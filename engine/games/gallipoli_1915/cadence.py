@@ -17,6 +17,10 @@ book's information flow allows (RULES.md, "Hand-overs").
 * **Who opens a phase.**  The side whose action ended the phase before, where its file goes on:
   an action that rolled waits for the other side's reveal and is applied in the other side's
   next file, so then the other side opens (a guess that only costs a file where it is wrong).
+  Except the Ottoman's standing Coastal Defense fire: it binds (the prompt's one legal choice),
+  so its roll is sealed at once in his own file (protocol 2's ``at_once``: the Entente's file
+  that landed came just before, and the Ottoman chose nothing since), and he opens the
+  Activations Phase there.
 """
 
 from __future__ import annotations
@@ -117,7 +121,9 @@ def do_cd_standing(state: State, side: str, a: dict[str, Any], dice: Dice) -> li
 
 def standing_cd_fire(state: State, side: str) -> str | None:
     """The order the Ottoman's standing CD fire gives now: in the Amphibious Assault Phase, at the
-    steps landed this turn that no CD fire of this phase has fired at yet (None: nothing to fire)."""
+    steps landed this turn that no CD fire of this phase has fired at yet (None: nothing to fire).
+    While it gives one, it is his only legal order (the game's ``prompt``): a standing order binds,
+    which is what lets its roll be sealed at once; he withdraws it beforehand, 'cd fire by hand'."""
     order = state.get("cd_standing")
     if side != "ottoman" or order is None or state["phase"] != "amphibious-assault":
         return None

@@ -11,6 +11,7 @@ sealed notes.  The game book's procedures are in procedures.py and victory.py.
     accept   dispute   sudden death anzac
     done   done for the turn   done until activations   (standing orders: cadence.py)
     roll 2d10 for fire, then done      (any order may end with ', then done ...')
+    plan assault: land 3 steps at W Beach; land river clyde; done   plan none   (plans.py)
 """
 
 from __future__ import annotations
@@ -19,9 +20,9 @@ import re
 from typing import Any
 
 from pbem_engine.chance.dice import Dice
-from pbem_engine.protocol.core import IllegalAction
+from pbem_engine.protocol.core import IllegalAction, copy_state
 
-from . import cadence, data, procedures, victory
+from . import cadence, data, plans, procedures, victory
 from .procedures import need
 
 State = dict[str, Any]
@@ -79,6 +80,30 @@ def do_unseal(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[st
     return [f"{side} opens note {index + 1}: {notes[index]['text']}"]
 
 
+def do_open_plan(state: State, side: str, a: dict[str, Any], dice: Dice) -> list[str]:
+    """The side's planned orders (plans.py), opened and given in order as if typed now; the first
+    one refused ends the plan (the state as it was before it), and so does the word passing."""
+    phase = data.PHASE_NAMES[state["phase"]]
+    planned = plans.take(state, side, dice)
+    texts = [f"{side} opens its planned orders for the {phase}: " + ("; ".join(planned) or "none")]
+    for i, words in enumerate(planned):
+        if state["active"] != side or state["over"] or state["phase"] not in data.PHASES:
+            texts.append(f"the rest of the plan lapses, the word having passed: {'; '.join(planned[i:])}")
+            break
+        before = copy_state(state)
+        try:
+            action = parse(state, side, words)
+            need(action["do"] not in ("plan", "open-plan", "note"), f"a plan cannot hold '{action['do']}'")
+            _, more = apply(state, side, action, dice)
+        except IllegalAction as e:
+            state.clear()
+            state.update(before)
+            texts.append(f"planned order '{words}' refused ({e}): the plan ends there, the rest is {side}'s")
+            break
+        texts += [e["text"] for e in more]
+    return texts
+
+
 HANDLERS = {
     "pass": cadence.do_pass, "done": cadence.do_done, "draw-ngf": procedures.do_draw_ngf,
     "fire-ngf": procedures.do_fire_ngf, "counter-battery": procedures.do_counter_battery, "cd-fire": procedures.do_cd_fire, "land": procedures.do_land,
@@ -86,7 +111,7 @@ HANDLERS = {
     "delay": procedures.do_delay, "alarums": procedures.do_alarums, "surprise": procedures.do_surprise,
     "claim": victory.do_claim, "accept": victory.do_accept, "dispute": victory.do_dispute,
     "sudden": victory.do_sudden, "roll": do_roll, "move": do_move, "say": do_say, "note": do_note,
-    "unseal": do_unseal,
+    "unseal": do_unseal, "plan": plans.do_plan, "open-plan": do_open_plan,
 }
 # what each action must carry (checked before a handler reads it: an action may come from a file)
 FIELDS = {"draw-ngf": {"cup": str}, "fire-ngf": {"cup": str}, "cd-fire": {"steps": int, "few": bool},
@@ -95,7 +120,7 @@ FIELDS = {"draw-ngf": {"cup": str}, "fire-ngf": {"cup": str}, "cd-fire": {"steps
           "alarums": {"regiment": str}, "surprise": {"beach": str}, "claim": {"claim": dict},
           "sudden": {"landing": str}, "roll": {"expr": str, "purpose": str}, "move": {"piece": str, "to": str},
           "say": {"text": str}, "note": {"text": (str, dict)}, "unseal": {"note": int},
-          "done": {"until": (str, type(None))}}
+          "done": {"until": (str, type(None))}, "plan": {"phase": (str, type(None)), "orders": (str, dict)}}
 AT_THE_END = ("claim", "accept", "dispute", "say", "note", "unseal", "roll")
 
 
@@ -114,13 +139,16 @@ def apply(state: State, side: str, action: dict[str, Any], dice: Dice) -> tuple[
     need(then is None or do not in ("pass", "done") and isinstance(then, dict) and set(then) <= {"until"},
          "', then done' follows an order other than pass or done")
     rolls = len(getattr(dice, "rolls", ()))  # (dice may be absent where an order is only checked)
+    standing = cadence.standing_cd_fire(state, side)
+    bound = standing is not None and action == parse(state, side, standing)  # the prompt's one choice
     texts = HANDLERS[do](state, side, action, dice)
     if state["phase"] == action_phase:  # what each side did this phase (the simple player reads it)
         state["acts"].append(f"{side}:{do}" + (f":{action['beach']}" if do == "land" else ""))
     texts += cadence.wake(state, side, action)
     if then is not None:  # a standing 'done' given with the order: it holds whatever the order's dice say
         texts += cadence.do_done(state, side, then, dice)
-    texts += cadence.settle(state, side, dice, rolled=len(getattr(dice, "rolls", ())) > rolls)
+    # a roll at a decision with one legal choice is sealed at once, in the actor's own file (cadence)
+    texts += cadence.settle(state, side, dice, rolled=len(getattr(dice, "rolls", ())) > rolls and not bound)
     return state, [{"text": t} for t in texts]
 
 
@@ -206,6 +234,10 @@ def parse(state: State, side: str, text: str) -> dict[str, Any]:
         if not m:
             raise IllegalAction("say 'move PIECE to HEX' (column.row, e.g. 8.2)")
         return {"do": "move", "piece": m.group(1), "to": m.group(2).lower()}
+    if verb == "plan":
+        return plans.parse(rest, raw)
+    if low == plans.OPEN:
+        return {"do": "open-plan"}
     if verb == "say" and raw:
         return {"do": "say", "text": raw}
     if verb == "note" and raw:
@@ -241,4 +273,5 @@ def hint(state: State) -> str:
                 "amphibious-assault": "land, surprise, cd fire, fire naval gunfire",
                 "activations": "land, fire naval gunfire", "victory": "claim, accept, dispute"}
     return (f"in the {phase} phase: {enforced.get(phase, 'table-top orders')}; always: roll, move, say, note, "
-            f"open note, pass, done (or 'done for the turn', 'done until PHASE'; 'ORDER, then done')")
+            f"open note, pass, done (or 'done for the turn', 'done until PHASE'; 'ORDER, then done'), "
+            f"plan PHASE: ORDER; ORDER")
