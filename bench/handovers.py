@@ -105,7 +105,7 @@ def per_turn(files: list[dict[str, Any]], floor: Callable[[list[dict[str, Any]],
     for turn in turns[:-1]:  # the last game turn is cut short by the end
         start = next(i for i, f in enumerate(files) if f["turn"] == turn)
         mine = [f for f in files if f["turn"] == turn]
-        people = [f["side"] for f in files[:start] if f["person"]]
+        people = [f["side"] for f in files[:start] if f["person"] or f.get("sealed")]
         before = people[-1] if people else None
         out.append({"turn": turn, "files": len(mine), "human": sum(f["person"] for f in mine),
                     "floor": floor(mine, before), "days": days[turn], "again": again(mine, before),
@@ -117,11 +117,13 @@ def per_turn(files: list[dict[str, Any]], floor: Callable[[list[dict[str, Any]],
 def again(files: list[dict[str, Any]], before: str | None) -> int:
     """The files that needed a person whose author also made the last such file before them: the
     same person again, the other side's files between them needing no one (a reveal for a roll, a
-    deck step, forced choices only his tool could make)."""
+    deck step, forced choices only his tool could make).  A file of a tool that carries out an order
+    its person sealed earlier (``sealed``) passes that person's decision on, as his own file would."""
     n = 0
     for f in files:
         if f["person"]:
             n += f["side"] == before
+        if f["person"] or f.get("sealed"):
             before = f["side"]
     return n
 
@@ -207,6 +209,7 @@ def play_files(module: str, options: dict[str, Any] | None, seed: int, root: Pat
     from pbem_engine.registry import get_game
 
     game = get_game(module)
+    sealed = getattr(game, "sealed_orders", ())
     first, second = game.sides[0], game.sides[1]
     a, b = identity("a", seed), identity("b", seed)
     one, genesis = Campaign.new(root / "a", module, first, a, b.public, "b", scenario, options or None,
@@ -232,7 +235,8 @@ def play_files(module: str, options: dict[str, Any] | None, seed: int, root: Pat
                     else waiting["why"])
             record = {"turn": game_turn(one.match()["game"]), "side": side, "person": person,
                       "no choice": no_choice(asked), "kind": kind, "asks": asked, "actions": len(result.drafted),
-                      "rolls": len(result.rolls), "battles": battles(result), "owed": (one.waiting() or {}).get("why")}
+                      "rolls": len(result.rolls), "battles": battles(result), "owed": (one.waiting() or {}).get("why"),
+                      "sealed": not person and any(x.get("do") in sealed for x in result.drafted)}
             if note is not None:
                 record.update(note(match["game"], match, waiting, result))
             files.append(record)

@@ -23,11 +23,15 @@ def alternations(files: Files, before: str | None) -> int:
     other's between them need only one of his files, since nothing he waits for is the other
     person's; two that are split only by files of the other side that need no one (the reveal of a
     roll sealed by his next link, a deck step, forced choices only his tool can make) are the same
-    person twice (``handovers.again``), not a hand-over."""
+    person twice (``handovers.again``), not a hand-over.  A file of the other side's tool that
+    carries out an order its person sealed earlier (``sealed``: the game's ``sealed_orders``, such
+    as Assault on Gallipoli's discards sealed with a pass, which 18.1 gives the next person to see
+    before he decides) passes that person's decision on: the next person's file is a hand-over."""
     n = 0
     for f in files:
         if f["person"]:
             n += f["side"] != before
+        if f["person"] or f.get("sealed"):
             before = f["side"]
     return n
 
@@ -75,11 +79,13 @@ def assault_on_gallipoli(files: Files, before: str | None = None) -> int:
       played at ship placement, so the Turk's file that carries the draw keys sets them out).
 
     Left out (the same person twice: ``handovers.again``): a decision after a roll sealed by the
-    other side's next link (the close combat initiative won by the matcher, the Morale Advantage)
-    or after a deck step only the other side's tool can make (the Action Card deal); RULES.md
-    counts them as the price of sealed dice and the shared deck ("Not cut"), not the rules' order.
-    A pass that may end the phase no longer costs its roller a second file: the Morale Advantage
-    holder gives his close combat order with it (standing.py, 10.1.2)."""
+    other side's next link or after a deck step only the other side's tool can make (the Action
+    Card deal); RULES.md counts what is left of them as the price of sealed dice and the shared
+    deck ("Not cut"), not the rules' order.  A pass that may end the phase no longer costs its
+    roller a second file: the Morale Advantage holder gives his close combat order with it
+    (standing.py, 10.1.2); nor does a won initiative (the lead sealed with the match,
+    initiative.py) or a won Morale Advantage (the discards sealed with a pass, discards.py): the
+    winner's own tool opens them."""
     return alternations(files, before)
 
 

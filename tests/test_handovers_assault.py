@@ -1,18 +1,23 @@
-"""Assault on Gallipoli by e-mail: the standing orders of engine/games/assault_on_gallipoli/standing.py
-take away the same person's second file where the rules let him decide earlier.
+"""Assault on Gallipoli by e-mail: the standing orders of engine/games/assault_on_gallipoli/standing.py,
+initiative.py and discards.py take away the same person's second file where the rules let him decide
+earlier.
 
 * The Morale Advantage holder's close combat order (10.1.2) given with a pass that ends the phase:
   the file that resolves the pass roll starts the combats; before, he passed, the other side's
   file only revealed its link, and he ordered the combats in a second file.
 * The ANZAC ships (16.2) placed with his Action Card draw when he draws second (18.1): the Turk's
   file that carries his draw's keys sets them out; before, a file of his followed it.
+* The lead sealed with a match (10.4.2) and the discards sealed with a pass (17.3, 18.1): when the
+  roll gives the matcher the initiative, or the passer the Morale Advantage, his own tool opens
+  them (a file of his tool's, no person's); before, his person decided again after the other
+  side's file revealed the roll.
 
 A seeded game between two campaigns (bench/handovers.py ``play_files``, the game's own player)
 records what each file that needed a person opened with (bench/handovers_assault.py ``frame``).
-What is left of "the same person again" is only what RULES.md "Hand-overs" names as not cut: the
-Morale Advantage holder's draw after the roll's reveal (18.1, hidden hands), a close combat lead
-after the matcher wins the initiative (10.4.2, a hidden card), a Round after a roll of one's own
-Round goes on (Keep Moving, Heroic Act, Coordinated Attack: 17)."""
+What is left of "the same person again" is only what RULES.md "Hand-overs" names as not cut: a
+close combat deal after the leader's own decision (the side without the initiative draws first, a
+card may be played at a deal), a Round after a roll of one's own Round goes on (Keep Moving, Heroic
+Act, Coordinated Attack: 17), a decision after an opportunity fire's or a damage's roll."""
 
 from __future__ import annotations
 
@@ -25,7 +30,7 @@ from pbem.bench.handovers_report import SETTINGS
 
 MODULE = "assault-on-gallipoli"
 SETTING = next(s for s in SETTINGS if s.game == MODULE and s.mode == "two-player")
-NOT_CUT = {"draw", "cc lead", "cc match", "round", "fire", "move", "heroic", "card", "damage", "retreat"}
+NOT_CUT = {"cc deal", "cc match", "round", "fire", "move", "heroic", "card", "damage", "retreat", "ccdamage"}
 
 
 @pytest.fixture(scope="module")
@@ -38,16 +43,17 @@ def _again(files):
     with the frame its first free question opened with."""
     out, last = [], None
     for f in files:
-        if f["person"]:
-            if f["side"] == last:
-                out.append(next(what for what, _, forced, _ in f["asks"] if not forced))
+        if f["person"] and f["side"] == last:
+            out.append(next(what for what, _, forced, _ in f["asks"] if not forced))
+        if f["person"] or f["sealed"]:  # a sealed order carried out passes its person's decision on
             last = f["side"]
     return out
 
 
 def test_the_standing_orders_are_given(files):
     asked = {what for f in files for what, *_ in f["asks"]}
-    assert {"ccplan", "shipplan"} <= asked  # the game's player gave both
+    assert {"ccplan", "shipplan", "leadplan", "discardplan"} <= asked  # the game's player gave them all
+    assert any(f["sealed"] for f in files)  # and its tool carried a sealed one out, no person asked
 
 
 def test_no_second_file_for_the_close_combat_order_or_the_ships(files):

@@ -8,7 +8,8 @@ Registered as ``assault-on-gallipoli``.  Rules by section: ``sequence``
 5.4 over-stacking), ``board`` (geometry, 7 control, 9.4 Remnants, 15.3 lone Leaders).  The
 data the text lacks is in ``data`` (provisional), the five scenarios with the optional Leaders
 (22) in ``scenarios``; what the tool shows is in ``view`` (the map) and ``forecast`` (the odds
-before a fire); the landing plan, a standing order that saves turn files, in ``plans``; RULES.md
+before a fire); the standing orders that save turn files in ``plans`` (the landing plan),
+``standing`` (the close combat order, the ships) and ``discards`` (sealed with a pass); RULES.md
 says what is enforced and what not, and what a game turn costs by e-mail ("Hand-overs").
 
 Units are public (5.5: players may look at each other's units).  Close Combat (10-11) is phase 2
@@ -62,8 +63,12 @@ class AssaultOnGallipoli:
     # 3: one-choice close combat allocations and retreats taken by the rules; 4: Sudden Storm and Good Luck
     # (rolls other than fire) played ahead; 5: 12.4 measured on the half board in play, a player's own
     # tables (option 'data', dataset.py), Action Cards named in texts; 6: standing orders (standing.py): the
-    # close combat order given with a pass, the ANZAC ships placed with his draw
-    version: ClassVar[str] = "6"
+    # close combat order given with a pass, the ANZAC ships placed with his draw; 7: discards sealed with a
+    # pass (discards.py)
+    version: ClassVar[str] = "7"
+    # the actions that carry out an order its person sealed earlier (initiative.py, discards.py): only
+    # his tool can open it, so it is a file of his tool's, which passes his decision on
+    sealed_orders: ClassVar[tuple[str, ...]] = ("planned",)
     sides: ClassVar[tuple[str, ...]] = SIDES
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = {k: v["title"] for k, v in SCENARIOS.items()}

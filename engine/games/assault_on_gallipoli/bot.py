@@ -15,13 +15,14 @@ never the other hand."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from pbem_engine.protocol.core import Choice, Prompt
 
 from . import board, cards, effects, plans, rules
 from .board import enemy
-from .closecombat import cc_side
+from .closecombat import WILD, cc_side
 
 
 def goal_distance(state: dict[str, Any], side: str, area: str) -> int:
@@ -68,7 +69,10 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
             got = pick(lambda a, do=do: a["do"] == do and not (do == "fire" and board.contested(state, a["from"])))
             if got:
                 return got
-        return pick(lambda a: a["do"] == "pass" and a.get("order")) or pick(lambda a: a["do"] == "pass") or "1"
+        return (pick(lambda a: a["do"] == "pass" and a.get("order")) or pick(lambda a: a["do"] == "pass" and a.get("discards"))
+                or pick(lambda a: a["do"] == "pass") or "1")
+    if k == "discardplan":  # its discards at the draw, as it makes them there (below): the whole hand
+        return str(len(choices))
     if k == "landplan":  # what it would do at that beach: its own choice on the board the plan foresees
         sim, planned = plans.simulate(state, f, f["beach"], rules.prompt, rules.apply)
         return order(sim, side, planned, known) if planned else str(len(choices))
@@ -97,8 +101,21 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
                 return got
     if k == "retreat":
         return pick(lambda a: a["do"] == "stay") or "1"
-    if k == "cc":
-        return close_combat(choices, pick)
+    if k == "cc":  # its match, with the lead it would make sealed (initiative.py)
+        got = close_combat([c for c in choices if not c.action.get("seal")], pick)
+        chosen = choices[int(got) - 1].action
+        sealed = next((i for i, c in enumerate(choices) if c.action == dict(chosen, seal=True)), None)
+        return str(sealed + 1) if sealed is not None else got
+    if k == "leadplan":  # the lead it would make if the roll wins: its own choice among the leads left, its
+        leads = []       # cards read (a card not a Reserve Trench leads as itself)
+        for i, c in enumerate(choices[:-1]):
+            a = json.loads(c.action["lead"]["$hide"])
+            read = known.get(a.get("card", ""), a.get("card"))
+            if "as" not in a or read == WILD:
+                leads.append((i, dict(a, card=read) if "card" in a else a))
+        got = close_combat([Choice("", a) for _, a in leads],
+                           lambda pred: next((str(j + 1) for j, (_, a) in enumerate(leads) if pred(a)), None))
+        return str(leads[int(got) - 1][0] + 1) if leads else str(len(choices))
     if k == "ccdamage":  # Remnants first, then change, then units, Leaders last
         return (pick(lambda a: a["do"] == "eliminate" and board.kind(a["unit"]) == "remnant")
                 or pick(lambda a: a["do"] == "change")

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.protocol.core import Choice, IllegalAction, Prompt
 
-from . import board, cards, effects, fire, move, plans, sequence, standing
+from . import board, cards, discards, effects, fire, initiative, move, plans, sequence, standing
 from . import closecombat as cc
 from .board import name
 
@@ -24,7 +24,7 @@ def prompt(state: dict[str, Any]) -> Prompt:
     if cards.owes(state, side):
         return Prompt(side, f"{side}: discard 1 Action Card (the enemy's Aerial Recon)", tuple(cards.owed_choices(state, side)))
     f = state["frames"][-1]
-    if cards.window(state, f, side):
+    if cards.window(state, f, side) and not f.get("pass") and not initiative.bound(f):
         return Prompt(side, base.text, base.choices + tuple(effects.card_choices(state, f, side)))
     return base
 
@@ -36,6 +36,9 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
         return Prompt(None, state["result"]["result"] if state["result"] else "the game is over")
     side = "anzac" if k == "ships" else cc.cc_side(f) if k == "cc" else f["side"]
     head = f"turn {state['turn']}, Killing Time {state['kt']}: "
+    if k == "draw" and discards.due(state, f):  # sealed with a pass (discards.py): its tool opens them
+        return Prompt(side, head + f"{side}: Action Cards, the Morale Advantage holder first (17.3, 18.1)",
+                      (Choice("discard as sealed with your pass, then draw (17.3)", {"do": "planned"}),))
     if k == "draw":
         listed = cards.draw_choices(state, f)
         return Prompt(side, head + f"{side}: Action Cards, hand of {len(cards.hand(state, side))}, up to {f['max']} "
@@ -64,6 +67,8 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
         return Prompt(side, head + plans.text(f), tuple(plans.choices(state, f, prompt, apply)))
     if k == "ccplan":
         return Prompt(side, head + standing.text(f), tuple(standing.choices(f)))
+    if k == "discardplan":  # free: what its author seals reads as a token in every other tool
+        return Prompt(side, head + discards.text(f), tuple(discards.choices(state, f)), free=True)
     if k == "round":
         return Prompt(side, head + f"{side} Round: activate units in one area, bring on a group, or pass (4)",
                       tuple(sequence.round_prompt_choices(state, side)))
@@ -87,7 +92,9 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
         return Prompt(side, head + f"{side} (Morale Advantage): which close combat is next (10.1.2)",
                       tuple(cc.order_choices(state, f)))
     if k == "cc":
-        return Prompt(side, head + cc_text(state, f, side), tuple(cc.cc_choices(state, f)))
+        return Prompt(side, head + cc_text(state, f, side), tuple(initiative.combat_choices(state, f)))
+    if k == "leadplan":  # free: what its author seals reads as a token in every other tool
+        return Prompt(side, head + initiative.text(state, f), tuple(initiative.choices(state, f)), free=True)
     if k == "ccdamage":
         return Prompt(side, head + f"{side}: take {f['left']} close combat Damage Point(s) at {name(f['area'])}, "
                                    f"eliminating units at their strength (11.2)", tuple(cc.damage_choices(state, f)))
@@ -111,7 +118,8 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
     if not isinstance(action, dict) or not isinstance(action.get("do"), str):
         raise IllegalAction("an action is an object with 'do'")
     shown = prompt(state)
-    if shown.side != side or action not in [c.action for c in shown.choices]:
+    if shown.side != side or action not in [c.action for c in shown.choices] and not (
+            shown.free and (discards.valid(action) or initiative.valid(action))):
         raise IllegalAction(f"{side} cannot do {action!r} now: {shown.text}", [c.label for c in shown.choices])
     state["clock"] += 1
     events: list[dict[str, Any]] = []
@@ -121,6 +129,8 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
         cards.do_owed(state, side, action, dice, events)
     elif action["do"] == "card":
         effects.play(state, side, action, dice, events)
+    elif k == "draw" and action["do"] == "planned":
+        discards.do_planned(state, f, dice, events)
     elif k == "draw" and action.get("ships"):
         state["frames"].append(standing.new_ships(state))  # the ships first, then the draw (standing.py)
     elif k == "draw":
@@ -157,8 +167,17 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
     elif k == "ccplan":
         if standing.do_plan(state, f, action, events):
             sequence.do_round(state, state["frames"][-1], {"do": "pass"}, dice, events)
+    elif k == "discardplan":  # the pass then follows, its one legal choice (a seal and a roll: two actions)
+        discards.do_seal(state, f, action, dice, events)
+    elif k == "cc" and action.get("seal"):  # the lead first, sealed; then the match (initiative.py)
+        state["frames"].append(initiative.new(f, side, action["card"]))
+    elif k == "cc" and action["do"] == "planned":
+        initiative.do_planned(state, f, dice, events)
     elif k == "cc":
         cc.do_cc(state, f, action, dice, events)
+        initiative.lapse(f, events)
+    elif k == "leadplan":
+        initiative.do_plan(state, f, action, dice, events)
     elif k == "ccdamage":
         cc.do_damage(state, f, action, events)
     elif k == "ccretreat":

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.protocol.core import Choice, IllegalAction
 
-from . import board, cards, closecombat, effects, fire, luck, move, plans, scenarios, standing
+from . import board, cards, closecombat, discards, effects, fire, luck, move, plans, scenarios, standing
 from .activation import dig_choices, fire_cands, killing_time_start
 from .board import enemy, kind, name, units_at
 from .data import SIDES
@@ -76,6 +76,7 @@ def sequence(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list) 
     elif phase == "cards":  # 3.3, 17.2-17.3, 18.1: hands dealt on turn 1, refilled after the Morale Advantage
         f["phase"] = "ships"
         cards.draw_phase(state)
+        discards.lapse(state, events)
     elif phase == "ships":  # 16.2: Turkish ships in Khetia Bay, the ANZAC player places his
         for u in state["fleet"]["turkish"]:
             state["units"][u] = {"at": board.tagged("khetia")[0], "fresh": True}
@@ -222,7 +223,10 @@ def round_choices(state: dict[str, Any], side: str) -> list[Choice]:
 
 
 def round_prompt_choices(state: dict[str, Any], side: str) -> list[Choice]:
-    return round_choices(state, side) + [Choice("pass", {"do": "pass"})] + standing.pass_choices(state, side)
+    if state["frames"][-1].get("pass"):  # its discards sealed (discards.py): the pass they came with
+        return [Choice("pass", {"do": "pass"})]
+    return (round_choices(state, side) + [Choice("pass", {"do": "pass"})] + standing.pass_choices(state, side)
+            + discards.pass_choices(state, side))
 
 
 def do_round(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: Any, events: list) -> None:
@@ -232,6 +236,9 @@ def do_round(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], d
         return
     if do == "pass" and action.get("order"):  # the close combat order first, then the pass (standing.py)
         state["frames"].append(standing.new(side, state))
+        return
+    if do == "pass" and action.get("discards"):  # the sealed discards first, then the pass (discards.py)
+        state["frames"].append(discards.new(side))
         return
     f["acted"] = True
     if do != "pass":

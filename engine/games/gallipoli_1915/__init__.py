@@ -27,6 +27,7 @@ class Gallipoli1915:
     title: ClassVar[str] = "Gallipoli, 1915 (game book procedures; series rules at the table)"
     version: ClassVar[str] = "4"  # 2: the phases pass by the book's owners and standing orders (cadence.py); 3: the Ottoman's standing CD fire; 4: which binds (sealed at once), and planned orders
     sides: ClassVar[tuple[str, ...]] = data.SIDES
+    sealed_orders: ClassVar[tuple[str, ...]] = ("open-plan",)  # a side's planned orders, opened by its tool (plans.py)
     scenarios: ClassVar[dict[str, str]] = {k: v["name"] for k, v in data.SCENARIOS.items()}
     options: ClassVar[dict[str, str]] = OPTIONS
     provisional: ClassVar[tuple[str, ...]] = (
