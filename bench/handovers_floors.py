@@ -71,7 +71,7 @@ def assault_on_gallipoli(files: Files, before: str | None = None) -> int:
       out the landing plan (plans.py) the game's person gives, decided ahead for each beach (he
       chooses earlier knowing less, as the module offers); the lander's again only when the other
       side had a decision there;
-    * a close combat: the side without the initiative draws first, the leader draws and leads in
+    * a close combat: the leader draws and leads in one file, the other side draws and matches in
       one file; each match depends on the card led and each lead on the match before it (10.3);
       the loser's damage and retreat, then the winner's (11.1);
     * a later turn: the Morale Advantage holder discards and draws before the other (18.1); the

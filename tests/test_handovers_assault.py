@@ -15,9 +15,9 @@ earlier.
 A seeded game between two campaigns (bench/handovers.py ``play_files``, the game's own player)
 records what each file that needed a person opened with (bench/handovers_assault.py ``frame``).
 What is left of "the same person again" is only what RULES.md "Hand-overs" names as not cut: a
-close combat deal after the leader's own decision (the side without the initiative draws first, a
-card may be played at a deal), a Round after a roll of one's own Round goes on (Keep Moving, Heroic
-Act, Coordinated Attack: 17), a decision after an opportunity fire's or a damage's roll."""
+decision right after one's own roll or the other side's forced choices (a close combat's first
+lead after the leader's pass ended the phase, a Round after a roll of one's own Round goes on:
+Keep Moving, Heroic Act, Coordinated Attack, 17; a damage allocation)."""
 
 from __future__ import annotations
 
@@ -41,12 +41,13 @@ def files(tmp_path_factory):
 def _again(files):
     """The files that needed a person whose author made the last such file before them, each
     with the frame its first free question opened with."""
-    out, last = [], None
+    out, last, before = [], None, None
     for f in files:
         if f["person"] and f["side"] == last:
-            out.append(next(what for what, _, forced, _ in f["asks"] if not forced))
+            out.append((next(what for what, _, forced, _ in f["asks"] if not forced), before["kind"]))
         if f["person"] or f["sealed"]:  # a sealed order carried out passes its person's decision on
             last = f["side"]
+        before = f
     return out
 
 
@@ -58,13 +59,16 @@ def test_the_standing_orders_are_given(files):
 
 def test_no_second_file_for_the_close_combat_order_or_the_ships(files):
     again = _again(files)
-    assert not {"ccorder", "ships"} & set(again)
-    assert set(again) <= NOT_CUT, again
+    assert not {"ccorder", "ships"} & {what for what, _ in again}
+    assert {what for what, _ in again} <= NOT_CUT | {"cc lead", "draw"}, again
+    # a lead after a won initiative, a draw after a won Morale Advantage: the sealed orders' (the
+    # file before is the roll's reveal); one after the other side's forced choices is not cut
+    assert not [a for a in again if a in (("cc lead", "reveal only"), ("draw", "reveal only"))], again
 
 
 def test_a_game_turn_costs_the_floor_but_for_what_is_not_cut(files):
     turns = per_turn(files, FLOORS[MODULE])
     assert turns
     for t in turns:
-        assert t["human"] - t["floor"] == t["again"] <= 2, t  # at most the Morale Advantage and one roll
+        assert t["human"] - t["floor"] == t["again"] <= 3, t  # decisions after one's own roll or forced choices
         assert t["no choice"] == 0

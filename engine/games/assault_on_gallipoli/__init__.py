@@ -64,7 +64,7 @@ class AssaultOnGallipoli:
     # (rolls other than fire) played ahead; 5: 12.4 measured on the half board in play, a player's own
     # tables (option 'data', dataset.py), Action Cards named in texts; 6: standing orders (standing.py): the
     # close combat order given with a pass, the ANZAC ships placed with his draw; 7: discards sealed with a
-    # pass (discards.py)
+    # pass (discards.py), the lead sealed with a match (initiative.py), the leader draws and leads first
     version: ClassVar[str] = "7"
     # the actions that carry out an order its person sealed earlier (initiative.py, discards.py): only
     # his tool can open it, so it is a file of his tool's, which passes his decision on

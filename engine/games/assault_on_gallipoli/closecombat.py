@@ -1,7 +1,7 @@
 """Close Combat (10), its damage (11) and the retreats it forces (12.1-12.2, 12.9).
 
 A close combat is a frame ``cc`` on the stack: the deal (each side draws its hand in its own
-decision), then rounds (the initiative holder leads a card or, from round three, tries to
+decision, the leader before his first card, the other before its first match), then rounds (the initiative holder leads a card or, from round three, tries to
 withdraw; the other matches or cannot), then the damage of 11.1 allocated by 11.2 (frames
 ``ccdamage``), the loser's retreat (``ccretreat``) and the winner's damage.
 
@@ -67,15 +67,19 @@ def pending(state: dict[str, Any], fought: list[str]) -> list[str]:
 
 def new_combat(state: dict[str, Any], area: str) -> dict[str, Any]:
     """10.1.3: the defender controls the area; 10.4.1 the attacker starts with the initiative,
-    14.6 unless the area holds Wire.  The side without the initiative draws first (the text does
-    not order the deal, DIGEST R4; with two copies of the deck the order changes no odds), so the
-    side that leads draws and leads in one turn file (RULES.md, "Hand-overs")."""
+    14.6 unless the area holds Wire.  The side with the initiative draws and leads, then the other
+    draws and matches (the text does not order the deal, DIGEST R4; with two copies of the deck the
+    order changes no odds): each side's draw shares a turn file with its first card, whoever made
+    the decision before (RULES.md, "Hand-overs").  Both hands' sizes are fixed here, at the deal
+    (10.2), so nothing played at the lead changes the other's."""
     defender = board.controller(state, area) or "turkish"  # never None in play: the first to enter controls
     att = enemy(defender)
     init = defender if area in state["wire"] else att
-    return {"k": "cc", "area": area, "att": att, "def": defender, "step": "deal", "todo": [enemy(init), init],
-            "init": init, "round": 1, "played": {s: 0 for s in SIDES},
-            "lead": None, "winner": None, "how": None, "last": None}
+    f = {"k": "cc", "area": area, "att": att, "def": defender, "step": "deal", "todo": [init, enemy(init)],
+         "init": init, "round": 1, "played": {s: 0 for s in SIDES},
+         "lead": None, "winner": None, "how": None, "last": None}
+    f["base"] = {s: list(base_size(state, f, s)) for s in SIDES}
+    return f
 
 
 def order_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
@@ -88,18 +92,23 @@ def best_bonus(state: dict[str, Any], side: str, area: str) -> int:
     return max((board.fp_bonus(u) for u in units_at(state, area, side) if kind(u) == "leader"), default=0)
 
 
-def hand_size(state: dict[str, Any], f: dict[str, Any], side: str) -> tuple[int, bool]:
-    """(cards drawn, Kemal's free card): 10.2.2 two a current Firepower Factor, 10.2.3 the Leader,
-    10.2.5 the defender's trench, 10.2.7 at least 3 and at most 18, 10.2.4 Kemal's Bayonet Charge
-    on top unless the hand is already 18."""
+def base_size(state: dict[str, Any], f: dict[str, Any], side: str) -> tuple[int, bool]:
+    """(the cards the units give, Kemal in the area): 10.2.2 two a current Firepower Factor, 10.2.3
+    the Leader, 10.2.5 the defender's trench."""
     area = f["area"]
     n = sum(2 * board.firepower(u, state["units"][u]["fresh"]) for u in units_at(state, area, side))
     n += best_bonus(state, side, area)
     if side == f["def"]:
         n += state["trenches"].get(area, 0)
+    return n, side == "turkish" and "kemal" in units_at(state, area, side)
+
+
+def hand_size(state: dict[str, Any], f: dict[str, Any], side: str) -> tuple[int, bool]:
+    """(cards drawn, Kemal's free card): the deal's count (``base_size``), 10.2.7 at least 3 and at
+    most 18, 10.2.4 Kemal's Bayonet Charge on top unless the hand is already 18."""
+    n, kemal = f["base"][side] if "base" in f else base_size(state, f, side)
     n = min(MAX_HAND, max(MIN_HAND, n) + f.get("extra", {}).get(side, 0))  # Hand Grenades: +2 within 18
-    kemal = side == "turkish" and "kemal" in units_at(state, area, side) and n < MAX_HAND
-    return n, kemal
+    return n, kemal and n < MAX_HAND
 
 
 def give_back(state: dict[str, Any], side: str, dice: Any, events: list) -> None:
@@ -132,7 +141,7 @@ def do_draw(state: dict[str, Any], f: dict[str, Any], side: str, dice: Any, even
     events.append({"text": f"{side} draws {n} close combat card(s) at {name(f['area'])}"
                            + (" and takes Kemal's free Bayonet Charge (10.2.4)" if kemal else "") + ": "
                            + " ".join(e if e in DECK else f"[[{e}|card]]" for e in drawn)})
-    if not f["todo"]:
+    if f["step"] == "deal":  # the leader's draw; the other draws when it must match
         f["step"] = "lead"
         events.append({"text": f"close combat at {name(f['area'])}: {f['att']} attacks, {f['def']} defends; "
                                f"{f['init']} has the initiative (10.4.1{', 14.6 wire' if f['area'] in state['wire'] else ''})"})
@@ -154,7 +163,7 @@ def cc_side(f: dict[str, Any]) -> str:
 def cc_choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
     side = cc_side(f)
     hand = state["ccdeck"][side]["hand"]
-    if f["step"] == "deal":
+    if f["step"] == "deal" or side in f["todo"]:  # a side draws its hand before its first card
         n, kemal = hand_size(state, f, side)
         extra = " and Kemal's Bayonet Charge" if kemal else ""
         return [Choice(f"draw {n} close combat card(s){extra} (10.2)", {"do": "draw"})]
@@ -232,7 +241,8 @@ def resolve_card(state: dict[str, Any], f: dict[str, Any], side: str, card: str,
         f["lead"], f["step"] = card, "match"
         led = card
         events.append({"text": f"{where}: {side} plays {shown}"})
-        if not state["ccdeck"][enemy(side)]["hand"] and not state["ac"]["hands"][enemy(side)]:  # 10.3.3
+        if enemy(side) not in f["todo"] and not state["ccdeck"][enemy(side)]["hand"] \
+                and not state["ac"]["hands"][enemy(side)]:  # 10.3.3
             events.append({"text": f"{enemy(side)} has no card left to match"})
             finish(f, side, "unmatched", led, events)
         return

@@ -85,7 +85,7 @@ def uses(state: dict[str, Any], side: str, card: str) -> list[Choice]:
         for text, keys in luck.offers(state, side):
             add(text, "luck", **keys)
     if k == "hand-grenades":
-        if f["k"] == "cc" and f["step"] == "deal" and cc_side(f) == side:
+        if f["k"] == "cc" and (f["step"] == "deal" or side in f["todo"]) and cc_side(f) == side:
             add("2 more close combat cards here (at most 18)", "grenades")
         if f["k"] == "fire" and f["side"] == side and (f["mode"] == "opportunity" or board.contested(state, f["from"])):
             add("2 more dice in this fire (in your own area)", "dice")

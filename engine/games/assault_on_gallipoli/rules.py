@@ -107,7 +107,9 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
 def cc_text(state: dict[str, Any], f: dict[str, Any], side: str) -> str:
     where = f"close combat at {name(f['area'])} ({f['att']} attacks)"
     if f["step"] == "deal":
-        return f"{where}: {side} draws its hand (10.2)"
+        return f"{where}: {side} draws its hand and leads (10.2)"
+    if side in f["todo"]:
+        return f"{where}: {side} draws its hand, then must match {cc.card_name(f['lead'])} (10.2, 10.3.1)"
     held = ", ".join(f"{s} {len(state['ccdeck'][s]['hand'])}" for s in ("anzac", "turkish"))
     if f["step"] == "lead":
         return f"{where}, round {f['round']}, cards held {held}: {side} has the initiative and plays a card (10.3)"

@@ -46,23 +46,30 @@ def combat():
     dice = PrivateDice({"anzac": [["ambush", "ambush", "infiltrate", "raid", "reserve-trench", "bayonet-charge"]],
                         "turkish": [["infiltrate", "reserve-trench", "raid", "creeping-barrage"]]}, [])
     rules.settle(state, dice, [])
-    for side in ("turkish", "anzac"):  # the side without the initiative draws first
-        state, _ = step(GAME, state, side, {"do": "draw"}, dice)
+    state, _ = step(GAME, state, "anzac", {"do": "draw"}, dice)  # the side with the initiative draws and leads
     return state, dice
+
+
+def matched(state, dice, lead):
+    """The ANZAC leads ``lead``; the Turk draws its hand, to match (closecombat.new_combat)."""
+    state, _ = step(GAME, state, "anzac", {"do": "play", "card": lead}, dice)
+    state, _ = step(GAME, state, "turkish", {"do": "draw"}, dice)
+    return state
 
 
 def test_hands_are_tokens_and_only_the_played_card_opens():
     state, dice = combat()
-    assert dice.pools == [("turkish", "close-combat-kemal", 4), ("anzac", "close-combat", 6)]
+    assert dice.pools == [("anzac", "close-combat", 6)]
     hand = state["ccdeck"]["anzac"]["hand"]
     assert all(len(t) == 64 for t in hand)
-    assert state["ccdeck"]["turkish"]["hand"][-1] == "bayonet-charge"  # Kemal's card, public (10.2.4)
     labels = [c.label for c in GAME.prompt(state).choices]
     assert any("(if it is a Reserve Trench) as Raid" in label for label in labels)
     with pytest.raises(IllegalAction, match="leads as itself"):  # an Ambush played 'as' another card
         step(GAME, state, "anzac", {"do": "play", "card": hand[0], "as": "raid"}, dice)
-    state, _ = step(GAME, state, "anzac", {"do": "play", "card": hand[0]}, dice)
+    state = matched(state, dice, hand[0])
     assert dice.opened[-1] == hand[0] and state["ccdeck"]["anzac"]["table"] == ["ambush"]
+    assert dice.pools[-1] == ("turkish", "close-combat-kemal", 4)
+    assert state["ccdeck"]["turkish"]["hand"][-1] == "bayonet-charge"  # Kemal's card, public (10.2.4)
     # the Turk holds a Reserve Trench among its tokens: claiming no match is refused (10.3.2)
     assert any(c.action["do"] == "nomatch" for c in GAME.prompt(state).choices)
     with pytest.raises(IllegalAction, match="10.3.2"):
@@ -74,6 +81,7 @@ def test_hands_are_tokens_and_only_the_played_card_opens():
 
 def test_cards_go_back_to_the_right_deck_at_the_next_deal():
     state, dice = combat()
+    state = matched(state, dice, state["ccdeck"]["anzac"]["hand"][0])
     d = state["ccdeck"]
     dice.opened.clear()
     from pbem_engine.games.assault_on_gallipoli import closecombat

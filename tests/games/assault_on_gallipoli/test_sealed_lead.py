@@ -23,10 +23,10 @@ def _matching(roll: int, hands: dict | None = None):
     pos = position({"turn_phase": "close", "options": {"turns": 1}, "trenches": {"lone-pine": 1},
                     "control": {"lone-pine": "turkish"}, "hands": hands or {},
                     "units": {"lone-pine": ["tur-1-27", "tur-2-27 exhausted", "aus-1", "aus-2 exhausted"]}})
-    dice = pos.dice([TURK, ANZAC, roll], seals=["L1"])
+    dice = pos.dice([ANZAC, TURK, roll], seals=["L1"])
     state = pos.state
     rules.settle(state, dice, [])  # to the combat's first decision
-    for side, action in (("turkish", {"do": "draw"}), ("anzac", {"do": "draw"}), ("anzac", {"do": "play", "card": "ambush"})):
+    for side, action in (("anzac", {"do": "draw"}), ("anzac", {"do": "play", "card": "ambush"}), ("turkish", {"do": "draw"})):
         state, _ = GAME.apply(state, side, action, dice)
     return state, dice
 
