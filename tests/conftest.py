@@ -130,6 +130,22 @@ def new_player(runner: CliRunner, root: Path, name: str, side: str) -> Player:
     return player
 
 
+def sent(player: Player) -> Path:
+    """The newest turn file ``player`` sent."""
+    return max((player.dir / "sent").glob("*.pbem"))
+
+
+def two_homes(runner: CliRunner, root: Path, module: str, sides: tuple[str, str], *new: Any) -> tuple[Player, Player]:
+    """Alice (``sides[0]``) starts ``module`` with ``pbem new ... NEW``, Bob (``sides[1]``) joins from
+    his own home, and Alice ingests the join: each player as he would type it."""
+    alice, bob = new_player(runner, root, "alice", sides[0]), new_player(runner, root, "bob", sides[1])
+    pbem(runner, "new", module, "--as", sides[0], "--key", "alice", "--opponent", bob.pub, *new,
+         "--campaign", alice.dir, env=alice.env)
+    pbem(runner, "join", sent(alice), "--key", "bob", "--campaign", bob.dir, env=bob.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, sent(bob), env=alice.env)
+    return alice, bob
+
+
 class Duel:
     """Two players, alice (red) and bob (blue), each with a home and a campaign, playing barrage.
 

@@ -11,11 +11,7 @@ from pbem.commands.demo import policy
 from pbem.play.campaign import Campaign
 from pbem.play.turns import ahead
 from pbem.wire.keys import KeyStore
-from tests.conftest import new_player, pbem
-
-
-def newest(player):
-    return max((player.dir / "sent").glob("*.pbem"))
+from tests.conftest import pbem, sent, two_homes
 
 
 def number(listing: str, text: str) -> str:
@@ -27,12 +23,8 @@ def number(listing: str, text: str) -> str:
 
 
 def test_a_matcher_seals_his_lead_by_the_numbers_and_his_tool_leads_it(tmp_path, runner, home):
-    alice = new_player(runner, tmp_path, "alice", "anzac")
-    bob = new_player(runner, tmp_path, "bob", "turkish")
-    pbem(runner, "new", "assault-on-gallipoli", "--as", "anzac", "--key", "alice", "--opponent", bob.pub,
-         "--scenario", "turkish-counter-attack", "--option", "turns=1", "--campaign", alice.dir, env=alice.env)
-    pbem(runner, "join", newest(alice), "--key", "bob", "--campaign", bob.dir, env=bob.env)
-    pbem(runner, "ingest", "--campaign", alice.dir, newest(bob), env=alice.env)
+    alice, bob = two_homes(runner, tmp_path, "assault-on-gallipoli", ("anzac", "turkish"),
+                           "--scenario", "turkish-counter-attack", "--option", "turns=1")
     players = {"anzac": alice, "turkish": bob}
     keys = {s: KeyStore(p.home).load(p.name) for s, p in players.items()}
     camps = {s: Campaign.open(p.dir) for s, p in players.items()}
@@ -58,13 +50,13 @@ def test_a_matcher_seals_his_lead_by_the_numbers_and_his_tool_leads_it(tmp_path,
     played = pbem(runner, "play", number(listing, "should the roll win the initiative: play"), "--campaign", me.dir,
                   env=me.env).output
     assert "seals the card it leads should its roll win the initiative" in played, played
-    pbem(runner, "ingest", "--campaign", them.dir, newest(me), env=them.env)
+    pbem(runner, "ingest", "--campaign", them.dir, sent(me), env=them.env)
     report = pbem(runner, "report", "--campaign", them.dir, env=them.env).output
     assert "seals the card it leads" in report and "a concealed" not in report.split("seals the card")[1][:40]
     reveal = pbem(runner, "play", "--campaign", them.dir, env=them.env).output  # his tool: the roll's reveal
     if "Give your orders" in reveal:  # the roll lost: the other side leads, its person's decision
         pbem(runner, "play", "1", "--campaign", them.dir, env=them.env)
-    pbem(runner, "ingest", "--campaign", me.dir, newest(them), env=me.env)
+    pbem(runner, "ingest", "--campaign", me.dir, sent(them), env=me.env)
     report = pbem(runner, "report", "--campaign", me.dir, env=me.env).output
     won = re.findall(rf"{side} rolls \d+ for the initiative, needing \d+ or less: (\w+) has it", report)
     assert won, report

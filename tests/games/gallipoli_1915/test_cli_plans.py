@@ -10,22 +10,14 @@ from pbem.play.campaign import Campaign
 from pbem.play.turns import ahead
 from pbem.wire.envelope import read_envelopes
 from pbem.wire.keys import KeyStore
-from tests.conftest import new_player, pbem
+from tests.conftest import pbem, sent, two_homes
 
 PLAN = "plan assault: land 3 steps at W Beach; done"
 
 
-def newest(player):
-    return max((player.dir / "sent").glob("*.pbem"))
-
-
 def test_the_entente_plans_his_landings_and_his_tool_lands_them_alone(tmp_path, runner, home):
-    alice = new_player(runner, tmp_path, "alice", "entente")
-    bob = new_player(runner, tmp_path, "bob", "ottoman")
-    pbem(runner, "new", "gallipoli-1915", "--as", "entente", "--key", "alice", "--opponent", bob.pub,
-         "--scenario", "helles", "--option", "last_turn=4", "--campaign", alice.dir, env=alice.env)
-    pbem(runner, "join", newest(alice), "--key", "bob", "--campaign", bob.dir, env=bob.env)
-    pbem(runner, "ingest", "--campaign", alice.dir, newest(bob), env=alice.env)
+    alice, bob = two_homes(runner, tmp_path, "gallipoli-1915", ("entente", "ottoman"), "--scenario", "helles",
+                           "--option", "last_turn=4")
     players = {"entente": alice, "ottoman": bob}
     keys = {s: KeyStore(p.home).load(p.name) for s, p in players.items()}
     camps = {s: Campaign.open(p.dir) for s, p in players.items()}
@@ -42,16 +34,16 @@ def test_the_entente_plans_his_landings_and_his_tool_lands_them_alone(tmp_path, 
         for c in camps.values():
             c.ledger.close()
     pbem(runner, "play", PLAN, "roll 2d10 for fire, then done until assault", "--campaign", alice.dir, env=alice.env)
-    sealed = newest(alice)
+    sealed = sent(alice)
     assert b"W Beach" not in read_envelopes(sealed.read_text())[0].payload
     pbem(runner, "ingest", "--campaign", bob.dir, sealed, env=bob.env)
     pbem(runner, "play", "--campaign", bob.dir, env=bob.env)  # his tool: the roll's reveal
-    pbem(runner, "ingest", "--campaign", alice.dir, newest(bob), env=alice.env)
+    pbem(runner, "ingest", "--campaign", alice.dir, sent(bob), env=alice.env)
     status = pbem(runner, "status", "--campaign", alice.dir, env=alice.env).output
     assert "nothing to decide" in status, status
     played = pbem(runner, "play", "--campaign", alice.dir, env=alice.env).output
     assert "carry out the planned orders" in played and "draw naval gunfire" in played, played
-    pbem(runner, "ingest", "--campaign", bob.dir, newest(alice), env=bob.env)
+    pbem(runner, "ingest", "--campaign", bob.dir, sent(alice), env=bob.env)
     report = pbem(runner, "report", "--campaign", bob.dir, env=bob.env).output
     assert "entente opens its planned orders for the Amphibious Assault Phase" in report, report
     assert "entente lands 3 step(s) at W Beach" in report
