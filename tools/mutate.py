@@ -410,7 +410,7 @@ MUTANTS: list[Mutant] = [
       '    if plan is not None and (f["step"] != "lead" or f["init"] != plan["side"]):',
       '    if plan is not None and f["step"] != "lead":',
       "tests/games/assault_on_gallipoli/test_sealed_lead.py"),
-    m("assault: discards sealed with a pass signed in the clear", "engine/games/assault_on_gallipoli/discards.py",
+    m("assault: discards sealed with a pass signed in the clear", "engine/games/assault_on_gallipoli/sealing.py",
       '        return {"sealed": dice.seal(side, value)}',
       '        return {"plain": value["$hide"] if isinstance(value, dict) else value}',
       "tests/games/assault_on_gallipoli/test_sealed_discards.py"),

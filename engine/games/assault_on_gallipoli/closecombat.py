@@ -1,8 +1,9 @@
 """Close Combat (10), its damage (11) and the retreats it forces (12.1-12.2, 12.9).
 
 A close combat is a frame ``cc`` on the stack: the deal (each side draws its hand in its own
-decision, the leader before his first card, the other before its first match), then rounds (the initiative holder leads a card or, from round three, tries to
-withdraw; the other matches or cannot), then the damage of 11.1 allocated by 11.2 (frames
+decision, the leader before his first card, the other before its first match), then rounds (the
+initiative holder leads a card or, from round three, tries to withdraw; the other matches or
+cannot), then the damage of 11.1 allocated by 11.2 (frames
 ``ccdamage``), the loser's retreat (``ccretreat``) and the winner's damage.
 
 The hands (RULES.md, "Close Combat hands"): each side draws from its own copy of the 36-card

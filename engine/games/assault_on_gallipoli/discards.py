@@ -21,11 +21,11 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Any
 
-from pbem_engine.chance.dice import NoPrivateItems
 from pbem_engine.protocol.core import Choice, IllegalAction
 
 from . import cards
 from .board import enemy
+from .sealing import opened, seal, sealable
 
 MAX_SETS = 64  # every set of a hand of six (the holder's five and one taken by Espionage)
 
@@ -65,19 +65,9 @@ def choices(state: dict[str, Any], f: dict[str, Any]) -> list[Choice]:
 
 
 def valid(action: dict[str, Any]) -> bool:
-    """The frame's one order: a set of cards, ``{"$hide": ...}`` in its author's tool and a token in
-    every other (the prompt is free there: what it seals cannot be listed)."""
-    value = action.get("cards")
-    return (set(action) == {"do", "cards"} and action["do"] == "seal"
-            and (isinstance(value, str) and len(value) == 64 or isinstance(value, dict) and set(value) == {"$hide"}
-                 and isinstance(value["$hide"], str) and len(value["$hide"]) <= 65 * MAX_SETS))
-
-
-def seal(dice: Any, side: str, value: Any) -> dict[str, str]:
-    try:
-        return {"sealed": dice.seal(side, value)}
-    except NoPrivateItems:  # shared-dice play (random play): the hand is public anyway
-        return {"plain": value["$hide"] if isinstance(value, dict) else value}
+    """The frame's one order: a set of cards (the prompt is free in every tool but its author's:
+    what it seals cannot be listed there)."""
+    return set(action) == {"do", "cards"} and action["do"] == "seal" and sealable(action["cards"], 65 * MAX_SETS)
 
 
 def do_seal(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: Any, events: list) -> None:
@@ -107,8 +97,7 @@ def do_planned(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list
     """Open the sealed discards (in the side's own file: only its tool can), discard those still
     held, then draw (17.3)."""
     side = f["side"]
-    order = state["discards"].pop(side)
-    picked = dice.reveal(side, order["sealed"]) if "sealed" in order else order["plain"]
+    picked = opened(dice, side, state["discards"].pop(side))
     events.append({"text": f"{side} opens its sealed discards"})
     for entry in picked.split():
         if entry in cards.hand(state, side):

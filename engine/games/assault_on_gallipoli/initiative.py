@@ -23,7 +23,7 @@ from typing import Any
 from pbem_engine.protocol.core import Choice, IllegalAction
 
 from . import closecombat as cc
-from .discards import seal
+from .sealing import opened, seal, sealable
 
 
 def offered(f: dict[str, Any]) -> bool:
@@ -64,11 +64,8 @@ def choices(state: dict[str, Any], plan: dict[str, Any]) -> list[Choice]:
 
 
 def valid(action: dict[str, Any]) -> bool:
-    """The frame's sealed order: ``{"$hide": ...}`` in its author's tool, a token in every other."""
-    value = action.get("lead")
-    return (set(action) == {"do", "lead"} and action["do"] == "seal"
-            and (isinstance(value, str) and len(value) == 64 or isinstance(value, dict) and set(value) == {"$hide"}
-                 and isinstance(value["$hide"], str) and len(value["$hide"]) <= 200))
+    """The frame's sealed order (the prompt is free in every tool but its author's)."""
+    return set(action) == {"do", "lead"} and action["do"] == "seal" and sealable(action["lead"], 200)
 
 
 def do_plan(state: dict[str, Any], plan: dict[str, Any], action: dict[str, Any], dice: Any, events: list) -> None:
@@ -135,7 +132,7 @@ def do_planned(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list
     and the side decides."""
     plan = f.pop("plan")
     side = plan["side"]
-    words = dice.reveal(side, plan["sealed"]) if "sealed" in plan else plan["plain"]
+    words = opened(dice, side, plan)
     events.append({"text": f"{side} opens the lead it sealed with its match"})
     try:
         action = json.loads(words)
