@@ -14,6 +14,7 @@ from pathlib import Path
 
 from pbem.play.campaign import Campaign
 from pbem.check.verify import verify_path
+from pbem.wire.envelope import read_envelopes
 from tests import golden_play
 from tests.test_golden import identity
 from tests.test_golden_tabletop import compare_or_update
@@ -53,3 +54,16 @@ def test_the_committed_files_replay_in_a_fresh_campaign(tmp_path):
     finally:
         camp.ledger.close()
     assert verify_path(tmp_path / "a").summary().startswith("OK: ")
+
+
+def test_a_lead_order_is_sealed_unread_and_its_tool_leads_by_it():
+    """leadorder.py: the file that seals a side's lead order names none of the order's cards (the
+    other side reads a token); later files of that side lead by it (``ordered``), an ordinary lead."""
+    envelopes = [read_envelopes(p.read_text())[0] for p in sorted((GOLDEN / "turns").glob("*.pbem"))]
+    actions = [(e, a) for e in envelopes for a in e.content["body"].get("actions", [])]
+    sealing = [e for e, a in actions if a.get("do") == "seal" and "order" in a]
+    ordered = [a for _, a in actions if a.get("do") == "ordered"]
+    assert sealing and ordered
+    for e in sealing:
+        assert b"creeping-barrage" not in e.payload and b"reserve-trench:" not in e.payload
+    assert "leads by its sealed lead order" in (GOLDEN / "report-turkish.txt").read_text()

@@ -64,11 +64,12 @@ class AssaultOnGallipoli:
     # (rolls other than fire) played ahead; 5: 12.4 measured on the half board in play, a player's own
     # tables (option 'data', dataset.py), Action Cards named in texts; 6: standing orders (standing.py): the
     # close combat order given with a pass, the ANZAC ships placed with his draw; 7: discards sealed with a
-    # pass (discards.py), the lead sealed with a match (initiative.py), the leader draws and leads first
-    version: ClassVar[str] = "7"
-    # the actions that carry out an order its person sealed earlier (initiative.py, discards.py): only
-    # his tool can open it, so it is a file of his tool's, which passes his decision on
-    sealed_orders: ClassVar[tuple[str, ...]] = ("planned",)
+    # pass (discards.py), the lead sealed with a match (initiative.py), the leader draws and leads first;
+    # 8: the lead order (leadorder.py), sealed in a Round, its tool draws and leads by it
+    version: ClassVar[str] = "8"
+    # the actions that carry out an order its person sealed earlier (initiative.py, discards.py,
+    # leadorder.py): only his tool can read it, so it is a file of his tool's, which passes his decision on
+    sealed_orders: ClassVar[tuple[str, ...]] = ("planned", "ordered")
     sides: ClassVar[tuple[str, ...]] = SIDES
     options: ClassVar[dict[str, str]] = OPTIONS
     scenarios: ClassVar[dict[str, str]] = {k: v["title"] for k, v in SCENARIOS.items()}
@@ -172,6 +173,14 @@ class AssaultOnGallipoli:
     def item_values(self, view: dict[str, Any], item: str) -> str:
         """What an Action Card does, in brief, for its holder's eyes (the report's hands; "" otherwise)."""
         return cards.brief(item)
+
+    def sealed_choice(self, state: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> dict[str, Any] | None:
+        """The action its side's tool takes for it by an order the side sealed earlier, read with what
+        only that tool knows (the lead order, leadorder.py); None: the side decides."""
+        from .leadorder import choose
+
+        with dataset.using(state):
+            return choose(state, prompt, known)
 
     def playable(self, state: dict[str, Any], prompt: Prompt, known: dict[str, str]) -> Prompt:
         """The prompt as its owner's tool shows it: the odds of each fire, the cards the hand allows."""

@@ -53,6 +53,10 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
         if got.isdigit() and plain[int(got) - 1].action == {"do": "draw"}:
             return str(next(i for i, c in enumerate(choices) if c.action.get("ships")) + 1)
         return got
+    if k == "round" and pick(lambda a: a["do"] == "leads"):  # its leads as it would make them (leadorder.py)
+        return pick(lambda a: a["do"] == "leads")
+    if k == "leadorder":  # the rarest card first, a Reserve Trench last as a Raid (leadorder.ORDERS)
+        return "1"
     got = card(state, side, prompt, known)
     if got:
         return got

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.protocol.core import Choice, IllegalAction, Prompt
 
-from . import board, cards, discards, effects, fire, initiative, move, plans, sequence, standing
+from . import board, cards, discards, effects, fire, initiative, leadorder, move, plans, sequence, standing
 from . import closecombat as cc
 from .board import name
 
@@ -24,7 +24,7 @@ def prompt(state: dict[str, Any]) -> Prompt:
     if cards.owes(state, side):
         return Prompt(side, f"{side}: discard 1 Action Card (the enemy's Aerial Recon)", tuple(cards.owed_choices(state, side)))
     f = state["frames"][-1]
-    if cards.window(state, f, side) and not f.get("pass") and not initiative.bound(f):
+    if cards.window(state, f, side) and not f.get("pass") and not initiative.bound(f) and not leadorder.bound(state, f):
         return Prompt(side, base.text, base.choices + tuple(effects.card_choices(state, f, side)))
     return base
 
@@ -69,6 +69,8 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
         return Prompt(side, head + standing.text(f), tuple(standing.choices(f)))
     if k == "discardplan":  # free: what its author seals reads as a token in every other tool
         return Prompt(side, head + discards.text(f), tuple(discards.choices(state, f)), free=True)
+    if k == "leadorder":  # free, as discardplan
+        return Prompt(side, head + leadorder.text(f), tuple(leadorder.choices()), free=True)
     if k == "round":
         return Prompt(side, head + f"{side} Round: activate units in one area, bring on a group, or pass (4)",
                       tuple(sequence.round_prompt_choices(state, side)))
@@ -92,7 +94,8 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
         return Prompt(side, head + f"{side} (Morale Advantage): which close combat is next (10.1.2)",
                       tuple(cc.order_choices(state, f)))
     if k == "cc":
-        return Prompt(side, head + cc_text(state, f, side), tuple(initiative.combat_choices(state, f)))
+        return Prompt(side, head + cc_text(state, f, side), tuple(initiative.combat_choices(state, f)),
+                      free=leadorder.free(state, f))  # free: the lead its sealed order gives (leadorder.py)
     if k == "leadplan":  # free: what its author seals reads as a token in every other tool
         return Prompt(side, head + initiative.text(state, f), tuple(initiative.choices(state, f)), free=True)
     if k == "ccdamage":
@@ -120,8 +123,9 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
     if not isinstance(action, dict) or not isinstance(action.get("do"), str):
         raise IllegalAction("an action is an object with 'do'")
     shown = prompt(state)
-    if shown.side != side or action not in [c.action for c in shown.choices] and not (
-            shown.free and (discards.valid(action) or initiative.valid(action))):
+    listed = [c.action for c in shown.choices]
+    if shown.side != side or action not in listed and not leadorder.ordered(state, side, action, listed) and not (
+            shown.free and (discards.valid(action) or initiative.valid(action) or leadorder.valid(action))):
         raise IllegalAction(f"{side} cannot do {action!r} now: {shown.text}", [c.label for c in shown.choices])
     state["clock"] += 1
     events: list[dict[str, Any]] = []
@@ -169,10 +173,15 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
     elif k == "ccplan":
         if standing.do_plan(state, f, action, events):
             sequence.do_round(state, state["frames"][-1], {"do": "pass"}, dice, events)
+    elif k == "leadorder":
+        leadorder.do_seal(state, f, action, dice, events)
     elif k == "discardplan":  # the pass then follows, its one legal choice (a seal and a roll: two actions)
         discards.do_seal(state, f, action, dice, events)
     elif k == "cc" and action.get("seal"):  # the lead first, sealed; then the match (initiative.py)
         state["frames"].append(initiative.new(f, side, action["card"]))
+    elif k == "cc" and action["do"] == "ordered":  # the lead its sealed order gives (leadorder.py)
+        leadorder.do_ordered(state, f, action, dice, events)
+        initiative.lapse(f, events)
     elif k == "cc" and action["do"] == "planned":
         initiative.do_planned(state, f, dice, events)
     elif k == "cc":

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.protocol.core import Choice, IllegalAction
 
-from . import board, cards, closecombat, discards, effects, fire, luck, move, plans, scenarios, standing
+from . import board, cards, closecombat, discards, effects, fire, leadorder, luck, move, plans, scenarios, standing
 from .activation import dig_choices, fire_cands, killing_time_start
 from .board import enemy, kind, name, units_at
 from .data import SIDES
@@ -95,6 +95,7 @@ def sequence(state: dict[str, Any], f: dict[str, Any], dice: Any, events: list) 
             f.pop("fought")
             f["phase"] = "victory"
             standing.lapse(state)
+            leadorder.lapse(state)
         elif len(fights) == 1:
             start_combat(state, fights[0], events)
         elif planned:  # the holder's order, given with his pass (standing.py)
@@ -226,7 +227,7 @@ def round_prompt_choices(state: dict[str, Any], side: str) -> list[Choice]:
     if state["frames"][-1].get("pass"):  # its discards sealed (discards.py): the pass they came with
         return [Choice("pass", {"do": "pass"})]
     return (round_choices(state, side) + [Choice("pass", {"do": "pass"})] + standing.pass_choices(state, side)
-            + discards.pass_choices(state, side))
+            + discards.pass_choices(state, side) + leadorder.round_choices(state, side))
 
 
 def do_round(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], dice: Any, events: list) -> None:
@@ -239,6 +240,9 @@ def do_round(state: dict[str, Any], f: dict[str, Any], action: dict[str, Any], d
         return
     if do == "pass" and action.get("discards"):  # the sealed discards first, then the pass (discards.py)
         state["frames"].append(discards.new(side))
+        return
+    if do == "leads":  # the lead order, sealed; the Round's decision is still to make (leadorder.py)
+        state["frames"].append(leadorder.new(side))
         return
     f["acted"] = True
     if do != "pass":

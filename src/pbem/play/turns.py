@@ -77,13 +77,20 @@ def no_choice(camp: Campaign, match: dict[str, Any], prompt: Prompt, index: int,
     """The action, and its words, of a decision that leaves us no choice: a prompt with one legal
     choice, or one whose action the rules fix but for what only our tool can write (the game's
     ``forced_action``: the block game's stand-up, its blocks in an order only we know; or its
-    ``order_without_choice``, words our tool reads with what it knows of our hidden items).
+    ``order_without_choice``, words our tool reads with what it knows of our hidden items; or its
+    ``sealed_choice``, an order we sealed earlier that only our tool can read: Assault on Gallipoli's
+    lead order).
     None where there is something to decide."""
     if forced(prompt):
         return prompt.choices[0].action, prompt.choices[0].label
     game, state = camp.game, match["game"]
     fixed = getattr(game, "forced_action", None)
     action = fixed(state, game.prompt(state)) if fixed is not None else None
+    sealed = getattr(game, "sealed_choice", None)
+    if action is None and sealed is not None:  # an order we sealed earlier, read by our tool alone
+        action = sealed(state, game.prompt(state), known)
+        if action is not None:
+            return action, "by the order you sealed"
     words = getattr(game, "order_without_choice", None)
     order = words(state, game.prompt(state)) if words is not None and action is None and prompt.free else None
     if order is not None:  # in the game's words, as a person would type it

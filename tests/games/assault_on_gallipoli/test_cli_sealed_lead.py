@@ -14,10 +14,10 @@ from pbem.wire.keys import KeyStore
 from tests.conftest import pbem, sent, two_homes
 
 
-def number(listing: str, text: str) -> str:
-    """The number `pbem play` prints before the first choice holding ``text`` (a card as itself,
-    not one offered in case it is a Reserve Trench)."""
-    m = re.search(rf"^\s*(\d+)\. (?![^\n]*if it is)[^\n]*{re.escape(text)}", listing, re.M)
+def number(listing: str, text: str, avoid: str = "if it is") -> str:
+    """The number `pbem play` prints before the first choice holding ``text`` and not ``avoid`` (a
+    card as itself, not one offered in case it is a Reserve Trench)."""
+    m = re.search(rf"^\s*(\d+)\. (?![^\n]*{avoid})[^\n]*{re.escape(text)}", listing, re.M)
     assert m, listing
     return m.group(1)
 
@@ -47,7 +47,8 @@ def test_a_matcher_seals_his_lead_by_the_numbers_and_his_tool_leads_it(tmp_path,
     assert "drafted, not yet signed" in drafted, drafted
     listing = pbem(runner, "play", "--campaign", me.dir, env=me.env).output
     assert "should the roll win the initiative" in listing, listing  # his sealed lead: the leads his hand leaves
-    played = pbem(runner, "play", number(listing, "should the roll win the initiative: play"), "--campaign", me.dir,
+    played = pbem(runner, "play", number(listing, "should the roll win the initiative: play",
+                                       "if it is|Reserve Trench"), "--campaign", me.dir,
                   env=me.env).output
     assert "seals the card it leads should its roll win the initiative" in played, played
     pbem(runner, "ingest", "--campaign", them.dir, sent(me), env=them.env)
