@@ -85,7 +85,9 @@ def assault_on_gallipoli(files: Files, before: str | None = None) -> int:
     roller a second file: the Morale Advantage holder gives his close combat order with it
     (standing.py, 10.1.2); nor does a won initiative (the lead sealed with the match,
     initiative.py) or a won Morale Advantage (the discards sealed with a pass, discards.py): the
-    winner's own tool opens them."""
+    winner's own tool opens them; nor a close combat's first lead after the leader's own pass or
+    the other side's forced choices (the lead order, leadorder.py: its tool leads by it), nor a
+    Round after one's own missed fire (the plan given with the fire, fireplan.py)."""
     return alternations(files, before)
 
 

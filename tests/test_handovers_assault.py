@@ -1,6 +1,6 @@
 """Assault on Gallipoli by e-mail: the standing orders of engine/games/assault_on_gallipoli/standing.py,
-initiative.py and discards.py take away the same person's second file where the rules let him decide
-earlier.
+initiative.py, discards.py, leadorder.py and fireplan.py take away the same person's second file
+where the rules let him decide earlier.
 
 * The Morale Advantage holder's close combat order (10.1.2) given with a pass that ends the phase:
   the file that resolves the pass roll starts the combats; before, he passed, the other side's
@@ -11,13 +11,17 @@ earlier.
   roll gives the matcher the initiative, or the passer the Morale Advantage, his own tool opens
   them (a file of his tool's, no person's); before, his person decided again after the other
   side's file revealed the roll.
+* The lead order (10.2-10.3), sealed in a Round: the leader's own tool draws and leads by it, after
+  its own pass ended the phase or the other side's forced choices ended a combat.
+* The plan given with a fire (17: a Heroic Act's activation, a Coordinated Attack, Keep Moving):
+  the file that resolves a missed fire carries out the firer's next decisions.
 
 A seeded game between two campaigns (bench/handovers.py ``play_files``, the game's own player)
-records what each file that needed a person opened with (bench/handovers_assault.py ``frame``).
-What is left of "the same person again" is only what RULES.md "Hand-overs" names as not cut: a
-decision right after one's own roll or the other side's forced choices (a close combat's first
-lead after the leader's pass ended the phase, a Round after a roll of one's own Round goes on:
-Keep Moving, Heroic Act, Coordinated Attack, 17; a damage allocation)."""
+records what each file that needed a person opened with (bench/handovers_assault.py ``frame``):
+every game turn of it costs its floor, no "same person again" left (the bench's three games: none
+either).  What could still bring one back is what RULES.md "Hand-overs" names as not cut: a
+decision right after one's own roll whose result it needs (a hit fire: the other side allocates,
+so a hand-over anyway) or after the other side's forced choices outside close combat."""
 
 from __future__ import annotations
 
@@ -53,7 +57,9 @@ def _again(files):
 
 def test_the_standing_orders_are_given(files):
     asked = {what for f in files for what, *_ in f["asks"]}
-    assert {"ccplan", "shipplan", "leadplan", "discardplan"} <= asked  # the game's player gave them all
+    # the game's player gave them (the close combat order, ccplan, only where two combats wait: its
+    # rule tests and the bench's other games)
+    assert {"shipplan", "leadplan", "discardplan", "leadorder", "fireplan"} <= asked
     assert any(f["sealed"] for f in files)  # and its tool carried a sealed one out, no person asked
 
 
@@ -70,5 +76,5 @@ def test_a_game_turn_costs_the_floor_but_for_what_is_not_cut(files):
     turns = per_turn(files, FLOORS[MODULE])
     assert turns
     for t in turns:
-        assert t["human"] - t["floor"] == t["again"] <= 3, t  # decisions after one's own roll or forced choices
+        assert t["human"] == t["floor"] and t["again"] == 0, t  # the floor: no person's file after his own
         assert t["no choice"] == 0

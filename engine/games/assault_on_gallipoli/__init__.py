@@ -9,7 +9,9 @@ Registered as ``assault-on-gallipoli``.  Rules by section: ``sequence``
 data the text lacks is in ``data`` (provisional), the five scenarios with the optional Leaders
 (22) in ``scenarios``; what the tool shows is in ``view`` (the map) and ``forecast`` (the odds
 before a fire); the standing orders that save turn files in ``plans`` (the landing plan),
-``standing`` (the close combat order, the ships) and ``discards`` (sealed with a pass); RULES.md
+``fireplan`` (the plan given with a fire), ``standing`` (the close combat order, the ships),
+``discards`` (sealed with a pass), ``initiative`` (the lead sealed with a match) and ``leadorder``
+(the lead order); RULES.md
 says what is enforced and what not, and what a game turn costs by e-mail ("Hand-overs").
 
 Units are public (5.5: players may look at each other's units).  Close Combat (10-11) is phase 2
@@ -65,7 +67,8 @@ class AssaultOnGallipoli:
     # tables (option 'data', dataset.py), Action Cards named in texts; 6: standing orders (standing.py): the
     # close combat order given with a pass, the ANZAC ships placed with his draw; 7: discards sealed with a
     # pass (discards.py), the lead sealed with a match (initiative.py), the leader draws and leads first;
-    # 8: the lead order (leadorder.py), sealed in a Round, its tool draws and leads by it
+    # 8: the lead order (leadorder.py), sealed in a Round, its tool draws and leads by it; the plan given
+    # with a fire (fireplan.py)
     version: ClassVar[str] = "8"
     # the actions that carry out an order its person sealed earlier (initiative.py, discards.py,
     # leadorder.py): only his tool can read it, so it is a file of his tool's, which passes his decision on

@@ -20,7 +20,7 @@ from typing import Any
 
 from pbem_engine.protocol.core import Choice, Prompt
 
-from . import board, cards, effects, plans, rules
+from . import board, cards, effects, fireplan, plans, rules
 from .board import enemy
 from .closecombat import WILD, cc_side
 
@@ -81,10 +81,15 @@ def order(state: dict[str, Any], side: str, prompt: Prompt, known: dict[str, str
         sim, planned = plans.simulate(state, f, f["beach"], rules.prompt, rules.apply)
         return order(sim, side, planned, known) if planned else str(len(choices))
     if k == "fire":
-        return (pick(lambda a: a["do"] == "with") or pick(lambda a: a["do"] == "leader")
-                or pick(lambda a: a["do"] == "fire" and not board.contested(state, a["at"]))
-                or pick(lambda a: a["do"] == "hold")  # advancing or opportunity fire: leave it to close combat
-                or pick(lambda a: a["do"] == "fire") or "1")
+        got = (pick(lambda a: a["do"] == "with") or pick(lambda a: a["do"] == "leader")
+               or pick(lambda a: a["do"] == "fire" and not board.contested(state, a["at"]))
+               or pick(lambda a: a["do"] == "hold")  # advancing or opportunity fire: leave it to close combat
+               or pick(lambda a: a["do"] == "fire") or "1")
+        planned = dict(choices[int(got) - 1].action, plan=True)  # with its next decisions planned (fireplan.py)
+        return pick(lambda a: a == planned) or got
+    if k == "fireplan":  # what it would do after a miss: its own choice on the board the plan foresees
+        sim, planned = fireplan.simulate(state, f, rules.prompt, rules.apply)
+        return order(sim, side, planned, known) if planned else str(len(choices))
     if k == "move":
         if not f["went"]:
             return pick(lambda a: a["do"] == "take") or pick(lambda a: a["do"] == "go") or "1"

@@ -9,7 +9,7 @@ from typing import Any
 
 from pbem_engine.protocol.core import Choice, IllegalAction, Prompt
 
-from . import board, cards, discards, effects, fire, initiative, leadorder, move, plans, sequence, standing
+from . import board, cards, discards, effects, fire, fireplan, initiative, leadorder, move, plans, sequence, standing
 from . import closecombat as cc
 from .board import name
 
@@ -65,6 +65,8 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
                       tuple(sequence.ship_choices(state, f)))
     if k == "landplan":
         return Prompt(side, head + plans.text(f), tuple(plans.choices(state, f, prompt, apply)))
+    if k == "fireplan":
+        return Prompt(side, head + fireplan.text(f), tuple(fireplan.choices(state, f, prompt, apply)))
     if k == "ccplan":
         return Prompt(side, head + standing.text(f), tuple(standing.choices(f)))
     if k == "discardplan":  # free: what its author seals reads as a token in every other tool
@@ -75,9 +77,10 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
         return Prompt(side, head + f"{side} Round: activate units in one area, bring on a group, or pass (4)",
                       tuple(sequence.round_prompt_choices(state, side)))
     if k == "fire":
+        listed = fire.fire_choices(state, f)
         chosen = ", ".join(board.unit_name(u) for u in f["units"]) or "nobody yet"
         return Prompt(side, head + f"{side} {f['mode']} fire from {name(f['from']) if f['from'] else 'several areas'} ({chosen}): "
-                                   f"add units, one Leader's bonus, then a target (8)", tuple(fire.fire_choices(state, f)))
+                                   f"add units, one Leader's bonus, then a target (8)", tuple(listed + fireplan.variants(state, f, listed)))
     if k == "move":
         return Prompt(side, head + f"{side} move at {name(f['at'])}: take units, then go area by area (6)",
                       tuple(move.move_choices(state, f)))
@@ -158,8 +161,12 @@ def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -
         sequence.do_round(state, f, action, dice, events)
     elif k == "landplan":
         plans.do_plan(state, f, action, dice, events, prompt, apply)
+    elif k == "fire" and action.get("plan"):  # the plan first; the fire once it is given (fireplan.py)
+        fireplan.start(state, f, action, dice, events, prompt, apply)
     elif k == "fire":
         fire.do_fire(state, f, action, dice, events)
+    elif k == "fireplan":
+        fireplan.do_plan(state, f, action, dice, events, prompt, apply)
     elif k == "move":
         move.do_move(state, f, action, events)
     elif k == "damage":

@@ -113,7 +113,7 @@ def test_sudden_storm_sends_back_the_group_that_entered_its_area() -> None:
     assert bot_plays(state, "sudden-storm#1") == {"do": "use", "use": "storm"}
 
 
-SEEDS = range(5, 10)
+SEEDS = range(2, 7)  # games that, at module version 8, use every option (the games move when a choice does)
 
 
 def test_the_bots_games_use_the_newer_options() -> None:
