@@ -6,52 +6,20 @@ player seals one too, and which side leads first depends on the game's random co
 
 from __future__ import annotations
 
-import re
-
-from pbem.commands.demo import policy
 from pbem_engine.games.assault_on_gallipoli import board, closecombat
-from pbem.play.campaign import Campaign
-from pbem.play.turns import ahead
-from pbem.wire.keys import KeyStore
 from tests.conftest import pbem, sent, two_homes
-
-
-def number(listing: str, text: str) -> str:
-    m = re.search(rf"^\s*(\d+)\. [^\n]*{re.escape(text)}", listing, re.M)
-    assert m, listing
-    return m.group(1)
-
-
-def _play_until(camps, keys, stop, limit: int = 600) -> str:
-    """The game's own players, each from his campaign, until ``stop(side, before, after, ours)``
-    (the state as the last file left it; as 'pbem play' would leave it before asking, past what its
-    tool takes alone; whether it would then ask): the side."""
-    for _ in range(limit):
-        waiting = camps["anzac"].waiting()
-        assert waiting is not None, "the game ended first"
-        side = waiting["side"]
-        match, prompt, ours = ahead(camps[side])
-        if stop(side, camps[side].match()["game"], match["game"], prompt, ours):
-            return side
-        result = camps[side].play(keys[side], [], policy(camps[side]))
-        camps["turkish" if side == "anzac" else "anzac"].ingest([("f", result.envelope.raw)])
-    raise AssertionError(f"not reached in {limit} turn files")
+from tests.games.assault_on_gallipoli.two_players import number, play_until
 
 
 def test_a_player_seals_his_lead_order_by_the_numbers_and_his_tool_leads_by_it(tmp_path, runner, home):
     alice, bob = two_homes(runner, tmp_path, "assault-on-gallipoli", ("anzac", "turkish"),
                            "--scenario", "turkish-counter-attack", "--option", "turns=3")
     players = {"anzac": alice, "turkish": bob}
-    keys = {s: KeyStore(p.home).load(p.name) for s, p in players.items()}
-    camps = {s: Campaign.open(p.dir) for s, p in players.items()}
-    try:  # the game's own players up to a Round that offers the lead order
-        def offered(side, state, after, prompt, ours):  # to a side attacking a contested area: it leads there (10.4.1)
-            return prompt.side == side and any(c.action == {"do": "leads"} for c in prompt.choices) and any(
-                board.controller(state, a) not in (None, side) for a in closecombat.pending(state, []))
-        side = _play_until(camps, keys, offered)
-    finally:
-        for c in camps.values():
-            c.ledger.close()
+
+    def offered(side, state, after, prompt, ours):  # to a side attacking a contested area: it leads there (10.4.1)
+        return prompt.side == side and any(c.action == {"do": "leads"} for c in prompt.choices) and any(
+            board.controller(state, a) not in (None, side) for a in closecombat.pending(state, []))
+    side = play_until(players, offered)
     me, them = players[side], players["turkish" if side == "anzac" else "anzac"]
     listing = pbem(runner, "play", "--campaign", me.dir, env=me.env).output
     drafted = pbem(runner, "play", number(listing, "seal a lead order"), "--campaign", me.dir, env=me.env).output
@@ -69,17 +37,13 @@ def test_a_player_seals_his_lead_order_by_the_numbers_and_his_tool_leads_by_it(t
     assert b"creeping-barrage" not in payload and b"reserve-trench:" not in payload  # a token, no card
     pbem(runner, "ingest", "--campaign", them.dir, sent(me), env=them.env)
 
-    camps = {s: Campaign.open(p.dir) for s, p in players.items()}
-    try:  # on to a lead by a lead order: his, or one the game's player sealed for the other side
-        def leads(s, before, after, prompt, ours):  # its tool alone would lead a card, by a lead order
-            sealed_lead = any(isinstance(f.get("plan"), dict) and f["plan"].get("side") == s  # initiative.py's
-                              for f in before["frames"])
-            return (not ours and s in before.get("leadorders", {}) and not sealed_lead
-                    and len(after["ccdeck"][s]["table"]) > len(before["ccdeck"][s]["table"]))
-        leader = _play_until(camps, keys, leads)
-    finally:
-        for c in camps.values():
-            c.ledger.close()
+
+    def leads(s, before, after, prompt, ours):  # its tool alone would lead a card, by a lead order (his, or
+        sealed_lead = any(isinstance(f.get("plan"), dict) and f["plan"].get("side") == s  # one the game's player
+                          for f in before["frames"])  # sealed), not a lead sealed with a match (initiative.py)
+        return (not ours and s in before.get("leadorders", {}) and not sealed_lead
+                and len(after["ccdeck"][s]["table"]) > len(before["ccdeck"][s]["table"]))
+    leader = play_until(players, leads)
     me = players[leader]
     status = pbem(runner, "status", "--campaign", me.dir, env=me.env).output
     assert "nothing to decide" in status, status

@@ -7,43 +7,19 @@ from __future__ import annotations
 
 import re
 
-from pbem.commands.demo import policy
-from pbem.play.campaign import Campaign
-from pbem.play.turns import ahead
-from pbem.wire.keys import KeyStore
 from tests.conftest import pbem, sent, two_homes
-
-
-def number(listing: str, text: str, avoid: str = "if it is") -> str:
-    """The number `pbem play` prints before the first choice holding ``text`` and not ``avoid`` (a
-    card as itself, not one offered in case it is a Reserve Trench)."""
-    m = re.search(rf"^\s*(\d+)\. (?![^\n]*{avoid})[^\n]*{re.escape(text)}", listing, re.M)
-    assert m, listing
-    return m.group(1)
+from tests.games.assault_on_gallipoli.two_players import number, play_until
 
 
 def test_a_matcher_seals_his_lead_by_the_numbers_and_his_tool_leads_it(tmp_path, runner, home):
     alice, bob = two_homes(runner, tmp_path, "assault-on-gallipoli", ("anzac", "turkish"),
                            "--scenario", "turkish-counter-attack", "--option", "turns=1")
     players = {"anzac": alice, "turkish": bob}
-    keys = {s: KeyStore(p.home).load(p.name) for s, p in players.items()}
-    camps = {s: Campaign.open(p.dir) for s, p in players.items()}
-    try:  # the game's own players up to a match that rolls for the initiative
-        for _ in range(400):
-            side = camps["anzac"].waiting()["side"]
-            match, prompt, _ = ahead(camps[side])
-            if prompt.side == side and any(c.action.get("seal") for c in prompt.choices):
-                break
-            result = camps[side].play(keys[side], [], policy(camps[side]))
-            camps["turkish" if side == "anzac" else "anzac"].ingest([("f", result.envelope.raw)])
-        else:
-            raise AssertionError("no match in 400 turn files")
-    finally:
-        for c in camps.values():
-            c.ledger.close()
+    side = play_until(players, lambda side, state, after, prompt, ours: prompt.side == side and any(
+        c.action.get("seal") for c in prompt.choices))  # a match that rolls for the initiative
     me, them = players[side], players["turkish" if side == "anzac" else "anzac"]
     listing = pbem(runner, "play", "--campaign", me.dir, env=me.env).output
-    drafted = pbem(runner, "play", number(listing, "and seal your lead"), "--campaign", me.dir, env=me.env).output
+    drafted = pbem(runner, "play", number(listing, "and seal your lead", "if it is"), "--campaign", me.dir, env=me.env).output
     assert "drafted, not yet signed" in drafted, drafted
     listing = pbem(runner, "play", "--campaign", me.dir, env=me.env).output
     assert "should the roll win the initiative" in listing, listing  # his sealed lead: the leads his hand leaves
