@@ -122,13 +122,18 @@ def cc_text(state: dict[str, Any], f: dict[str, Any], side: str) -> str:
     return f"{where}, round {f['round']}, cards held {held}: {side} must match {cc.card_name(f['lead'])} (10.3.1)"
 
 
+# the frames whose prompt is free because what their author seals reads as a token in every other tool
+SEALED = {"discardplan": discards.valid, "leadplan": initiative.valid, "leadorder": leadorder.valid}
+
+
 def apply(state: dict[str, Any], side: str, action: dict[str, Any], dice: Any) -> list[dict[str, Any]]:
     if not isinstance(action, dict) or not isinstance(action.get("do"), str):
         raise IllegalAction("an action is an object with 'do'")
     shown = prompt(state)
     listed = [c.action for c in shown.choices]
+    sealed = SEALED.get(state["frames"][-1]["k"])  # what a free prompt takes beyond its list: its frame's own
     if shown.side != side or action not in listed and not leadorder.ordered(state, side, action, listed) and not (
-            shown.free and (discards.valid(action) or initiative.valid(action) or leadorder.valid(action))):
+            shown.free and sealed is not None and sealed(action)):
         raise IllegalAction(f"{side} cannot do {action!r} now: {shown.text}", [c.label for c in shown.choices])
     state["clock"] += 1
     events: list[dict[str, Any]] = []

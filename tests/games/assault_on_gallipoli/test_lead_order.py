@@ -127,3 +127,15 @@ def test_the_order_lapses_when_the_turns_close_combats_are_over():
         action = GAME.sealed_choice(state, prompt, {"L1": RAREST}) or prompt.choices[-1].action
         state, _ = GAME.apply(state, prompt.side, action, dice)
     assert "leadorders" not in state
+
+
+def test_a_lead_under_an_order_refuses_another_frame_s_sealed_shape():
+    """The lead is a free prompt there (only its owner's tool lists the ordered lead): a sealed order
+    of another frame (a lead sealed with a match, discards) is still refused, in one line."""
+    state, dice = _combat(["bayonet-charge", "ambush", "infiltrate"])
+    state, _ = GAME.apply(state, "anzac", {"do": "draw"}, dice)
+    assert GAME.prompt(state).free
+    for hostile in ({"do": "seal", "lead": "a" * 64}, {"do": "seal", "cards": "b" * 64},
+                    {"do": "seal", "order": "c" * 64}):
+        with pytest.raises(IllegalAction):
+            GAME.apply(state, "anzac", hostile, dice)
