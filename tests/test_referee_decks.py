@@ -332,3 +332,16 @@ def test_demo_referee_plays_assault_on_gallipoli(tmp_path):
     text = "\n".join(lines)
     assert text.count(": OK: ") == 3, text[-2000:]
     assert "adjudicates; one sealed view per player" in text
+
+
+def test_a_refereed_player_s_tool_leads_by_his_sealed_lead_order(gallipoli):
+    """leadorder.py in refereed play: the game's player seals a lead order in a Round, and at his
+    leads his own tool reads it (``sealed_choice``, in referee_orders) and leads by it; the files
+    the referee sends name none of the order's cards."""
+    for camp in gallipoli.camps.values():
+        text = render(camp, "text", since=-1)
+        assert "seals a lead order for this turn's close combats" in text
+        assert "leads by its sealed lead order" in text
+    for side in gallipoli.sides:
+        for path in gallipoli.files[side]:
+            assert b"reserve-trench:raid" not in path.read_bytes()

@@ -159,6 +159,10 @@ def from_view(campaign, view: dict[str, Any], orders: list[str], ask: Ask | None
             actions.append(shuffle_order(campaign, free_order(game, draft.state, side, draft.prompt, fixed,
                                                               draft.known), len(actions)))
             continue
+        sealed = sealed_choice(game, draft)
+        if sealed is not None:  # an order we sealed earlier, read by our tool alone: never asked again
+            actions.append(sealed)
+            continue
         campaign.situation = (draft.state, draft.known)  # what a simulated player may see
         order = queue.pop(0) if queue else (ask(draft.prompt, [dict(e, text=show(e["text"], draft.known, game))
                                                                for e in events], [], refusal) if ask else None)
@@ -191,6 +195,15 @@ def without_choice(game, draft: Draft) -> str | None:
     return words(draft.state, draft.prompt) if words is not None and draft.prompt.free else None
 
 
+def sealed_choice(game, draft: Draft) -> dict[str, Any] | None:
+    """The game's ``sealed_choice`` at ``draft``'s decision: the action an order we sealed earlier
+    gives, read with what only our tool knows (Assault on Gallipoli's lead order)."""
+    taken = getattr(game, "sealed_choice", None)
+    if taken is None or draft.state is None or draft.prompt is None:
+        return None
+    return taken(draft.state, game.prompt(draft.state), draft.known)
+
+
 def offered(campaign, view: dict[str, Any]) -> tuple[Draft, int]:
     """Our draft run on to the decision our tool offers (past what ``from_view`` takes without
     asking: one legal choice, an order the rules fix), and how many orders the draft holds."""
@@ -200,10 +213,17 @@ def offered(campaign, view: dict[str, Any]) -> tuple[Draft, int]:
     except Exception:  # whatever the rules say of a draft we did not choose: offer the view's decision
         draft, actions = run(campaign, view, []), []
     count = len(actions)
-    while draft.prompt is not None and (forced(draft.prompt) or without_choice(campaign.game, draft) is not None):
-        fixed = without_choice(campaign.game, draft)  # taken by play, never offered (from_view)
-        actions = actions + [draft.prompt.choices[0].action if fixed is None else
-                             free_order(campaign.game, draft.state, campaign.side, draft.prompt, fixed, draft.known)]
+    while draft.prompt is not None:  # what play takes alone, never offered (from_view)
+        fixed = without_choice(campaign.game, draft)
+        sealed = sealed_choice(campaign.game, draft) if fixed is None else None
+        if forced(draft.prompt):
+            actions = actions + [draft.prompt.choices[0].action]
+        elif fixed is not None:
+            actions = actions + [free_order(campaign.game, draft.state, campaign.side, draft.prompt, fixed, draft.known)]
+        elif sealed is not None:
+            actions = actions + [sealed]
+        else:
+            break
         draft = run(campaign, view, actions)
     return draft, count
 
