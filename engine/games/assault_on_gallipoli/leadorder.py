@@ -42,7 +42,8 @@ def _orders() -> list[tuple[str, list[str]]]:
         out.append((f"{cc.card_name(first)} first, then the rarest, a Reserve Trench last as a Raid",
                     [first, *rest, f"{cc.WILD}:raid"]))
     for alias in RAREST:
-        out.append((f"a Reserve Trench first, as {cc.card_name(alias)}, then the rarest", [f"{cc.WILD}:{alias}", *RAREST]))
+        out.append((f"a Reserve Trench first, as {cc.card_name(alias)}, then the rarest",
+                    [f"{cc.WILD}:{alias}", *RAREST]))
     return out
 
 
@@ -68,8 +69,8 @@ def new(side: str) -> dict[str, Any]:
 
 
 def text(f: dict[str, Any]) -> str:
-    return (f"{f['side']}'s lead order for this turn's close combats, sealed now: at each lead its tool plays the first "
-            f"card of the order it holds (no Action Card at its deal and leads, no withdrawal while a card is held)")
+    return (f"{f['side']}'s lead order for this turn's close combats, sealed now: at each lead its tool plays "
+            f"the first card of the order it holds (no Action Card at its deal and leads, no withdrawal while a card is held)")
 
 
 def choices() -> list[Choice]:

@@ -80,7 +80,8 @@ def frame_prompt(state: dict[str, Any]) -> Prompt:
         listed = fire.fire_choices(state, f)
         chosen = ", ".join(board.unit_name(u) for u in f["units"]) or "nobody yet"
         return Prompt(side, head + f"{side} {f['mode']} fire from {name(f['from']) if f['from'] else 'several areas'} ({chosen}): "
-                                   f"add units, one Leader's bonus, then a target (8)", tuple(listed + fireplan.variants(state, f, listed)))
+                                   f"add units, one Leader's bonus, then a target (8)",
+                      tuple(listed + fireplan.variants(state, f, listed)))
     if k == "move":
         return Prompt(side, head + f"{side} move at {name(f['at'])}: take units, then go area by area (6)",
                       tuple(move.move_choices(state, f)))

@@ -219,7 +219,8 @@ def offered(campaign, view: dict[str, Any]) -> tuple[Draft, int]:
         if forced(draft.prompt):
             actions = actions + [draft.prompt.choices[0].action]
         elif fixed is not None:
-            actions = actions + [free_order(campaign.game, draft.state, campaign.side, draft.prompt, fixed, draft.known)]
+            actions = actions + [free_order(campaign.game, draft.state, campaign.side, draft.prompt, fixed,
+                                            draft.known)]
         elif sealed is not None:
             actions = actions + [sealed]
         else:

@@ -19,7 +19,7 @@ from ..errors import PbemError
 from ..store.lock import crash_point
 from ..wire.keys import Identity
 from . import takeback
-from .plays import Ask, PlayResult, free_order
+from .plays import SEALED, Ask, PlayResult, free_order
 
 if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
     from .campaign import Campaign
@@ -90,7 +90,7 @@ def no_choice(camp: Campaign, match: dict[str, Any], prompt: Prompt, index: int,
     if action is None and sealed is not None:  # an order we sealed earlier, read by our tool alone
         action = sealed(state, game.prompt(state), known)
         if action is not None:
-            return action, "by the order you sealed"
+            return action, SEALED
     words = getattr(game, "order_without_choice", None)
     order = words(state, game.prompt(state)) if words is not None and action is None and prompt.free else None
     if order is not None:  # in the game's words, as a person would type it

@@ -49,3 +49,4 @@ def test_a_player_seals_his_lead_order_by_the_numbers_and_his_tool_leads_by_it(t
     assert "nothing to decide" in status, status
     played = pbem(runner, "play", "--campaign", me.dir, env=me.env).output
     assert "leads by its sealed lead order" in played, played
+    assert "taken for you, by an order you sealed earlier" in played, played
