@@ -32,7 +32,7 @@ from pbem_engine.protocol.core import Choice, Prompt
 
 from . import cards
 from .board import name
-from .plans import CARD_ACTIONS, UNFORESEEN, ApplyFn, PromptFn
+from .plans import UNFORESEEN, ApplyFn, PromptFn, plannable
 
 MISS = 10  # a d10 face no fire hits on unless its target is 10 or more (then the copy shows a hit: no plan)
 DICE = 60  # more than any fire rolls, its Good Luck re-roll included
@@ -82,8 +82,7 @@ def simulate(state: dict[str, Any], f: dict[str, Any], prompt: PromptFn, apply: 
     if f["ended"]:
         return sim, None
     shown = prompt(sim)
-    choices = tuple(c for c in shown.choices if c.action["do"] not in CARD_ACTIONS + ("leads",)
-                    and not (c.action.get("plan") or c.action.get("discards")))  # no sealed order in a public plan
+    choices = tuple(c for c in shown.choices if plannable(c.action))
     if shown.side != f["side"] or not choices:
         return sim, None
     return sim, Prompt(shown.side, shown.text, choices)

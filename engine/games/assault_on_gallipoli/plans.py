@@ -37,6 +37,13 @@ from .board import landing, name
 PromptFn = Callable[[dict[str, Any]], Prompt]
 ApplyFn = Callable[[dict[str, Any], str, dict[str, Any], Any], list]
 CARD_ACTIONS = ("card", "owed-discard")  # Action Cards are never planned
+
+
+def plannable(action: dict[str, Any]) -> bool:
+    """A decision a public plan may hold: no Action Card, no order sealed from the other side (a
+    lead order, discards: leadorder.py, discards.py), no plan within the plan (fireplan.py)."""
+    return (action["do"] not in CARD_ACTIONS + ("leads",)
+            and not (action.get("discards") or action.get("plan") or action.get("seal")))
 UNFORESEEN = (ScriptExhausted, DiceNotReady, NoPrivateItems)  # a roll or a hidden draw the plan cannot see
 
 
@@ -73,7 +80,7 @@ def simulate(state: dict[str, Any], f: dict[str, Any], beach: int, prompt: Promp
     if f["ended"][beach]:
         return sim, None
     shown = prompt(sim)
-    choices = tuple(c for c in shown.choices if c.action["do"] not in CARD_ACTIONS)
+    choices = tuple(c for c in shown.choices if plannable(c.action))
     if shown.side != "anzac" or not choices:
         return sim, None
     return sim, Prompt(shown.side, shown.text, choices)

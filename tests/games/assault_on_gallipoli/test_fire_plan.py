@@ -79,3 +79,18 @@ def test_no_plan_where_the_next_decision_after_the_fire_is_the_enemy_s():
         state, _ = step(GAME, state, "anzac", a, ScriptedDice([]))
     actions = [c.action for c in GAME.prompt(state).choices]
     assert {"do": "fire", "at": "lone-pine"} in actions and not any(a.get("plan") for a in actions)
+
+
+def test_a_public_plan_holds_no_sealed_order():
+    """A lead order or sealed discards in a plan would be read by the other side before its time:
+    the plan lists neither, though the Round it plans offers the lead order (an area contested)."""
+    state = position({"frames": [{"k": "round", "side": "anzac", "acted": False}],
+                      "hands": {"anzac": ["heroic-act#1", "sniper#1"]},
+                      "units": dict(UNITS, **{"plugges-plateau": ["aus-3", "tur-2-27"]})}).state
+    assert {"do": "leads"} in [c.action for c in GAME.prompt(state).choices]
+    for a in ({"do": "card", "card": "heroic-act#1"}, {"do": "use", "use": "heroic", "unit": "aus-9"}, {"do": "fire"},
+              PLANNED):
+        state, _ = step(GAME, state, "anzac", a, ScriptedDice([]))
+    acts = [c.action.get("act") for c in GAME.prompt(state).choices if c.action["do"] == "plan"]
+    assert {"do": "pass"} in acts
+    assert not any(a["do"] in ("leads", "card") or a.get("discards") for a in acts), acts
