@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 
 from ..errors import PbemError
-from ..play.plays import FREE_ORDERS, SEALED, unheaded
+from ..play.plays import FREE_ORDERS, BY_SEALED_ORDER, unheaded
 from .cli_common import (
     campaign_option,
     file_name,
@@ -169,11 +169,11 @@ def play(ctx: click.Context, orders: tuple[str, ...], interactive: bool | None, 
     for action in result.drafted if odds_of else []:
         if line := odds_of(action):
             click.echo(f"  odds: {line}")
-    only = [w for w in result.forced if w != SEALED]
+    only = [w for w in result.forced if w != BY_SEALED_ORDER]
     if only:
         click.echo(f"  taken for you, as the only legal choice: {'; '.join(only)}")
     if len(only) < len(result.forced):  # what it did is in the events above
-        click.echo(f"  taken for you, {SEALED}: {len(result.forced) - len(only)} choice(s)")
+        click.echo(f"  taken for you, {BY_SEALED_ORDER}: {len(result.forced) - len(only)} choice(s)")
     if result.envelope is None:
         click.echo(f"{len(result.drafted)} action(s) drafted, not yet signed; continue with 'pbem play', take back with 'pbem undo'.")
         return

@@ -31,7 +31,7 @@ FREE_ORDERS = ("Orders in words, e.g.: move PIECE to LOCATION; step PIECE -1; fl
 
 
 # the words of a choice our tool took by an order we sealed earlier (a game's sealed_choice)
-SEALED = "by an order you sealed earlier"
+BY_SEALED_ORDER = "by an order you sealed earlier"
 
 # ask(prompt, events so far, rolls so far, why the last order was refused) -> an order, or None to stop
 Ask = Callable[[Prompt, list[dict[str, Any]], list[dict[str, Any]], str | None], str | None]

@@ -19,7 +19,7 @@ from ..errors import PbemError
 from ..store.lock import crash_point
 from ..wire.keys import Identity
 from . import takeback
-from .plays import SEALED, Ask, PlayResult, free_order
+from .plays import BY_SEALED_ORDER, Ask, PlayResult, free_order
 
 if TYPE_CHECKING:  # only for annotations: the campaign imports this module, not the other way round
     from .campaign import Campaign
@@ -84,15 +84,17 @@ def no_choice(camp: Campaign, match: dict[str, Any], prompt: Prompt, index: int,
     if forced(prompt):
         return prompt.choices[0].action, prompt.choices[0].label
     game, state = camp.game, match["game"]
-    fixed = getattr(game, "forced_action", None)
-    action = fixed(state, game.prompt(state)) if fixed is not None else None
-    sealed = getattr(game, "sealed_choice", None)
+    fixed, sealed, words = (getattr(game, hook, None) for hook in ("forced_action", "sealed_choice",
+                                                                   "order_without_choice"))
+    if fixed is None and sealed is None and words is None:
+        return None
+    rules = game.prompt(state)  # the rules' own prompt (``prompt`` is the one play shows), asked once
+    action = fixed(state, rules) if fixed is not None else None
     if action is None and sealed is not None:  # an order we sealed earlier, read by our tool alone
-        action = sealed(state, game.prompt(state), known)
+        action = sealed(state, rules, known)
         if action is not None:
-            return action, SEALED
-    words = getattr(game, "order_without_choice", None)
-    order = words(state, game.prompt(state)) if words is not None and action is None and prompt.free else None
+            return action, BY_SEALED_ORDER
+    order = words(state, rules) if words is not None and action is None and prompt.free else None
     if order is not None:  # in the game's words, as a person would type it
         action = free_order(game, state, camp.side, prompt, order, known)
     if action is None:
