@@ -106,10 +106,13 @@ def build(directory: Path, envelopes: int, dice: int) -> tuple[Path, Envelope]:
     return camp.dir / "campaign.db", extra
 
 
-def _verify_floor(db: Path, rounds: int = 3) -> tuple[float, float, int, int, float]:
-    """Time verify, the same Ed25519 verifications and HMAC derivations alone, and verify in one
-    process (no signature worker): the best of ``rounds`` rounds of the three, taken in turn (on
-    a machine others share, the least disturbed run of each is the one that measures it)."""
+def _verify_floor(db: Path, rounds: int = 3) -> tuple[float, float, int, int, float, dict[str, float]]:
+    """Time verify, the same Ed25519 verifications and HMAC derivations alone, verify in one
+    process (no signature worker) and each part of it alone (bench/verify_parts.py): the best of
+    ``rounds`` rounds of them all, taken in turn (on a machine others share, the least disturbed
+    run of each is the one that measures it)."""
+    from . import verify_parts
+
     import pbem_engine.chance.dice as dice_mod
     from pbem.wire.armor import find_blocks
 
@@ -136,15 +139,18 @@ def _verify_floor(db: Path, rounds: int = 3) -> tuple[float, float, int, int, fl
         for counter in range(calls):
             hmac.digest(key, counter.to_bytes(8, "big"), "sha256")
 
-    timed = {"verify": [], "floor": [], "alone": []}
+    parts = verify_parts.runs(ledger, calls)
+    runs = {"verify": lambda: verify_ledger(ledger), "floor": floor_run,
+            "alone": lambda: verify_ledger(ledger, worker=False), **parts}
+    timed: dict[str, list[float]] = {name: [] for name in runs}
     for _ in range(rounds):
-        for name, run in (("verify", lambda: verify_ledger(ledger)), ("floor", floor_run),
-                          ("alone", lambda: verify_ledger(ledger, worker=False))):
+        for name, run in runs.items():
             start = time.perf_counter()
             run()
             timed[name].append(time.perf_counter() - start)
     ledger.close()
-    return min(timed["verify"]), min(timed["floor"]), calls, result.dice, min(timed["alone"])
+    best = {name: min(times) for name, times in timed.items()}
+    return best["verify"], best["floor"], calls, result.dice, best["alone"], best
 
 
 # VmHWM where there is one: ru_maxrss of a process started by a large one counts the large one.
@@ -199,7 +205,7 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
             echo(f"  built in {time.perf_counter() - start:.1f} s")
 
         if "verify" in parts:
-            verify_time, floor, calls, dice_checked, alone = _verify_floor(big_db)
+            verify_time, floor, calls, dice_checked, alone, parts_best = _verify_floor(big_db)
             v_ratio, a_ratio = verify_time / floor, alone / floor
             echo(f"verify (one process): {envelopes} envelopes, {dice_checked} dice in {alone:.3f} s; floor "
                  f"({envelopes} Ed25519 verifications by libsodium + {calls} HMAC-SHA256) {floor:.3f} s; "
@@ -207,6 +213,9 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
                  f"runs each, taken in turn)")
             echo(f"  with its signature worker on a second core (needs a free core; PBEM_VERIFY_WORKER=0 turns it "
                  f"off): {verify_time:.3f} s, ratio {v_ratio:.2f}")
+            from .verify_parts import line as parts_line
+
+            echo(parts_line(parts_best, alone, envelopes))
             out.update(verify_ratio=v_ratio, verify_ratio_one_process=a_ratio)
         if "memory" in parts:
             rss_small, rss_big = _verify_rss(small_db), _verify_rss(big_db)

@@ -13,6 +13,12 @@ def test_the_benchmark_runs_and_reports_ratios_to_its_floors():
     assert result.exit_code == 0, result.output
     assert re.search(r"verify \(one process\): 120 envelopes, \d+ dice in [\d.]+ s; floor .* ratio [\d.]+", result.output)
     assert re.search(r"with its signature worker on a second core \(needs a free core", result.output)
+    parts = re.search(r"where one-process verify's (\d+) µs an envelope go .*: signature (\d+) and HMAC (\d+) \(the "
+                      r"floor\), reading and armor (\d+), parsing and the canonical check (\d+), the rules, the "
+                      r"protocol's checks and the state hash (\d+), the rest (-?\d+)", result.output)
+    assert parts, result.output
+    total, *each = map(int, parts.groups())
+    assert abs(sum(each) - total) <= 4 and min(each[:-1]) >= 0  # the parts (each rounded) make up the whole
     for command, history in (("report", 120), ("status", 120), ("play", 120), ("ingest", 12), ("ingest", 120)):
         assert re.search(rf"pbem {command} \(cold process, median of \d+ taken in turn with its floor\), history "
                          rf"{history}: \d+ ms, ratio [\d.]+ to its import floor \(\d+ ms: python importing the \d+ "
