@@ -26,7 +26,6 @@ PYTHONDONTWRITEBYTECODE says), on a database already on disk (synced).
 
 from __future__ import annotations
 
-import hmac
 import os
 import subprocess
 import sys
@@ -36,17 +35,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from nacl.bindings import crypto_sign_open
 
 from pbem_engine.protocol import match as protocol
 from pbem_engine.canonical import state_hash
 from pbem_engine.games.barrage import GAME as BARRAGE
 from pbem.chain import history
 from pbem.play.campaign import Campaign
-from pbem.wire.envelope import DOMAIN, Envelope, seal
+from pbem.wire.envelope import Envelope, seal
 from pbem.wire.keys import Identity
 from pbem.store.ledger import Ledger
 from pbem.check.verify import verify_ledger
+
+from . import verify_parts
 
 TARGET = 1.5
 PARTS = ("verify", "memory", "ingest", "report", "handovers", "decks", "replay", "pages")
@@ -111,10 +111,7 @@ def _verify_floor(db: Path, rounds: int = 3) -> tuple[float, float, int, int, fl
     process (no signature worker) and each part of it alone (bench/verify_parts.py): the best of
     ``rounds`` rounds of them all, taken in turn (on a machine others share, the least disturbed
     run of each is the one that measures it)."""
-    from . import verify_parts
-
     import pbem_engine.chance.dice as dice_mod
-    from pbem.wire.armor import find_blocks
 
     ledger = Ledger.open(db, readonly=True)
     calls = 0
@@ -130,16 +127,12 @@ def _verify_floor(db: Path, rounds: int = 3) -> tuple[float, float, int, int, fl
         result = verify_ledger(ledger, worker=False)
     finally:
         dice_mod.hmac.digest = real
-    payloads = [find_blocks(raw)[0].payload for _, _, _, _, raw, _ in ledger.envelopes()]
-
-    def floor_run() -> None:
-        for p in payloads:  # libsodium, as verify checks them: the floor is the faster library's
-            crypto_sign_open(p[:64] + DOMAIN + p[96:], p[64:96])
-        key = bytes(32)
-        for counter in range(calls):
-            hmac.digest(key, counter.to_bytes(8, "big"), "sha256")
-
     parts = verify_parts.runs(ledger, calls)
+
+    def floor_run() -> None:  # libsodium, as verify checks them (the faster library's), and the HMACs
+        parts["signatures"]()
+        parts["hmac"]()
+
     runs = {"verify": lambda: verify_ledger(ledger), "floor": floor_run,
             "alone": lambda: verify_ledger(ledger, worker=False), **parts}
     timed: dict[str, list[float]] = {name: [] for name in runs}
@@ -213,9 +206,7 @@ def run(envelopes: int, dice: int, small: int, echo: Callable[[str], None], repe
                  f"runs each, taken in turn)")
             echo(f"  with its signature worker on a second core (needs a free core; PBEM_VERIFY_WORKER=0 turns it "
                  f"off): {verify_time:.3f} s, ratio {v_ratio:.2f}")
-            from .verify_parts import line as parts_line
-
-            echo(parts_line(parts_best, alone, envelopes))
+            echo(verify_parts.line(parts_best, alone, envelopes))
             out.update(verify_ratio=v_ratio, verify_ratio_one_process=a_ratio)
         if "memory" in parts:
             rss_small, rss_big = _verify_rss(small_db), _verify_rss(big_db)
